@@ -1,0 +1,56 @@
+import type { ToolDispatcher } from './tool-dispatcher.port';
+
+/** How an agent reaches the step's proxy. Built by ToolProxyService.start(). */
+export interface ProxyInjection {
+  /** MCP server name agents see: tools appear as e.g. `mcp__awf-proxy__Read` in Claude Code. */
+  serverName: string;
+  /** Absolute executable (node) and its arguments: `<awf main.js> mcp-serve --config=<file>`. */
+  command: string;
+  args: string[];
+  /** Environment the server needs when an agent CLI does not forward its own. */
+  env: Record<string, string>;
+  configPath: string;
+  interceptBuiltins: boolean;
+  /** In-process tools, for providers that run the tool loop themselves (openai_compatible). */
+  dispatcher?: ToolDispatcher;
+}
+
+export interface AgentRunRequest {
+  workflow: string;
+  step: string;
+  runId: string;
+  prompt: string;
+  options: Readonly<Record<string, unknown>>;
+  cwd: string;
+  /** 0 or absent: no timeout beyond the signal. */
+  timeoutMs?: number;
+  signal: AbortSignal;
+  env: Readonly<Record<string, string>>;
+  proxy?: ProxyInjection;
+}
+
+export interface AgentRunResult {
+  /** The agent's final text: the step's `Output`. */
+  output: string;
+  exitCode: number;
+  tokens?: { input?: number; output?: number };
+  costUsd?: number;
+  /** Raw transcript or JSON, kept for `-f json` and debugging. */
+  raw?: unknown;
+}
+
+/**
+ * One kind of agent (`provider:` in a workflow step).
+ *
+ * Contract: `run` resolves with the agent's answer, or rejects with an AwfError whose
+ * code is `EXECUTION.AGENT.*` (missing binary, non-zero exit, timeout) carrying the agent's
+ * last stderr lines. Whatever it started (processes, temp files, registrations) is gone
+ * when it settles, including when `signal` aborts.
+ * `canInterceptBuiltins` says whether the provider can switch its agent's own tools off.
+ * Register with `@ProvidesAgent()`.
+ */
+export interface AgentProvider {
+  readonly name: string;
+  readonly canInterceptBuiltins: boolean;
+  run(request: AgentRunRequest): Promise<AgentRunResult>;
+}

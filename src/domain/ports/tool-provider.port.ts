@@ -1,0 +1,25 @@
+import type { ToolDefinition } from '../model/tool-definition';
+import type { ToolResult } from '../model/tool-result';
+import type { ToolCallContext, ToolScope } from './tool-scope';
+
+/**
+ * A source of tools: the built-ins, a plugin's operations, or a user module's own tools.
+ *
+ * Contract:
+ * - `listTools(scope)` returns the tools this provider serves in that scope (`[]` for none,
+ *   e.g. built-ins when `interceptBuiltins` is off). Names must match `TOOL_NAME_PATTERN`
+ *   and be unique across all providers: the router refuses to serve on a collision.
+ * - `callTool` receives only names this provider listed. `args` is always an object (an
+ *   absent or non-object `arguments` arrives as `{}`).
+ * - A failure the agent can act on (missing file, bad argument) is a result with
+ *   `isError: true`. A thrown error or rejection is also turned into such a result by the
+ *   router, so a provider can never take the server down.
+ * - Processes or channels a provider starts are its own to stop (Nest `onModuleDestroy`).
+ *
+ * Register a provider by decorating its class with `@ProvidesTools()` and listing it in a
+ * Nest module's `providers`: the router finds it; nothing else needs editing.
+ */
+export interface ToolProvider {
+  listTools(scope: ToolScope): Promise<ToolDefinition[]> | ToolDefinition[];
+  callTool(name: string, args: Record<string, unknown>, ctx: ToolCallContext): Promise<ToolResult>;
+}

@@ -1,0 +1,23 @@
+import type { PluginToolSpec, ProxyLimits } from '../proxy/proxy-config';
+
+/**
+ * What one proxy serves: built once per agent step (or per `mcp-serve` process) from the
+ * step's proxy config, and handed to every ToolProvider. Immutable for the step's life.
+ */
+export interface ToolScope {
+  /** Real, absolute path of the sandbox root. */
+  rootDir: string;
+  interceptBuiltins: boolean;
+  pluginTools: readonly PluginToolSpec[];
+  limits: Readonly<ProxyLimits>;
+  workflow?: string;
+  step?: string;
+  runId?: string;
+}
+
+/** Per-call context. `signal` aborts when the caller gives up (client cancel, shutdown). */
+export interface ToolCallContext {
+  scope: ToolScope;
+  signal: AbortSignal;
+  callId: string;
+}

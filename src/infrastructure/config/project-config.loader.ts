@@ -1,0 +1,50 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { AwfError } from '../../domain/errors/awf-error';
+import { ErrorCodes } from '../../domain/errors/error-codes';
+
+/** `.awf/config.yaml` of the working directory: project-wide settings for every command. */
+export interface ProjectConfig {
+  /** Compiled Nest modules (paths relative to the project dir, or package names). */
+  extensions: string[];
+  /** Default workflow inputs; `--input` flags win. */
+  inputs: Record<string, unknown>;
+  /** Telemetry defaults, overridden by `OTEL_*` variables and `--otel-*` flags. */
+  telemetry: Record<string, unknown>;
+  /** Where the file was found, or undefined when there is none. */
+  file?: string;
+}
+
+const KNOWN = ['extensions', 'inputs', 'telemetry'];
+
+export function loadProjectConfig(projectDir: string = process.cwd()): ProjectConfig {
+  const file = join(projectDir, '.awf', 'config.yaml');
+  const empty: ProjectConfig = { extensions: [], inputs: {}, telemetry: {} };
+  if (!existsSync(file)) return empty;
+  let raw: unknown;
+  try {
+    raw = parse(readFileSync(file, 'utf8')) ?? {};
+  } catch (err) {
+    throw invalid(file, `is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
+  }
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw invalid(file, 'must be a mapping');
+  const data = raw as Record<string, unknown>;
+  const unknown = Object.keys(data).filter((k) => !KNOWN.includes(k));
+  if (unknown.length) throw invalid(file, `has unknown key${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')} (allowed: ${KNOWN.join(', ')})`);
+  const extensions = data.extensions ?? [];
+  if (!Array.isArray(extensions) || extensions.some((e) => typeof e !== 'string' || e === '')) {
+    throw invalid(file, 'extensions must be a list of module paths or package names');
+  }
+  return { extensions, inputs: asMap(data.inputs, file, 'inputs'), telemetry: asMap(data.telemetry, file, 'telemetry'), file };
+}
+
+function asMap(value: unknown, file: string, key: string): Record<string, unknown> {
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) throw invalid(file, `${key} must be a mapping`);
+  return value as Record<string, unknown>;
+}
+
+function invalid(file: string, what: string): AwfError {
+  return new AwfError(ErrorCodes.CONFIG_INVALID, `${file} ${what}`, { file }, 'Fix or remove .awf/config.yaml; see docs/extending.md.');
+}

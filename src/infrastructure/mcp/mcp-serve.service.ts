@@ -1,0 +1,51 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { buildToolScope } from '../../application/tool-scope.factory';
+import type { AppLogger } from '../../domain/ports/app-logger.port';
+import type { ToolDispatcherFactory } from '../../domain/ports/tool-dispatcher-factory.port';
+import { APP_LOGGER, TOOL_ROUTER_FACTORY } from '../../domain/ports/tokens';
+import { AWF_VERSION } from '../../version';
+import { loadProxyConfig } from '../config/proxy-config.loader';
+import { ProcessSignals } from '../core/process-signals.service';
+import { watchOwner } from './owner-watch';
+
+export const MCP_SERVER_NAME = 'awf-mcp-server';
+
+/**
+ * `awf mcp-serve`: validate the step's config, open its tools, serve them over stdio until
+ * the client closes stdin, a signal arrives, or the owner process is gone. Everything it
+ * opened is closed before it returns, so Nest's shutdown hooks see a quiet process.
+ */
+@Injectable()
+export class McpServeService {
+  constructor(
+    @Inject(TOOL_ROUTER_FACTORY) private readonly tools: ToolDispatcherFactory,
+    @Inject(APP_LOGGER) private readonly logger: AppLogger,
+    private readonly signals: ProcessSignals,
+  ) {}
+
+  async serve(configFile: string): Promise<void> {
+    const config = loadProxyConfig(configFile);
+    const scope = buildToolScope(config);
+    const dispatcher = await this.tools.open(scope);
+    // Loaded here, not at the top: only this command pays for the SDK.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { McpStdioServer } = require('./mcp-stdio.server') as typeof import('./mcp-stdio.server');
+    const server = new McpStdioServer(dispatcher, { name: MCP_SERVER_NAME, version: AWF_VERSION });
+    const stop = (reason: string) => () => {
+      this.logger.info({ reason }, 'mcp-serve stopping');
+      void server.stop();
+    };
+    const onSignal = stop('signal');
+    this.signals.signal.addEventListener('abort', onSignal, { once: true });
+    const unwatch = watchOwner(config.owner_pid, stop('owner process gone'));
+    try {
+      if (this.signals.signal.aborted) return;
+      this.logger.info({ tools: dispatcher.list().length, root: scope.rootDir, step: scope.step }, 'mcp-serve ready');
+      await server.serve();
+    } finally {
+      unwatch();
+      this.signals.signal.removeEventListener('abort', onSignal);
+      await dispatcher.close();
+    }
+  }
+}
