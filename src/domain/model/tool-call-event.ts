@@ -1,0 +1,18 @@
+/**
+ * One line of a step's audit trail (`events_path`, JSON Lines, one line per tool call,
+ * at most 4 KiB). Arguments appear only as their shape: keys and sizes, never values.
+ */
+export interface ToolCallEvent {
+  run_id?: string;
+  step?: string;
+  tool: string;
+  /** `builtin`, `plugin:<name>` or `module:<name>`. */
+  source: string;
+  /** ISO-8601 start time. */
+  start: string;
+  duration_ms: number;
+  status: 'ok' | 'error';
+  error?: string;
+  /** Argument name → size: string length, array length, or the type name for other values. */
+  args_shape: Record<string, number | string>;
+}
