@@ -1,80 +1,15 @@
 #!/usr/bin/env node
-import 'reflect-metadata';
-import type { INestApplicationContext } from '@nestjs/common';
-import type { Command as Commander } from 'commander';
-import { CommandFactory } from 'nest-commander';
-import { AppModule } from './app.module';
-import type { SecretMasker } from './domain/ports/secret-masker.port';
-import { SECRET_MASKER } from './domain/ports/tokens';
-import { loadExtensionModules } from './infrastructure/config/extension.loader';
-import { loadProjectConfig } from './infrastructure/config/project-config.loader';
-import { ProcessSignals } from './infrastructure/core/process-signals.service';
-import { exitCodeOfError, normalizeError, renderError } from './interfaces/cli/cli-errors';
-import { AWF_VERSION } from './version';
+// The `awf` binary. It only picks how the CLI is loaded: the esbuild bundle next to it
+// (one file, no node_modules walk, no interactive-prompt library; see docs/adr/
+// 010-perf-bundle-and-snapshot.md), or the plain tsc output when there is no bundle or
+// AWF_NO_BUNDLE=1 (debugging with source maps). Both run the same runCli().
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 
-const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
+type CliEntry = { runCli: (argv?: string[]) => Promise<void> };
 
-/** Build the container, run the command, close the container; map the outcome to an exit code here and only here. */
-async function main(argv: string[]): Promise<number> {
-  let failure: unknown;
-  let app: INestApplicationContext | undefined;
-  try {
-    const project = loadProjectConfig();
-    app = await CommandFactory.createWithoutRunning(AppModule.register({ extensions: loadExtensionModules(project.extensions) }), {
-      logger: false,
-      cliName: 'awf',
-      version: AWF_VERSION,
-      errorHandler: (err) => {
-        throw err;
-      },
-      serviceErrorHandler: (err) => {
-        failure = err;
-      },
-      outputConfiguration: { outputError: () => undefined },
-    });
-    configureProgram(rootCommand(app));
-    await CommandFactory.runApplication(app);
-  } catch (err) {
-    failure = err;
-  } finally {
-    await app?.close().catch(() => undefined);
-  }
-  const signalled = app?.get(ProcessSignals, { strict: false })?.received;
-  const isServe = argv[2] === 'mcp-serve';
-  if (failure === undefined) return signalled && !isServe ? SIGNAL_EXIT[signalled] : 0;
-  const normalized = normalizeError(failure);
-  if ('silentExit' in normalized) return normalized.silentExit;
-  const masker = app?.get<SecretMasker>(SECRET_MASKER, { strict: false });
-  const format = argv.includes('json') && (argv.includes('-f') || argv.includes('--format')) ? 'json' : 'text';
-  process.stderr.write(renderError(normalized, format, (s) => masker?.mask(s) ?? s));
-  return exitCodeOfError(normalized);
-}
-
-function rootCommand(app: INestApplicationContext): Commander {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { Commander: token } = require('nest-commander/src/constants') as { Commander: symbol };
-  return app.get<Commander>(token, { strict: false });
-}
-
-/** nest-commander sets the error hook on the root only; sub-commands would call process.exit themselves. */
-function configureProgram(program: Commander): void {
-  program.name('awf').description('Run AI-agent workflows written in YAML, with an MCP tool proxy per agent step.');
-  const visit = (cmd: Commander): void => {
-    cmd.exitOverride((err) => {
-      throw err;
-    });
-    cmd.configureOutput({ outputError: () => undefined });
-    cmd.commands.forEach((c) => visit(c as Commander));
-  };
-  visit(program);
-}
-
-main(process.argv).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    process.stderr.write(`[SYSTEM.INTERNAL.UNEXPECTED] ${String(err)}\n`);
-    process.exitCode = 4;
-  },
-);
+const bundle = join(__dirname, 'awf.cjs');
+const useBundle = process.env.AWF_NO_BUNDLE !== '1' && existsSync(bundle);
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const entry = (useBundle ? require(bundle) : require('./interfaces/cli/cli-main')) as CliEntry;
+void entry.runCli(process.argv);

@@ -1,6 +1,8 @@
-import { isAbsolute, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { isAbsolute, join, resolve } from 'node:path';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
+import { shareHostModules } from './host-modules';
 
 type NestModuleRef = (abstract new (...args: never[]) => unknown) | { module: unknown };
 
@@ -12,12 +14,15 @@ const MODULE_METADATA_KEYS = ['imports', 'providers', 'exports', 'controllers'];
  * a Nest module (a `@Module()` class or a dynamic module object).
  */
 export function loadExtensionModules(entries: readonly string[], projectDir: string = process.cwd()): NestModuleRef[] {
+  // A require rooted in the project, not this file's: inside the bundle or the startup
+  // snapshot, the module-level `require` cannot load files from disk.
+  const projectRequire = createRequire(join(projectDir, 'package.json'));
+  if (entries.length > 0) shareHostModules();
   return entries.map((entry) => {
     const target = entry.startsWith('.') || isAbsolute(entry) ? resolve(projectDir, entry) : entry;
     let exported: Record<string, unknown>;
     try {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      exported = require(require.resolve(target, { paths: [projectDir] })) as Record<string, unknown>;
+      exported = projectRequire(projectRequire.resolve(target)) as Record<string, unknown>;
     } catch (err) {
       throw new AwfError(ErrorCodes.EXTENSION_LOAD_FAILED, `cannot load extension "${entry}": ${(err as Error).message.split('\n')[0]}`,
         { extension: entry }, 'Point extensions: at a compiled .js file or an installed package that exports a Nest module.');

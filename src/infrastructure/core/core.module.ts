@@ -12,15 +12,23 @@ import { ContributionRegistry } from './contribution-registry.service';
 import { ProcessSignals } from './process-signals.service';
 import { ToolCatalog } from './tool-catalog.service';
 
-const masker = new ValueSecretMasker();
-const logger = createPinoLogger(masker);
+// Made on first injection, never at import: the masker reads the environment and the logger
+// the pid and fd 2, which a startup snapshot would otherwise freeze at build time.
+let shared: { masker: ValueSecretMasker; logger: ReturnType<typeof createPinoLogger> } | undefined;
+function processServices() {
+  if (!shared) {
+    const masker = new ValueSecretMasker();
+    shared = { masker, logger: createPinoLogger(masker) };
+  }
+  return shared;
+}
 
 @Global()
 @Module({
-  imports: [DiscoveryModule, LoggerModule.forRoot({ pinoHttp: { logger }, renameContext: 'component' })],
+  imports: [DiscoveryModule, LoggerModule.forRootAsync({ useFactory: () => ({ pinoHttp: { logger: processServices().logger }, renameContext: 'component' }) })],
   providers: [
-    { provide: SECRET_MASKER, useValue: masker },
-    { provide: APP_LOGGER, useValue: logger },
+    { provide: SECRET_MASKER, useFactory: () => processServices().masker },
+    { provide: APP_LOGGER, useFactory: () => processServices().logger },
     ContributionRegistry,
     ProcessSignals,
     ToolCatalog,

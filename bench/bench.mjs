@@ -1,0 +1,191 @@
+#!/usr/bin/env node
+// `npm run bench`: awf mcp-serve against the reference MCP filesystem server, a bare SDK
+// server and `node -e 0`, in one run, on the same files, as a stdio MCP client sees them.
+// Prints one table with the ratios the targets are stated in and writes bench/results/latest.json.
+// Not a test: nothing here asserts; the numbers are for people (see docs/performance.md).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import events from 'node:events';
+import { connect, loadSession, median, processMs } from './lib/mcp-measure.mjs';
+import { searchBench } from './lib/search-bench.mjs';
+import { stepOverheadBench } from './lib/step-bench.mjs';
+import { printReport } from './lib/report.mjs';
+
+// 1000 requests in flight make the client's stdin wait for drain 1000 times: expected here.
+events.defaultMaxListeners = 0;
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const arg = (name, fallback) => {
+  const hit = process.argv.find((a) => a.startsWith(`--${name}=`));
+  return hit ? Number(hit.split('=')[1]) : fallback;
+};
+const COLD_ROUNDS = arg('cold', 10);
+const LOAD_ROUNDS = arg('rounds', 3);
+const CALLS = arg('calls', 1000);
+const SEARCH_ROUNDS = arg('search', 5);
+const ONLY = process.argv.find((a) => a.startsWith('--only='))?.split('=')[1]?.split(',');
+
+const MAIN = join(REPO, 'dist', 'main.js');
+if (!existsSync(MAIN)) {
+  console.error('dist/main.js is missing: run `npm run build` first (npm run bench does).');
+  process.exit(1);
+}
+const launch = readLaunch();
+
+const work = mkdtempSync(join(tmpdir(), 'awf-bench-'));
+process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+const fixture = writeFixture(work);
+const notes = [];
+
+// awf reads the file with its built-in Read when the build has one; before that, with the
+// echo tool of the test extension (same payload size), which the JSON and table say.
+const probe = awfServer('awf mcp-serve', { events: false });
+const awfTool = await pickAwfTool(probe);
+
+const servers = [
+  { id: 'bare', label: 'bare SDK server, one Read', ...nodeServer([join(REPO, 'bench', 'bare-read-server.mjs'), fixture.dir]),
+    tool: { name: 'Read', args: { file_path: fixture.file } } },
+  { id: 'fs', label: 'server-filesystem 2026.8.31', ...nodeServer([require('@modelcontextprotocol/server-filesystem/dist/index.js'), fixture.dir]),
+    tool: { name: 'read_text_file', args: { path: fixture.file } } },
+  { ...awfServer('awf mcp-serve (logging + audit on)', { events: true }), id: 'awf', tool: awfTool },
+];
+if (launch.snapshot) {
+  servers.push({ ...awfServer('awf mcp-serve, plain bundle (no snapshot)', { events: true, plain: true }), id: 'awf-plain', tool: awfTool });
+}
+const spansFile = join(work, 'spans.jsonl');
+servers.push({ ...awfServer('awf mcp-serve, tracing on (file exporter)', { events: true, telemetry: { exporter: 'file', file: spansFile } }), id: 'awf-trace', tool: awfTool });
+const selected = ONLY ? servers.filter((s) => ONLY.includes(s.id)) : servers;
+
+const meta = {
+  date: new Date().toISOString(), node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model,
+  loadavgStart: loadavg().map((x) => +x.toFixed(2)), coldRounds: COLD_ROUNDS, loadRounds: LOAD_ROUNDS, calls: CALLS,
+  awfTool: awfTool.name, awfLaunch: launch.describe, fixtureBytes: statSync(fixture.file).size,
+};
+console.error(`bench: node ${meta.node}, ${meta.cpus} cpus, load ${meta.loadavgStart.join(' ')}; awf tool ${awfTool.name}; launch: ${launch.describe}`);
+
+// Cold start: spawn → initialize answered. Servers alternate, the order rotating each round,
+// so a burst of load from another process spreads over all of them. Round 0 warms caches.
+const cold = Object.fromEntries([...selected.map((s) => s.id), 'floor'].map((id) => [id, []]));
+for (let round = 0; round <= COLD_ROUNDS; round++) {
+  const order = rotate([...selected, { id: 'floor' }], round);
+  for (const s of order) {
+    let ms;
+    if (s.id === 'floor') ms = (await processMs(process.execPath, ['-e', '0'])).ms;
+    else {
+      const session = await connect(s);
+      ms = session.initializeMs;
+      await session.close();
+    }
+    if (round > 0) cold[s.id].push(ms);
+  }
+  process.stderr.write(`\rcold start: round ${round}/${COLD_ROUNDS}`);
+}
+process.stderr.write('\n');
+
+const load = Object.fromEntries(selected.map((s) => [s.id, []]));
+for (let round = 0; round < LOAD_ROUNDS; round++) {
+  for (const s of rotate(selected, round)) {
+    load[s.id].push(await loadSession(s, { calls: CALLS }));
+    process.stderr.write(`\rcalls: round ${round + 1}/${LOAD_ROUNDS} ${s.id}        `);
+  }
+}
+process.stderr.write('\n');
+
+const floorRss = Number((await processMs(process.execPath, ['-e', 'process.stdout.write(String(process.resourceUsage().maxRSS))'])).out) / 1024;
+const rows = [{ id: 'floor', label: 'node -e 0 (whole process)', coldMs: median(cold.floor), rssMb: floorRss }];
+for (const s of selected) {
+  const runs = load[s.id];
+  const pick = (k) => median(runs.map((r) => r[k]).filter((v) => v !== undefined));
+  rows.push({
+    id: s.id, label: s.label, tool: s.tool.name, coldMs: median(cold[s.id]), coldMin: Math.min(...cold[s.id]),
+    listMs: pick('listMs'), p50: pick('p50'), p99: pick('p99'), callsPerSec: pick('callsPerSec'),
+    concurrentCallsPerSec: pick('concurrentCallsPerSec'), rssMb: pick('rssMb'),
+  });
+}
+if (selected.some((s) => s.id === 'awf-trace')) {
+  const spans = existsSync(spansFile) ? readFileSync(spansFile, 'utf8').trim().split('\n').filter(Boolean).length : 0;
+  if (spans === 0) notes.push('tracing row: this build wrote no spans with the file exporter (tracing not implemented yet), so it measures tracing-off code paths only.');
+  else meta.spansWritten = spans;
+}
+const eventsFile = fixture.events;
+if (!existsSync(eventsFile) || readFileSync(eventsFile, 'utf8').trim() === '') notes.push('audit: this build wrote no audit events to events_path yet, so "logging and audit on" covers logging only.');
+
+const search = await searchBench({ awfServer, rounds: SEARCH_ROUNDS, repo: REPO, notes });
+const steps = await stepOverheadBench({ main: MAIN, work, notes });
+
+meta.loadavgEnd = loadavg().map((x) => +x.toFixed(2));
+const report = { meta, rows, search, steps, notes };
+const outDir = join(REPO, 'bench', 'results');
+mkdirSync(outDir, { recursive: true });
+const { targets } = printReport(report);
+report.targets = targets;
+writeFileSync(join(outDir, 'latest.json'), JSON.stringify(report, null, 2) + '\n');
+console.error(`wrote ${join('bench', 'results', 'latest.json')}`);
+
+function require(spec) {
+  return fileURLToPath(import.meta.resolve(spec));
+}
+
+function nodeServer(args, nodeFlags = []) {
+  return { command: process.execPath, args: [...nodeFlags, ...args], cwd: fixture.dir, env: {} };
+}
+
+/** An `awf mcp-serve` as `awf run` would inject it: same launcher, a fresh step config. */
+function awfServer(label, { events = true, plain = false, telemetry, root, limits } = {}) {
+  const config = {
+    version: 1, intercept_builtins: true, plugin_tools: [], workflow: 'bench', step: 'read', run_id: 'bench',
+    root_dir: root ?? fixture.dir, ...(events ? { events_path: fixture.events } : {}),
+    ...(telemetry ? { telemetry } : {}), ...(limits ? { limits } : {}),
+  };
+  const file = join(work, `proxy-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(file, JSON.stringify(config), { mode: 0o600 });
+  const flags = plain ? [] : launch.nodeFlags;
+  return { label, command: process.execPath, args: [...flags, MAIN, 'mcp-serve', `--config=${file}`], cwd: fixture.dir, env: { AWF_LOG_LEVEL: 'info' } };
+}
+
+async function pickAwfTool(server) {
+  const session = await connect(server);
+  const { tools } = await session.client.listTools();
+  await session.close();
+  const names = tools.map((t) => t.name);
+  if (names.includes('Read')) return { name: 'Read', args: { file_path: fixture.file } };
+  if (names.includes('echo')) {
+    notes.push('awf has no built-in Read in this build: its rows call the test extension\'s echo tool with the file\'s text (same payload size), a stand-in for Read.');
+    return { name: 'echo', args: { text: readFileSync(fixture.file, 'utf8') } };
+  }
+  throw new Error(`awf serves neither Read nor echo (tools: ${names.join(', ')})`);
+}
+
+/** A 2 KB text file, and a project whose .awf/config.yaml loads the echo extension (the stand-in). */
+function writeFixture(dir) {
+  const project = join(dir, 'project');
+  mkdirSync(join(project, '.awf'), { recursive: true });
+  const line = (i) => `line ${String(i).padStart(3, '0')}: the quick brown fox jumps over the lazy dog`;
+  const text = Array.from({ length: 40 }, (_, i) => line(i + 1)).join('\n');
+  writeFileSync(join(project, 'file.txt'), text.slice(0, 2047) + '\n');
+  const ext = join(REPO, 'test', 'fixtures', 'extension', 'echo-tools.module.js');
+  writeFileSync(join(project, '.awf', 'config.yaml'), `extensions:\n  - ${JSON.stringify(ext)}\n`);
+  return { dir: project, file: join(project, 'file.txt'), events: join(dir, 'events.jsonl') };
+}
+
+/** How `awf run` starts mcp-serve: with the startup snapshot when the build made one for this node. */
+function readLaunch() {
+  try {
+    // eslint-disable-next-line
+    const out = spawnSync(process.execPath, ['-e', `process.stdout.write(JSON.stringify(require(${JSON.stringify(join(REPO, 'dist', 'infrastructure', 'launch', 'self-command.js'))}).selfCommand(['mcp-serve'])))`], { encoding: 'utf8' });
+    const cmd = JSON.parse(out.stdout);
+    const i = cmd.args.indexOf('mcp-serve');
+    const nodeFlags = cmd.args.slice(0, i - 1);
+    const snapshot = nodeFlags.includes('--snapshot-blob');
+    return { nodeFlags, snapshot, describe: snapshot ? 'node --snapshot-blob (startup snapshot of the bundle)' : 'node dist/main.js' };
+  } catch {
+    return { nodeFlags: [], snapshot: false, describe: 'node dist/main.js' };
+  }
+}
+
+function rotate(list, n) {
+  const k = n % list.length;
+  return [...list.slice(k), ...list.slice(0, k)];
+}

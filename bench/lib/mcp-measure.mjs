@@ -1,0 +1,113 @@
+// Measurements as a stdio MCP client sees them: the official SDK Client spawning a server.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+export const median = (xs) => {
+  if (xs.length === 0) return undefined;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+export const percentile = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+};
+
+/** Spawns `server`, answers `initialize`; resolves with the connected client and the time it took. */
+export async function connect(server) {
+  const transport = new StdioClientTransport({
+    command: server.command,
+    args: server.args,
+    cwd: server.cwd,
+    env: { ...process.env, ...server.env },
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  // Drained as an agent CLI drains it: logging costs the server a real pipe write.
+  transport.stderr?.on('data', (c) => {
+    if (stderr.length < 64 * 1024) stderr += c.toString();
+  });
+  const client = new Client({ name: 'awf-bench', version: '1.0.0' });
+  const t0 = performance.now();
+  try {
+    await client.connect(transport);
+  } catch (err) {
+    throw new Error(`${server.label}: ${err.message}\n${stderr.slice(-2000)}`);
+  }
+  const initializeMs = performance.now() - t0;
+  return { client, transport, initializeMs, stderr: () => stderr, close: () => client.close() };
+}
+
+/** Whole-process time of a command that exits by itself (the floor row). */
+export function processMs(command, args, options = {}) {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
+    let out = '';
+    child.stdout.on('data', (c) => (out += c.toString()));
+    child.stderr.resume();
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ ms: performance.now() - t0, code, out }));
+  });
+}
+
+/** Peak resident set (VmHWM) of a live process, in MB; Linux only. */
+export function peakRssMb(pid) {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function assertOk(result, label) {
+  if (result.isError) throw new Error(`${label}: the tool answered isError: ${JSON.stringify(result.content).slice(0, 300)}`);
+  return result;
+}
+
+/** tools/list latency, sequential and concurrent tools/call, peak RSS: one session. */
+export async function loadSession(server, { calls, listRepeats = 20, warmup = 100 }) {
+  const session = await connect(server);
+  const { client, transport } = session;
+  try {
+    const listMs = [];
+    for (let i = 0; i < listRepeats; i++) {
+      const t = performance.now();
+      await client.listTools();
+      listMs.push(performance.now() - t);
+    }
+    const call = () => client.callTool({ name: server.tool.name, arguments: server.tool.args });
+    await assertOk(await call(), server.label);
+    for (let i = 0; i < warmup; i++) await call();
+    const lat = [];
+    const seqStart = performance.now();
+    for (let i = 0; i < calls; i++) {
+      const t = performance.now();
+      await call();
+      lat.push(performance.now() - t);
+    }
+    const seqMs = performance.now() - seqStart;
+    const parStart = performance.now();
+    const results = await Promise.all(Array.from({ length: calls }, call));
+    const parMs = performance.now() - parStart;
+    const failed = results.filter((r) => r.isError).length;
+    if (failed) throw new Error(`${server.label}: ${failed} of ${calls} concurrent calls failed`);
+    return {
+      initializeMs: session.initializeMs,
+      listMs: median(listMs),
+      p50: percentile(lat, 50),
+      p99: percentile(lat, 99),
+      callsPerSec: (calls / seqMs) * 1000,
+      concurrentCallsPerSec: (calls / parMs) * 1000,
+      rssMb: peakRssMb(transport.pid),
+      stderr: session.stderr(),
+    };
+  } finally {
+    await session.close();
+  }
+}

@@ -1,0 +1,54 @@
+// The one table: figures side by side, ratios, and the issue's targets checked on this run.
+const f = (v, d = 1) => (v === undefined || v === null || Number.isNaN(v) ? '—' : v.toFixed(d));
+const r = (v) => (v === undefined || Number.isNaN(v) ? '—' : `${v.toFixed(2)}×`);
+
+export function printReport({ meta, rows, search, steps, notes }) {
+  const by = Object.fromEntries(rows.map((row) => [row.id, row]));
+  const { bare, fs, awf } = by;
+  const out = [];
+  out.push(`awf bench ${meta.date} · node ${meta.node} · ${meta.cpus} cpus · load ${meta.loadavgStart.join('/')} → ${meta.loadavgEnd.join('/')}`);
+  out.push(`cold start: median of ${meta.coldRounds} alternating; calls: ${meta.calls} per session, median of ${meta.loadRounds} sessions; file ${meta.fixtureBytes} B; awf launch: ${meta.awfLaunch}`);
+  out.push('');
+  out.push('| server | tool | initialize ms (min) | × fs | tools/list ms | call p50 ms | p99 ms | calls/s | × bare | 1000 in flight, calls/s | peak RSS MB |');
+  out.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  for (const row of rows) {
+    out.push(`| ${row.label} | ${row.tool ?? '—'} | ${f(row.coldMs, 0)}${row.coldMin ? ` (${f(row.coldMin, 0)})` : ''} | ${fs ? r(row.coldMs / fs.coldMs) : '—'} | ${f(row.listMs, 2)} | ${f(row.p50, 2)} | ${f(row.p99, 2)} | ${f(row.callsPerSec, 0)} | ${bare && row.callsPerSec ? r(row.callsPerSec / bare.callsPerSec) : '—'} | ${f(row.concurrentCallsPerSec, 0)} | ${f(row.rssMb, 0)} |`);
+  }
+  if (search?.grep || search?.glob) {
+    out.push('');
+    out.push(`| search over ${search.tree} (${search.files ?? '?'} files) | awf ms | baseline ms | × baseline | result lines awf / baseline |`);
+    out.push('| --- | --- | --- | --- | --- |');
+    for (const [name, row] of [['Grep', search.grep], ['Glob', search.glob]]) {
+      if (row) out.push(`| ${name} \`${row.pattern}\` vs ${row.baseline} | ${f(row.awfMs, 0)} | ${f(row.baselineMs, 0)} | ${r(row.ratio)} | ${row.awfLines} / ${row.baselineLines} |`);
+    }
+  }
+  if (steps) {
+    out.push('');
+    out.push(`per-step overhead: ${steps.steps} script steps (one call each, via the proxy) ${f(steps.scriptsMs, 0)} ms vs ${steps.steps} command steps ${f(steps.commandsMs, 0)} ms → ${f(steps.perStepMs, 0)} ms per step`);
+  }
+  const trace = by['awf-trace'];
+  const targets = [
+    target('cold start ≤ 0.5× server-filesystem', awf && fs && awf.coldMs / fs.coldMs, (x) => x <= 0.5),
+    target('calls/s ≥ 0.95× bare SDK', awf && bare && awf.callsPerSec / bare.callsPerSec, (x) => x >= 0.95),
+    target('call p50 ≤ bare + 5%', awf && bare && awf.p50 / bare.p50, (x) => x <= 1.05),
+    target('peak RSS ≤ server-filesystem', awf && fs && awf.rssMb / fs.rssMb, (x) => x <= 1),
+    target('Grep ≤ 1.5× rg', search?.grep?.ratio, (x) => x <= 1.5),
+    target('Glob ≤ 2× find', search?.glob?.ratio, (x) => x <= 2),
+    target('tracing on (file) ≥ 0.90× calls/s of tracing off', meta.spansWritten && trace && awf ? trace.callsPerSec / awf.callsPerSec : undefined, (x) => x >= 0.9),
+  ];
+  out.push('');
+  out.push('| target | ratio this run | met |');
+  out.push('| --- | --- | --- |');
+  for (const t of targets) out.push(`| ${t.name} | ${t.ratio === undefined ? 'not measured' : r(t.ratio)} | ${t.met === undefined ? '—' : t.met ? 'yes' : 'NO'} |`);
+  if (notes.length) {
+    out.push('');
+    for (const n of notes) out.push(`note: ${n}`);
+  }
+  process.stdout.write(out.join('\n') + '\n');
+  return { targets, text: out.join('\n') };
+}
+
+function target(name, ratio, ok) {
+  const valid = typeof ratio === 'number' && Number.isFinite(ratio);
+  return { name, ratio: valid ? ratio : undefined, met: valid ? ok(ratio) : undefined };
+}

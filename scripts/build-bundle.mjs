@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// After tsc: bundles the compiled CLI into dist/awf.cjs (what `awf` loads) and, when this
+// Node can, builds a V8 startup snapshot of an eager bundle into dist/awf-mcp.blob for
+// `awf mcp-serve` (see docs/adr/091-perf-bundle-and-snapshot.md and docs/performance.md).
+// Bundling the tsc output, not the sources: esbuild cannot emit decorator metadata, which
+// Nest's constructor injection needs. AWF_NO_SNAPSHOT=1 skips the snapshot.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = join(ROOT, 'dist');
+const stub = (name) => join(ROOT, 'scripts', 'bundle-stubs', name);
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  minify: true, // a smaller file reads and parses faster; the source map keeps stacks readable
+  keepNames: true, // Nest and commander print class names; keep them readable
+  legalComments: 'none',
+  logLevel: 'error',
+  sourcemap: 'linked',
+  alias: {
+    inquirer: stub('inquirer.cjs'),
+    cosmiconfig: stub('cosmiconfig.cjs'),
+    '@fig/complete-commander': stub('fig-complete-commander.cjs'),
+    '@nestjs/microservices/microservices-module': stub('absent.cjs'),
+    '@nestjs/websockets/socket-module': stub('absent.cjs'),
+  },
+  // Only NestFactory.createMicroservice requires it (never awf); left out, it would bring
+  // gRPC and protobufjs into every start. Plugins use @grpc/grpc-js directly.
+  external: ['@nestjs/microservices'],
+  plugins: [optionalPeers()],
+};
+
+/**
+ * Node 20 cannot load some built-ins while it builds a snapshot (`http` throws there, and
+ * Nest's exception filter requires it at import). In the snapshot bundle they become
+ * proxies that require the real module on first use, which happens only at run time.
+ */
+function lazyBuiltins(names = ['http', 'https', 'http2', 'async_hooks', 'perf_hooks', 'child_process', 'worker_threads', 'module']) {
+  const filter = new RegExp(`^(node:)?(${names.join('|')})$`);
+  return {
+    name: 'lazy-builtins',
+    setup(b) {
+      b.onResolve({ filter }, (args) =>
+        args.namespace === 'lazy-builtin' ? { path: args.path, external: true } : { path: args.path.replace(/^node:/, ''), namespace: 'lazy-builtin' });
+      b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
+        loader: 'js',
+        contents: `let real; const load = () => (real ??= require('node:${args.path}'));
+module.exports = new Proxy({}, { get: (_, k) => load()[k], set: (_, k, v) => { load()[k] = v; return true; }, has: (_, k) => k in load(), ownKeys: () => Reflect.ownKeys(load()),
+  getOwnPropertyDescriptor: (_, k) => { const d = Object.getOwnPropertyDescriptor(load(), k); return d && { ...d, configurable: true }; } });`,
+      }));
+    },
+  };
+}
+
+/**
+ * Packages that are not installed (Nest's and the microservice clients' optional peers:
+ * kafkajs, mqtt, @nestjs/platform-express...) stay plain `require`s: they sit in try/catch
+ * or behind `loadPackage`, so at run time they fail the same way as without a bundle.
+ */
+function optionalPeers() {
+  return {
+    name: 'optional-peers',
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, async (args) => {
+        if (args.pluginData === 'optional-peers') return undefined;
+        const found = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: 'optional-peers' });
+        return found.errors.length ? { path: args.path, external: true } : found;
+      });
+    },
+  };
+}
+
+const started = Date.now();
+await build({ ...common, entryPoints: [join(DIST, 'interfaces/cli/cli-main.js')], outfile: join(DIST, 'awf.cjs'), metafile: false });
+
+const blob = join(DIST, 'awf-mcp.blob');
+const meta = `${blob}.json`;
+rmSync(blob, { force: true });
+rmSync(meta, { force: true });
+if (process.env.AWF_NO_SNAPSHOT === '1') {
+  console.error('build-bundle: AWF_NO_SNAPSHOT=1, no startup snapshot');
+} else {
+  const eager = join(DIST, 'awf-snapshot.cjs');
+  await build({ ...common, format: 'iife', sourcemap: false, inject: [stub('snapshot-intl.cjs')], plugins: [lazyBuiltins(), optionalPeers()], entryPoints: [join(DIST, 'interfaces/cli/cli-snapshot.entry.js')], outfile: eager });
+  const made = spawnSync(process.execPath, ['--snapshot-blob', blob, '--build-snapshot', eager], { cwd: DIST, encoding: 'utf8', env: { PATH: process.env.PATH } });
+  if (made.status !== 0) {
+    rmSync(blob, { force: true });
+    console.error(`build-bundle: no startup snapshot (awf still runs from the bundle): ${(made.stderr || made.stdout).trim().split('\n').slice(-3).join(' | ')}`);
+  } else {
+
+    writeFileSync(meta, JSON.stringify({ node: process.version, arch: process.arch, platform: process.platform }) + '\n');
+  }
+  if (!process.env.AWF_KEEP_SNAPSHOT_BUNDLE) rmSync(eager, { force: true });
+}
+const size = (f) => { try { return `${(statSync(f).size / 1e6).toFixed(1)} MB`; } catch { return 'none'; } };
+console.error(`build-bundle: dist/awf.cjs ${size(join(DIST, 'awf.cjs'))}, dist/awf-mcp.blob ${size(blob)} in ${Date.now() - started} ms`);
