@@ -25,6 +25,8 @@ const COLD_ROUNDS = arg('cold', 10);
 const LOAD_ROUNDS = arg('rounds', 3);
 const CALLS = arg('calls', 1000);
 const SEARCH_ROUNDS = arg('search', 5);
+// --before=<dist/main.js of another build>: adds that build as a row (the before/after table).
+const BEFORE = process.argv.find((a) => a.startsWith('--before='))?.split('=')[1];
 const ONLY = process.argv.find((a) => a.startsWith('--only='))?.split('=')[1]?.split(',');
 
 const MAIN = join(REPO, 'dist', 'main.js');
@@ -54,6 +56,7 @@ const servers = [
 if (launch.snapshot) {
   servers.push({ ...awfServer('awf mcp-serve, plain bundle (no snapshot)', { events: true, plain: true }), id: 'awf-plain', tool: awfTool });
 }
+if (BEFORE) servers.push({ ...awfServer('awf mcp-serve before (--before build)', { events: true, plain: true, main: resolve(BEFORE) }), id: 'awf-before', tool: awfTool });
 const spansFile = join(work, 'spans.jsonl');
 servers.push({ ...awfServer('awf mcp-serve, tracing on (file exporter)', { events: true, telemetry: { exporter: 'file', file: spansFile } }), id: 'awf-trace', tool: awfTool });
 const selected = ONLY ? servers.filter((s) => ONLY.includes(s.id)) : servers;
@@ -133,7 +136,7 @@ function nodeServer(args, nodeFlags = []) {
 }
 
 /** An `awf mcp-serve` as `awf run` would inject it: same launcher, a fresh step config. */
-function awfServer(label, { events = true, plain = false, telemetry, root, limits } = {}) {
+function awfServer(label, { events = true, plain = false, telemetry, root, limits, main = MAIN } = {}) {
   const config = {
     version: 1, intercept_builtins: true, plugin_tools: [], workflow: 'bench', step: 'read', run_id: 'bench',
     root_dir: root ?? fixture.dir, ...(events ? { events_path: fixture.events } : {}),
@@ -142,7 +145,7 @@ function awfServer(label, { events = true, plain = false, telemetry, root, limit
   const file = join(work, `proxy-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(file, JSON.stringify(config), { mode: 0o600 });
   const flags = plain ? [] : launch.nodeFlags;
-  return { label, command: process.execPath, args: [...flags, MAIN, 'mcp-serve', `--config=${file}`], cwd: fixture.dir, env: { AWF_LOG_LEVEL: 'info' } };
+  return { label, command: process.execPath, args: [...flags, main, 'mcp-serve', `--config=${file}`], cwd: fixture.dir, env: { AWF_LOG_LEVEL: 'info' } };
 }
 
 async function pickAwfTool(server) {

@@ -19,7 +19,7 @@ const common = {
   platform: 'node',
   format: 'cjs',
   target: 'node20',
-  minify: true, // a smaller file reads and parses faster; the source map keeps stacks readable
+  minify: process.env.AWF_BUNDLE_MINIFY !== '0', // a smaller file reads and parses faster; the source map keeps stacks readable
   keepNames: true, // Nest and commander print class names; keep them readable
   legalComments: 'none',
   logLevel: 'error',

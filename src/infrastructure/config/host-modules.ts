@@ -27,8 +27,15 @@ export function shareHostModules(): void {
   installed = true;
   const loader = Module as unknown as { _load: Loader };
   const original = loader._load;
+  let inside = false; // without the bundle, hosted() itself goes through this loader
   loader._load = function hostAware(this: unknown, request, parent, isMain) {
     const hosted = HOSTED[request];
-    return hosted ? hosted() : original.call(this, request, parent, isMain);
+    if (!hosted || inside) return original.call(this, request, parent, isMain);
+    inside = true;
+    try {
+      return hosted();
+    } finally {
+      inside = false;
+    }
   };
 }

@@ -19,7 +19,8 @@ export async function main(argv: string[]): Promise<number> {
   let app: INestApplicationContext | undefined;
   try {
     const project = loadProjectConfig();
-    app = await CommandFactory.createWithoutRunning(AppModule.register({ extensions: loadExtensionModules(project.extensions) }), {
+    const command = argv.slice(2).find((a) => !a.startsWith('-'));
+    app = await CommandFactory.createWithoutRunning(AppModule.register({ extensions: loadExtensionModules(project.extensions), command }), {
       logger: false,
       cliName: 'awf',
       version: AWF_VERSION,

@@ -5,6 +5,7 @@
 // for runCli(), which runs in the new process.
 import * as v8 from 'node:v8';
 import '../../infrastructure/mcp/mcp-stdio.server';
+import './serve-cli.module';
 import { runCli } from './cli-main';
 
 if (v8.startupSnapshot?.isBuildingSnapshot()) {

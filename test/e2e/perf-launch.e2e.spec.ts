@@ -1,0 +1,68 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { selfCommand } from '../../src/infrastructure/launch/self-command';
+import { ECHO_EXTENSION, REPO_ROOT, projectWithExtensions } from '../support/cli';
+
+const MODULE_REF_EXTENSION = resolve(REPO_ROOT, 'test/fixtures/perf/module-ref-tools.module.js');
+const DIST = resolve(REPO_ROOT, 'dist');
+const SECRET = 'perf-launch-s3cr3t-value';
+
+/** Every way awf starts: the snapshot launch that `awf run` injects, the bundle, and plain tsc output. */
+const launches = [
+  { name: 'the launch command (startup snapshot when built)', args: (a: string[]) => selfCommand(a, { distDir: DIST }), env: {} },
+  { name: 'the bundle', args: (a: string[]) => selfCommand(a, { distDir: DIST, env: { AWF_NO_SNAPSHOT: '1' } }), env: {} },
+  { name: 'plain tsc output', args: (a: string[]) => selfCommand(a, { distDir: DIST, env: { AWF_NO_SNAPSHOT: '1' } }), env: { AWF_NO_BUNDLE: '1' } },
+];
+
+describe.each(launches)('awf mcp-serve started from $name', ({ args, env }) => {
+  const project = projectWithExtensions([ECHO_EXTENSION, MODULE_REF_EXTENSION]);
+  // The sandbox root's name carries the secret, so the "ready" log line must mask it.
+  const root = join(project.dir, SECRET);
+  mkdirSync(root);
+  const config = join(project.dir, 'proxy.json');
+  writeFileSync(config, JSON.stringify({ version: 1, intercept_builtins: false, plugin_tools: [], root_dir: root }));
+  let client: Client;
+  let transport: StdioClientTransport;
+  let stderr = '';
+
+  beforeAll(async () => {
+    const cmd = args(['mcp-serve', `--config=${config}`]);
+    transport = new StdioClientTransport({
+      command: cmd.command, args: cmd.args, cwd: project.dir, stderr: 'pipe',
+      env: { ...(process.env as Record<string, string>), AWF_LOG_LEVEL: 'info', PERF_TEST_TOKEN: SECRET, ...env },
+    });
+    transport.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+    client = new Client({ name: 'perf-launch-test', version: '1.0.0' });
+    await client.connect(transport);
+  });
+  afterAll(async () => {
+    await client?.close();
+    project.cleanup();
+  });
+
+  it('serves the tools of extension modules, including one that injects a Nest class by type', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['echo', 'whoami']));
+    expect(await client.callTool({ name: 'echo', arguments: { text: 'hi' } })).toEqual({ content: [{ type: 'text', text: 'hi' }] });
+    const who = await client.callTool({ name: 'whoami', arguments: {} });
+    expect(JSON.parse((who.content as Array<{ text: string }>)[0].text)).toEqual({ pid: transport.pid, moduleRef: true });
+  });
+
+  it('reads the environment, pid and log level of its own process, not of the build', () => {
+    const ready = stderr.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((l) => l.msg === 'mcp-serve ready');
+    expect(ready).toMatchObject({ pid: transport.pid });
+    expect(ready.root).toContain('***');
+    expect(stderr).not.toContain(SECRET);
+  });
+});
+
+describe('the launch command for mcp-serve', () => {
+  it('uses the startup snapshot only when this node built it, and never when AWF_NO_SNAPSHOT=1', () => {
+    const meta = join(DIST, 'awf-mcp.blob.json');
+    const built = existsSync(meta);
+    expect(selfCommand(['mcp-serve'], { distDir: DIST }).args.includes('--snapshot-blob')).toBe(built);
+    expect(selfCommand(['mcp-serve'], { distDir: DIST, env: { AWF_NO_SNAPSHOT: '1' } }).args).toEqual([join(DIST, 'main.js'), 'mcp-serve']);
+  });
+});
