@@ -10,7 +10,7 @@ const DIST = resolve(REPO_ROOT, 'dist');
 const SECRET = 'perf-launch-s3cr3t-value';
 
 /** Every way awf starts: the snapshot launch that `awf run` injects, the bundle, and plain tsc output. */
-const launches = [
+const launches: Array<{ name: string; args: (a: string[]) => { command: string; args: string[] }; env: Record<string, string> }> = [
   { name: 'the launch command (startup snapshot when built)', args: (a: string[]) => selfCommand(a, { distDir: DIST }), env: {} },
   { name: 'the bundle', args: (a: string[]) => selfCommand(a, { distDir: DIST, env: { AWF_NO_SNAPSHOT: '1' } }), env: {} },
   { name: 'plain tsc output', args: (a: string[]) => selfCommand(a, { distDir: DIST, env: { AWF_NO_SNAPSHOT: '1' } }), env: { AWF_NO_BUNDLE: '1' } },
