@@ -9,7 +9,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import events from 'node:events';
-import { connect, loadSession, median, processMs } from './lib/mcp-measure.mjs';
+import { connect, interleavedLoad, median, processMs } from './lib/mcp-measure.mjs';
 import { searchBench } from './lib/search-bench.mjs';
 import { stepOverheadBench } from './lib/step-bench.mjs';
 import { printReport } from './lib/report.mjs';
@@ -89,10 +89,9 @@ process.stderr.write('\n');
 
 const load = Object.fromEntries(selected.map((s) => [s.id, []]));
 for (let round = 0; round < LOAD_ROUNDS; round++) {
-  for (const s of rotate(selected, round)) {
-    load[s.id].push(await loadSession(s, { calls: CALLS }));
-    process.stderr.write(`\rcalls: round ${round + 1}/${LOAD_ROUNDS} ${s.id}        `);
-  }
+  const got = await interleavedLoad(rotate(selected, round), { calls: CALLS });
+  for (const s of selected) load[s.id].push(got[s.id]);
+  process.stderr.write(`\rcalls: round ${round + 1}/${LOAD_ROUNDS}`);
 }
 process.stderr.write('\n');
 

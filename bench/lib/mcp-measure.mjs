@@ -70,44 +70,56 @@ export async function assertOk(result, label) {
   return result;
 }
 
-/** tools/list latency, sequential and concurrent tools/call, peak RSS: one session. */
-export async function loadSession(server, { calls, listRepeats = 20, warmup = 100 }) {
-  const session = await connect(server);
-  const { client, transport } = session;
+/**
+ * tools/list latency, sequential and concurrent tools/call, peak RSS, for several servers at
+ * once: all are connected, then take turns in blocks of `block` calls, so a burst of load from
+ * another process on this shared machine lands on every server alike, not on one of them.
+ */
+export async function interleavedLoad(servers, { calls, block = 50, listRepeats = 20, warmup = 100 }) {
+  const sessions = [];
   try {
-    const listMs = [];
+    for (const server of servers) sessions.push({ server, session: await connect(server), lat: [], seqMs: 0, listMs: [], parMs: [] });
+    const call = (s) => s.session.client.callTool({ name: s.server.tool.name, arguments: s.server.tool.args });
+    for (const s of sessions) {
+      await assertOk(await call(s), s.server.label);
+      for (let i = 0; i < warmup; i++) await call(s);
+    }
     for (let i = 0; i < listRepeats; i++) {
-      const t = performance.now();
-      await client.listTools();
-      listMs.push(performance.now() - t);
+      for (const s of sessions) {
+        const t = performance.now();
+        await s.session.client.listTools();
+        s.listMs.push(performance.now() - t);
+      }
     }
-    const call = () => client.callTool({ name: server.tool.name, arguments: server.tool.args });
-    await assertOk(await call(), server.label);
-    for (let i = 0; i < warmup; i++) await call();
-    const lat = [];
-    const seqStart = performance.now();
-    for (let i = 0; i < calls; i++) {
-      const t = performance.now();
-      await call();
-      lat.push(performance.now() - t);
+    for (let done = 0; done < calls; done += block) {
+      for (const s of sessions) {
+        const t0 = performance.now();
+        for (let i = 0; i < Math.min(block, calls - done); i++) {
+          const t = performance.now();
+          await call(s);
+          s.lat.push(performance.now() - t);
+        }
+        s.seqMs += performance.now() - t0;
+      }
     }
-    const seqMs = performance.now() - seqStart;
-    const parStart = performance.now();
-    const results = await Promise.all(Array.from({ length: calls }, call));
-    const parMs = performance.now() - parStart;
-    const failed = results.filter((r) => r.isError).length;
-    if (failed) throw new Error(`${server.label}: ${failed} of ${calls} concurrent calls failed`);
-    return {
-      initializeMs: session.initializeMs,
-      listMs: median(listMs),
-      p50: percentile(lat, 50),
-      p99: percentile(lat, 99),
-      callsPerSec: (calls / seqMs) * 1000,
-      concurrentCallsPerSec: (calls / parMs) * 1000,
-      rssMb: peakRssMb(transport.pid),
-      stderr: session.stderr(),
-    };
+    for (let rep = 0; rep < 3; rep++) {
+      for (const s of sessions) {
+        const t = performance.now();
+        const results = await Promise.all(Array.from({ length: calls }, () => call(s)));
+        s.parMs.push(performance.now() - t);
+        const failed = results.filter((r) => r.isError).length;
+        if (failed) throw new Error(`${s.server.label}: ${failed} of ${calls} concurrent calls failed`);
+      }
+    }
+    return Object.fromEntries(sessions.map((s) => [s.server.id, {
+      listMs: median(s.listMs),
+      p50: percentile(s.lat, 50),
+      p99: percentile(s.lat, 99),
+      callsPerSec: (s.lat.length / s.seqMs) * 1000,
+      concurrentCallsPerSec: (calls / median(s.parMs)) * 1000,
+      rssMb: peakRssMb(s.session.transport.pid),
+    }]));
   } finally {
-    await session.close();
+    for (const s of sessions) await s.session.close();
   }
 }

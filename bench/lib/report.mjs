@@ -7,7 +7,7 @@ export function printReport({ meta, rows, search, steps, notes }) {
   const { bare, fs, awf } = by;
   const out = [];
   out.push(`awf bench ${meta.date} · node ${meta.node} · ${meta.cpus} cpus · load ${meta.loadavgStart.join('/')} → ${meta.loadavgEnd.join('/')}`);
-  out.push(`cold start: median of ${meta.coldRounds} alternating; calls: ${meta.calls} per session, median of ${meta.loadRounds} sessions; file ${meta.fixtureBytes} B; awf launch: ${meta.awfLaunch}`);
+  out.push(`cold start: median of ${meta.coldRounds} alternating; calls: ${meta.calls} per server per round, servers taking turns in blocks of 50, median of ${meta.loadRounds} rounds; file ${meta.fixtureBytes} B; awf launch: ${meta.awfLaunch}`);
   out.push('');
   out.push('| server | tool | initialize ms (min) | × fs | tools/list ms | call p50 ms | p99 ms | calls/s | × bare | 1000 in flight, calls/s | peak RSS MB |');
   out.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
