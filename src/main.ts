@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `awf` binary. It only picks how the CLI is loaded: the esbuild bundle next to it
 // (one file, no node_modules walk, no interactive-prompt library; see docs/adr/
-// 010-perf-bundle-and-snapshot.md), or the plain tsc output when there is no bundle or
+// 091-perf-bundle-and-snapshot.md), or the plain tsc output when there is no bundle or
 // AWF_NO_BUNDLE=1 (debugging with source maps). Both run the same runCli().
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
