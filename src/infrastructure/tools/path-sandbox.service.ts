@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { lstat, realpath } from 'node:fs/promises';
+import { lstat, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ToolFailure } from './tool-failure';
 
@@ -63,8 +63,10 @@ export class PathSandbox {
       current = parent;
       try {
         const base = await realpath(current);
+        if (!(await stat(base)).isDirectory()) throw new ToolFailure(`${label} "${input}": a parent of it is a file, not a directory`);
         return { real: join(base, ...missing), exists: false };
       } catch (err) {
+        if (err instanceof ToolFailure) throw err;
         const code = (err as NodeJS.ErrnoException).code;
         if (code === 'ENOTDIR') throw new ToolFailure(`${label} "${input}": a parent of it is a file, not a directory`);
         if (code === 'ELOOP') throw new ToolFailure(`${label} "${input}" goes through a symlink loop; refused`);
