@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_LIMITS, type ProxyLimits } from '../../src/domain/proxy/proxy-config';
@@ -25,7 +25,7 @@ export function builtinSandbox(): { base: string; root: string; outside: string;
   return { base, root, outside, cleanup: () => rmSync(base, { recursive: true, force: true }) };
 }
 
-export function builtinContext(rootDir: string, limits: Partial<ProxyLimits> = {}, signal = new AbortController().signal): ToolCallContext {
+export function builtinContext(rootDir: string, limits: Partial<ProxyLimits> = {}, signal: AbortSignal = new AbortController().signal): ToolCallContext {
   return {
     scope: { rootDir, interceptBuiltins: true, pluginTools: [], limits: { ...DEFAULT_LIMITS, ...limits } },
     signal,
@@ -42,4 +42,14 @@ export function builtinTools(masker: SecretMasker = new ValueSecretMasker({})): 
   const sandbox = new PathSandbox();
   return new BuiltinToolProvider(new ReadTool(sandbox), new WriteTool(sandbox), new EditTool(sandbox), new BashTool(sandbox, masker),
     new GlobTool(sandbox), new GrepTool(sandbox));
+}
+
+/** Running, not a zombie: an orphan killed in a container may linger unreaped under a PID 1 that does not wait. */
+export function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
 }

@@ -39,6 +39,7 @@ export class GitignoreRules {
 
   /** undefined when no rule speaks about the path; otherwise whether the last matching rule ignores it. */
   verdict(pathFromBase: string, isDir: boolean): boolean | undefined {
+    if (this.dir !== '' && !pathFromBase.startsWith(`${this.dir}/`)) return undefined;
     const path = this.dir === '' ? pathFromBase : pathFromBase.slice(this.dir.length + 1);
     let verdict: boolean | undefined;
     for (const rule of this.rules) {
