@@ -72,6 +72,9 @@ export class GrepTool implements BuiltinTool {
     if (!target.exists) throw new ToolFailure(`Grep: ${pathInput} does not exist`);
     const info = await stat(target.real);
     if (!info.isDirectory() && !info.isFile()) throw new ToolFailure(`Grep: ${pathInput} is not a regular file or directory; refused`);
+    if (info.isFile() && info.size > GREP_MAX_FILE_BYTES) {
+      throw new ToolFailure(`Grep: ${pathInput} is ${info.size} bytes, above the ${GREP_MAX_FILE_BYTES}-byte limit for one file; use Read with offset or Bash`);
+    }
 
     const limit = Math.min(headLimit ?? Infinity, limits.grep_max_results);
     const request = { target: target.real, targetIsDir: info.isDirectory(), query, maxFileBytes: GREP_MAX_FILE_BYTES, mode, stopAfter: limit };

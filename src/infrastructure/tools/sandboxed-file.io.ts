@@ -64,6 +64,9 @@ export function looksBinary(data: Buffer): boolean {
  */
 export async function writeFileAtomic(real: string, shown: string, content: string | Buffer, root: string): Promise<{ created: boolean }> {
   const dir = dirname(real);
+  const existing = await lstat(real).catch(() => undefined);
+  if (existing?.isDirectory()) throw new ToolFailure(`${shown} is a directory; cannot write file content to it`);
+  if (existing && !existing.isFile() && !existing.isSymbolicLink()) throw new ToolFailure(`${shown} is not a regular file (device, FIFO or socket); refused`);
   try {
     await mkdir(dir, { recursive: true });
   } catch (err) {
@@ -71,9 +74,6 @@ export async function writeFileAtomic(real: string, shown: string, content: stri
     throw new ToolFailure(code === 'ENOTDIR' || code === 'EEXIST' ? `${shown}: a parent of it is a file, not a directory` : `${shown}: cannot create its directory (${code})`);
   }
   if ((await realpath(dir)) !== dir || !isInside(dir, root)) throw new ToolFailure(`${shown}: its directory changed while writing; refused`);
-  const existing = await lstat(real).catch(() => undefined);
-  if (existing?.isDirectory()) throw new ToolFailure(`${shown} is a directory; cannot write file content to it`);
-  if (existing && !existing.isFile() && !existing.isSymbolicLink()) throw new ToolFailure(`${shown} is not a regular file (device, FIFO or socket); refused`);
   const temp = join(dir, `.${basename(real)}.awf-${randomBytes(6).toString('hex')}.tmp`);
   const mode = existing?.isFile() ? existing.mode & 0o7777 : 0o666;
   try {
