@@ -86,7 +86,7 @@ describe('sandbox attacks through awf mcp-serve', () => {
   let session: McpSession;
   let jsSession: McpSession;
   let socket: Server;
-  let before: Record<string, string>;
+  let before: Record<string, Record<string, string>>;
   const call = (name: string, args: Record<string, unknown>) => callBuiltin(session, name, args);
   const env = { AWF_SENTINEL_PLAIN: 'plain-sentinel-4242', DEPLOY_TOKEN: 'tok-sentinel-9876', AWF_GREP_TIMEOUT_MS: '3000' };
 

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, mkdir, open, realpath, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -74,6 +73,7 @@ export async function writeFileAtomic(real: string, shown: string, content: stri
     throw new ToolFailure(code === 'ENOTDIR' || code === 'EEXIST' ? `${shown}: a parent of it is a file, not a directory` : `${shown}: cannot create its directory (${code})`);
   }
   if ((await realpath(dir)) !== dir || !isInside(dir, root)) throw new ToolFailure(`${shown}: its directory changed while writing; refused`);
+  const { randomBytes } = require('node:crypto') as typeof import('node:crypto');
   const temp = join(dir, `.${basename(real)}.awf-${randomBytes(6).toString('hex')}.tmp`);
   const mode = existing?.isFile() ? existing.mode & 0o7777 : 0o666;
   try {

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { BoundedOutput } from './bounded-output.buffer';
 
 export interface ShellRequest {
@@ -34,6 +33,8 @@ export function runShell(request: ShellRequest): Promise<ShellOutcome> {
   const stdout = new BoundedOutput(request.keep);
   const stderr = new BoundedOutput(request.keep);
   const outcome: ShellOutcome = { code: null, signal: null, stdout, stderr, timedOut: false, aborted: false };
+  // Required on first use: mcp-serve's startup should not pay for what a step may never call.
+  const { spawn } = require('node:child_process') as typeof import('node:child_process');
   return new Promise((resolve) => {
     const child = spawn(request.shell, ['-c', request.command], {
       cwd: request.cwd,

@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import type { Worker as WorkerType } from 'node:worker_threads';
 import { ToolFailure } from '../tool-failure';
 import type { GrepEngine, GrepOutcome, GrepRequest } from './grep-query';
-import { GrepPatternError, searchFiles } from './js-grep.search';
 
 interface WorkerReply {
   ok: boolean;
@@ -53,6 +52,7 @@ export class JsGrepEngine implements GrepEngine {
 }
 
 function inline(request: GrepRequest): GrepOutcome {
+  const { GrepPatternError, searchFiles } = require('./js-grep.search') as typeof import('./js-grep.search');
   try {
     return searchFiles(request);
   } catch (err) {

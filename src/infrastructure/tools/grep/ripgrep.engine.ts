@@ -1,5 +1,3 @@
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { ToolFailure } from '../tool-failure';
 import { entriesOf, GREP_SKIPPED_NAMES, type GrepEngine, type GrepFileHit, type GrepOutcome, type GrepRequest } from './grep-query';
 
@@ -25,6 +23,8 @@ export class RipgrepEngine implements GrepEngine {
   constructor(private readonly executable: string) {}
 
   search(request: GrepRequest, signal: AbortSignal, timeoutMs: number): Promise<GrepOutcome> {
+    const { spawn } = require('node:child_process') as typeof import('node:child_process');
+    const { createInterface } = require('node:readline') as typeof import('node:readline');
     const child = spawn(this.executable, ripgrepArgs(request), { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '' } });
     const hits: GrepFileHit[] = [];
     let entries = 0;
