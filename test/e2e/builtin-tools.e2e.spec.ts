@@ -18,7 +18,7 @@ describe('built-in tools through awf mcp-serve', () => {
   const at = (name: string) => join(project.dir, name);
   beforeAll(async () => {
     session = await connectMcpServe(project.dir, { root_dir: project.dir });
-  });
+  }, 60_000);
   afterAll(async () => {
     await session?.close();
     project.cleanup();
@@ -81,7 +81,7 @@ describe('built-ins are served only when intercept_builtins is true', () => {
     } finally {
       await session.close();
     }
-  });
+  }, 60_000);
 });
 
 const engines = ['js', ...(findExecutable('rg') ? ['ripgrep'] : [])];
@@ -99,7 +99,7 @@ describe('Grep gives the same answers on ripgrep and on the JS walker', () => {
   const sessions = new Map<string, McpSession>();
   beforeAll(async () => {
     for (const engine of engines) sessions.set(engine, await connectMcpServe(project.dir, {}, { env: { AWF_GREP_ENGINE: engine } }));
-  });
+  }, 120_000);
   afterAll(async () => {
     for (const session of sessions.values()) await session.close();
     project.cleanup();

@@ -88,7 +88,7 @@ describe('sandbox attacks through awf mcp-serve', () => {
   let socket: Server;
   let before: Record<string, Record<string, string>>;
   const call = (name: string, args: Record<string, unknown>) => callBuiltin(session, name, args);
-  const env = { AWF_SENTINEL_PLAIN: 'plain-sentinel-4242', DEPLOY_TOKEN: 'tok-sentinel-9876', AWF_GREP_TIMEOUT_MS: '3000' };
+  const env = { AWF_SENTINEL_PLAIN: 'plain-sentinel-4242', DEPLOY_TOKEN: 'tok-sentinel-9876' };
 
   beforeAll(async () => {
     buildLayout();
@@ -98,7 +98,7 @@ describe('sandbox attacks through awf mcp-serve', () => {
     const limits = { read_max_bytes: 1_000_000, grep_max_results: 50 };
     session = await connectMcpServe(base, { root_dir: root, limits }, { env });
     jsSession = await connectMcpServe(base, { root_dir: root, limits }, { env: { ...env, AWF_GREP_ENGINE: 'js' } });
-  });
+  }, 120_000);
   afterAll(async () => {
     await session?.close();
     await jsSession?.close();
@@ -142,7 +142,7 @@ describe('sandbox attacks through awf mcp-serve', () => {
     } finally {
       await linked.close();
     }
-  });
+  }, 60_000);
 
   it('item 12: FIFOs and sockets inside the root are refused without hanging', async () => {
     for (const special of ['fifo', 'sock']) {
@@ -187,17 +187,19 @@ describe('sandbox attacks through awf mcp-serve', () => {
 
   it('item 14: a catastrophically backtracking regex is stopped by the timeout and the server keeps serving', async () => {
     writeFileSync(join(root, 'redos.txt'), `${'a'.repeat(40)}!\n`);
+    const bounded = await connectMcpServe(base, { root_dir: root }, { env: { AWF_GREP_ENGINE: 'js', AWF_GREP_TIMEOUT_MS: '3000' } });
     try {
       const started = Date.now();
-      const slow = await callBuiltin(jsSession, 'Grep', { pattern: '^(a+)+$', path: 'redos.txt' });
+      const slow = await callBuiltin(bounded, 'Grep', { pattern: '^(a+)+$', path: 'redos.txt' });
       expect(slow).toEqual({ isError: true, text: 'Grep: the search took longer than 3000 ms and was stopped; simplify the pattern or narrow the path' });
-      expect(Date.now() - started).toBeLessThan(20_000);
-      expect((await callBuiltin(jsSession, 'Grep', { pattern: 'inside' })).isError).toBe(false);
+      expect(Date.now() - started).toBeLessThan(30_000);
+      expect((await callBuiltin(bounded, 'Grep', { pattern: 'inside', path: 'inside.txt' })).isError).toBe(false);
       expect((await call('Grep', { pattern: '^(a+)+$', path: 'redos.txt' })).text).toBe('No matches found');
     } finally {
+      await bounded.close();
       unlinkSync(join(root, 'redos.txt'));
     }
-  });
+  }, 90_000);
 
   it('item 14: binary files are skipped, a 10 MB line is cut, and the result cap holds', async () => {
     writeFileSync(join(root, 'blob.bin'), Buffer.from('needle\0binary\n'));
@@ -217,7 +219,7 @@ describe('sandbox attacks through awf mcp-serve', () => {
     } finally {
       for (const f of ['blob.bin', 'one-line.txt', 'many.txt']) unlinkSync(join(root, f));
     }
-  });
+  }, 90_000);
 
   it('items 17–19: Edit refuses 0 and 2+ matches and files over the read cap, leaving them unchanged; CRLF survives', async () => {
     writeFileSync(join(root, 'edit.txt'), 'foo bar foo\r\nbaz\r\n');
@@ -250,7 +252,7 @@ describe('sandbox attacks through awf mcp-serve', () => {
     const status = readFileSync(`/proc/${session.transport.pid}/status`, 'utf8');
     const peakKb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1]);
     expect(peakKb).toBeLessThan(400 * 1024);
-  });
+  }, 90_000);
 
   it('item 21: background processes do not outlive the call', async () => {
     const result = await call('Bash', { command: 'sleep 600 & echo $! > bg.pid; echo started' });
