@@ -1,8 +1,8 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findExecutable } from '../../src/infrastructure/tools/executable-lookup';
 import { ECHO_EXTENSION, projectWithExtensions, scratchDir } from '../support/cli';
-import { callBuiltin } from '../support/builtin-e2e';
+import { callBuiltin, isRunning } from '../support/builtin-e2e';
 import { connectMcpServe, type McpSession } from '../support/mcp-client';
 
 describe('built-in tools through awf mcp-serve', () => {
@@ -53,6 +53,17 @@ describe('built-in tools through awf mcp-serve', () => {
   it('runs Bash in the root and reports failures with the exit code and both streams', async () => {
     expect(await callBuiltin(session, 'Bash', { command: 'pwd', description: 'where am I' })).toEqual({ isError: false, text: `${project.dir}\n` });
     expect(await callBuiltin(session, 'Bash', { command: 'echo partial; echo boom >&2; exit 2' })).toEqual({ isError: true, text: 'Exit code 2\npartial\n[stderr]\nboom' });
+  });
+
+  it('kills the Bash process group when the client cancels the call', async () => {
+    const controller = new AbortController();
+    const call = session.client.callTool({ name: 'Bash', arguments: { command: 'sleep 600 & echo $! > cancel.pid; wait' } }, undefined, { signal: controller.signal });
+    await waitFor(() => existsSync(at('cancel.pid')) && readFileSync(at('cancel.pid'), 'utf8').trim() !== '');
+    controller.abort();
+    await expect(call).rejects.toThrow();
+    const pid = Number(readFileSync(at('cancel.pid'), 'utf8'));
+    await waitFor(() => !isRunning(pid));
+    expect(isRunning(pid)).toBe(false);
   });
 
   it('globs newest first', async () => {
@@ -136,3 +147,8 @@ describe('Grep gives the same answers on ripgrep and on the JS walker', () => {
     }
   });
 });
+
+async function waitFor(condition: () => boolean, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+}

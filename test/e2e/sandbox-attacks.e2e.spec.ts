@@ -3,7 +3,7 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, 
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { callBuiltin, snapshotTree, type CallOutcome } from '../support/builtin-e2e';
+import { callBuiltin, isRunning, snapshotTree, type CallOutcome } from '../support/builtin-e2e';
 import { connectMcpServe, type McpSession } from '../support/mcp-client';
 
 // peers.md §5.4, items 1–14 and 17–24 (Linux): every attack goes through `awf mcp-serve`
@@ -282,12 +282,3 @@ describe('sandbox attacks through awf mcp-serve', () => {
     for (const sibling of SIBLINGS) expect(snapshotTree(join(base, sibling))).toEqual(before[sibling]);
   });
 });
-
-function isRunning(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}

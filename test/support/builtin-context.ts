@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_LIMITS, type ProxyLimits } from '../../src/domain/proxy/proxy-config';
@@ -44,12 +44,3 @@ export function builtinTools(masker: SecretMasker = new ValueSecretMasker({})): 
     new GlobTool(sandbox), new GrepTool(sandbox));
 }
 
-/** Running, not a zombie: an orphan killed in a container may linger unreaped under a PID 1 that does not wait. */
-export function isRunning(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}

@@ -34,3 +34,13 @@ export function snapshotTree(dir: string): Record<string, string> {
   visit(dir);
   return out;
 }
+
+/** Running, not a zombie: an orphan killed in a container may linger unreaped under a PID 1 that does not wait. */
+export function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}

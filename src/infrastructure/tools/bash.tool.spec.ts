@@ -1,7 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ValueSecretMasker } from '../../application/secret-masker.service';
-import { builtinContext, builtinSandbox, builtinTools, isRunning, text } from '../../../test/support/builtin-context';
+import { builtinContext, builtinSandbox, builtinTools, text } from '../../../test/support/builtin-context';
+import { isRunning } from '../../../test/support/builtin-e2e';
 
 describe('BashTool', () => {
   const box = builtinSandbox();
