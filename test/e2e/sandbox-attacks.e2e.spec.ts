@@ -87,6 +87,7 @@ describe('sandbox attacks through awf mcp-serve', () => {
   let jsSession: McpSession;
   let socket: Server;
   let before: Record<string, Record<string, string>>;
+  const specials = ['fifo', 'sock'];
   const call = (name: string, args: Record<string, unknown>) => callBuiltin(session, name, args);
   const env = { AWF_SENTINEL_PLAIN: 'plain-sentinel-4242', DEPLOY_TOKEN: 'tok-sentinel-9876' };
 
@@ -94,6 +95,12 @@ describe('sandbox attacks through awf mcp-serve', () => {
     buildLayout();
     before = Object.fromEntries(SIBLINGS.map((s) => [s, snapshotTree(join(base, s))]));
     execFileSync('mkfifo', [join(root, 'fifo')]);
+    try {
+      execFileSync('mknod', [join(root, 'zero-dev'), 'c', '1', '5'], { stdio: 'ignore' });
+      specials.push('zero-dev');
+    } catch {
+      // creating a device needs CAP_MKNOD; FIFO and socket still cover the check
+    }
     socket = createServer().listen(join(root, 'sock'));
     const limits = { read_max_bytes: 1_000_000, grep_max_results: 50 };
     session = await connectMcpServe(base, { root_dir: root, limits }, { env });
@@ -144,8 +151,8 @@ describe('sandbox attacks through awf mcp-serve', () => {
     }
   }, 60_000);
 
-  it('item 12: FIFOs and sockets inside the root are refused without hanging', async () => {
-    for (const special of ['fifo', 'sock']) {
+  it('item 12: FIFOs, sockets and devices inside the root are refused without hanging', async () => {
+    for (const special of specials) {
       expect((await call('Read', { file_path: special })).text).toMatch(/not a regular file/);
       expect((await call('Edit', { file_path: special, old_string: 'a', new_string: 'b' })).text).toMatch(/not a regular file/);
       expect((await call('Write', { file_path: special, content: 'x' })).text).toMatch(/not a regular file/);
