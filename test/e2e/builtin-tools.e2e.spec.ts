@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findExecutable } from '../../src/infrastructure/tools/executable-lookup';
+import { findExecutable } from '../../src/infrastructure/tools/executable.lookup';
 import { ECHO_EXTENSION, projectWithExtensions, scratchDir } from '../support/cli';
 import { callBuiltin, isRunning } from '../support/builtin-e2e';
 import { connectMcpServe, type McpSession } from '../support/mcp-client';

@@ -3,13 +3,13 @@ import { errorResult, textResult, type ToolResult } from '../../domain/model/too
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import { SECRET_MASKER } from '../../domain/ports/tokens';
 import type { ToolCallContext } from '../../domain/ports/tool-scope';
-import { bashEnvironment } from './bash-environment';
-import type { BuiltinTool } from './builtin-tool';
-import { findExecutable } from './executable-lookup';
+import { bashEnvironment } from './bash-environment.policy';
+import type { BuiltinTool } from './builtin-tool.interface';
+import { findExecutable } from './executable.lookup';
 import { PathSandbox } from './path-sandbox.service';
 import { runShell, type ShellOutcome } from './shell-process.runner';
-import { ToolArgs } from './tool-args';
-import { ToolFailure } from './tool-failure';
+import { ToolArgs } from './tool-args.reader';
+import { ToolFailure } from './tool-failure.error';
 
 /**
  * Claude Code's Bash. The sandbox bounds where the command starts (cwd = root) and what

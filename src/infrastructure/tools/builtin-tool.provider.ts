@@ -5,12 +5,12 @@ import { ProvidesTools } from '../../domain/ports/markers';
 import type { ToolProvider } from '../../domain/ports/tool-provider.port';
 import type { ToolCallContext, ToolScope } from '../../domain/ports/tool-scope';
 import { BashTool } from './bash.tool';
-import type { BuiltinTool } from './builtin-tool';
+import type { BuiltinTool } from './builtin-tool.interface';
 import { EditTool } from './edit.tool';
 import { GlobTool } from './glob.tool';
 import { GrepTool } from './grep.tool';
 import { ReadTool } from './read.tool';
-import { ToolFailure } from './tool-failure';
+import { ToolFailure } from './tool-failure.error';
 import { WriteTool } from './write.tool';
 
 /** Serves the six built-ins, and only when the step asks for them (`intercept_builtins`). */

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { textResult, type ToolResult } from '../../domain/model/tool-result';
 import type { ToolCallContext } from '../../domain/ports/tool-scope';
-import type { BuiltinTool } from './builtin-tool';
+import type { BuiltinTool } from './builtin-tool.interface';
 import { PathSandbox } from './path-sandbox.service';
 import { looksBinary, readRegularFile, writeFileAtomic } from './sandboxed-file.io';
-import { ToolArgs } from './tool-args';
-import { ToolFailure } from './tool-failure';
+import { ToolArgs } from './tool-args.reader';
+import { ToolFailure } from './tool-failure.error';
 
 const KNOWN_ARGS = ['file_path', 'old_string', 'new_string', 'replace_all', 'path', 'filePath', 'old', 'new'];
 

@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { lstat } from 'node:fs/promises';
 import { textResult, type ToolResult } from '../../domain/model/tool-result';
 import type { ToolCallContext } from '../../domain/ports/tool-scope';
-import type { BuiltinTool } from './builtin-tool';
+import type { BuiltinTool } from './builtin-tool.interface';
 import { PathSandbox } from './path-sandbox.service';
-import { ToolArgs } from './tool-args';
-import { ToolFailure } from './tool-failure';
+import { ToolArgs } from './tool-args.reader';
+import { ToolFailure } from './tool-failure.error';
 
 /** Directories no agent means to search: version-control internals and installed dependencies. */
 export const SKIPPED_DIRS = ['.git', 'node_modules'];

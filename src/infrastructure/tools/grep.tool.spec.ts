@@ -1,7 +1,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { builtinContext, builtinSandbox, builtinTools, text } from '../../../test/support/builtin-context';
-import { findExecutable } from './executable-lookup';
+import { findExecutable } from './executable.lookup';
 import { GREP_ENGINE_ENV } from './grep.tool';
 
 const FILES: Record<string, string> = {

@@ -2,15 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { stat } from 'node:fs/promises';
 import { textResult, type ToolResult } from '../../domain/model/tool-result';
 import type { ToolCallContext } from '../../domain/ports/tool-scope';
-import type { BuiltinTool } from './builtin-tool';
-import { findExecutable } from './executable-lookup';
+import type { BuiltinTool } from './builtin-tool.interface';
+import { findExecutable } from './executable.lookup';
 import { formatGrep } from './grep/grep-output.formatter';
-import { GREP_FILE_TYPES, GREP_MAX_FILE_BYTES, type GrepEngine, type GrepMode } from './grep/grep-query';
+import { GREP_FILE_TYPES, GREP_MAX_FILE_BYTES, type GrepEngine, type GrepMode } from './grep/grep-query.model';
 import { JsGrepEngine } from './grep/js-grep.engine';
 import { RipgrepEngine } from './grep/ripgrep.engine';
 import { PathSandbox } from './path-sandbox.service';
-import { ToolArgs } from './tool-args';
-import { ToolFailure } from './tool-failure';
+import { ToolArgs } from './tool-args.reader';
+import { ToolFailure } from './tool-failure.error';
 
 const MODES: readonly GrepMode[] = ['files_with_matches', 'content', 'count'];
 

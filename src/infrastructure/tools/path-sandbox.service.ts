@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { lstat, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { ToolFailure } from './tool-failure';
+import { ToolFailure } from './tool-failure.error';
 
 /** A path that passed the sandbox: `real` is what the tool must operate on, never the input. */
 export interface SandboxedPath {

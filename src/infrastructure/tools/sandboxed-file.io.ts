@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import { lstat, mkdir, open, realpath, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { isInside } from './path-sandbox.service';
-import { ToolFailure } from './tool-failure';
+import { ToolFailure } from './tool-failure.error';
 
 export interface FileBytes {
   data: Buffer;

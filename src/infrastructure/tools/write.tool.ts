@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { textResult, type ToolResult } from '../../domain/model/tool-result';
 import type { ToolCallContext } from '../../domain/ports/tool-scope';
-import type { BuiltinTool } from './builtin-tool';
+import type { BuiltinTool } from './builtin-tool.interface';
 import { PathSandbox } from './path-sandbox.service';
 import { writeFileAtomic } from './sandboxed-file.io';
-import { ToolArgs } from './tool-args';
-import { ToolFailure } from './tool-failure';
+import { ToolArgs } from './tool-args.reader';
+import { ToolFailure } from './tool-failure.error';
 
 /** Claude Code's Write: whole-file content, parents created, replaced atomically. */
 @Injectable()

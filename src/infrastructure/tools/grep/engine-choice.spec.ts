@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GREP_ENGINE_ENV, pickEngine } from '../grep.tool';
-import { findExecutable } from '../executable-lookup';
+import { findExecutable } from '../executable.lookup';
 
 describe('Grep engine choice', () => {
   const empty = mkdtempSync(join(tmpdir(), 'awf-nopath-'));

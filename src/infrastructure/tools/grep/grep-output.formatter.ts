@@ -1,4 +1,4 @@
-import type { GrepFileHit, GrepMode } from './grep-query';
+import type { GrepFileHit, GrepMode } from './grep-query.model';
 
 export interface GrepFormat {
   mode: GrepMode;

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Worker as WorkerType } from 'node:worker_threads';
-import { ToolFailure } from '../tool-failure';
-import type { GrepEngine, GrepOutcome, GrepRequest } from './grep-query';
+import { ToolFailure } from '../tool-failure.error';
+import type { GrepEngine, GrepOutcome, GrepRequest } from './grep-query.model';
 
 interface WorkerReply {
   ok: boolean;

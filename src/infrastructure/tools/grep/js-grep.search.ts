@@ -1,8 +1,8 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
 import picomatch from 'picomatch';
-import { walkFiles } from './file-walker';
-import { entriesOf, GREP_SKIPPED_NAMES, type GrepFileHit, type GrepLine, type GrepOutcome, type GrepQuery, type GrepRequest } from './grep-query';
+import { walkFiles } from './file-tree.walker';
+import { entriesOf, GREP_SKIPPED_NAMES, type GrepFileHit, type GrepLine, type GrepOutcome, type GrepQuery, type GrepRequest } from './grep-query.model';
 
 /** Thrown for a pattern JavaScript cannot compile; the tool reports it as an invalid regex. */
 export class GrepPatternError extends Error {}

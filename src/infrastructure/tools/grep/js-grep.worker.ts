@@ -1,6 +1,6 @@
 // Worker entry of the JS Grep engine: one search per worker, terminated on timeout.
 import { parentPort, workerData } from 'node:worker_threads';
-import type { GrepRequest } from './grep-query';
+import type { GrepRequest } from './grep-query.model';
 import { GrepPatternError, searchFiles } from './js-grep.search';
 
 try {

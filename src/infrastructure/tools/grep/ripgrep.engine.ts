@@ -1,5 +1,5 @@
-import { ToolFailure } from '../tool-failure';
-import { entriesOf, GREP_SKIPPED_NAMES, type GrepEngine, type GrepFileHit, type GrepOutcome, type GrepRequest } from './grep-query';
+import { ToolFailure } from '../tool-failure.error';
+import { entriesOf, GREP_SKIPPED_NAMES, type GrepEngine, type GrepFileHit, type GrepOutcome, type GrepRequest } from './grep-query.model';
 
 interface RgText {
   text?: string;

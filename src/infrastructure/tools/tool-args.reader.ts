@@ -1,4 +1,4 @@
-import { ToolFailure } from './tool-failure';
+import { ToolFailure } from './tool-failure.error';
 
 type Args = Record<string, unknown>;
 
