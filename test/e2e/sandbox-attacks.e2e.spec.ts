@@ -221,7 +221,7 @@ describe('sandbox attacks through awf mcp-serve', () => {
         expect(line.text.length).toBeLessThan(3000);
         const many = await callBuiltin(s, 'Grep', { pattern: 'needle', path: 'many.txt', output_mode: 'content' });
         expect(many.text.split('\n')).toHaveLength(51);
-        expect(many.text).toMatch(/\[Results truncated at 50 lines/);
+        expect(many.text).toMatch(/\[Results truncated: showing 50 lines/);
       }
     } finally {
       for (const f of ['blob.bin', 'one-line.txt', 'many.txt']) unlinkSync(join(root, f));

@@ -82,9 +82,16 @@ describe.each([['js'], ...(rg ? [['ripgrep']] : [])])('GrepTool on the %s engine
 
   it('stops at head_limit and at the configured cap, with a note', async () => {
     expect(text(await grep({ pattern: 'hello', head_limit: 2 }))).toBe(
-      ['Found 2 files (more exist)', p('.hidden/h.md'), p('a/b.js'), '[Results truncated at 2 files. Raise head_limit to see more.]'].join('\n'));
+      ['Found 2 files (more exist)', p('.hidden/h.md'), p('a/b.js'), '[Results truncated: showing 2 files. Raise head_limit to see more.]'].join('\n'));
     expect(text(await grep({ pattern: 'line', output_mode: 'content', path: 'ctx.txt' }, { grep_max_results: 3 }))).toBe(
-      [`${p('ctx.txt')}:1:line 1`, `${p('ctx.txt')}:2:line 2`, `${p('ctx.txt')}:4:line 4`, '[Results truncated at 3 lines. Narrow the pattern, path, glob or type.]'].join('\n'));
+      [`${p('ctx.txt')}:1:line 1`, `${p('ctx.txt')}:2:line 2`, `${p('ctx.txt')}:4:line 4`, '[Results truncated: showing 3 lines. Narrow the pattern, path, glob or type.]'].join('\n'));
+  });
+
+  it('cuts a long answer below what an MCP client accepts', async () => {
+    writeFileSync(p('wide.txt'), `hit ${'w'.repeat(1900)}\n`.repeat(200));
+    const out = text(await grep({ pattern: 'hit', path: 'wide.txt', output_mode: 'content' }, { grep_max_results: 1000 }));
+    expect(out.length).toBeLessThan(101_000);
+    expect(out).toMatch(/\[Results truncated: showing \d+ lines\. Narrow the pattern, path, glob or type\.\]$/);
   });
 
   it('searches an explicitly named file even when ignored', async () => {

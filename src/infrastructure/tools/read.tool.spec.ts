@@ -44,6 +44,15 @@ describe('ReadTool', () => {
     expect(out).toMatch(/The file is 2000 bytes; only its first 1000 bytes can be read/);
   });
 
+  it('stops the window early rather than return more than an MCP client accepts', async () => {
+    writeFileSync(join(box.root, 'wide.txt'), `${'w'.repeat(1500)}\n`.repeat(300));
+    const out = text(await tools.callTool('Read', { file_path: 'wide.txt' }, builtinContext(box.root)));
+    expect(out.length).toBeLessThan(101_000);
+    const [, last, next] = /\[Showing lines 1-(\d+) of 300\. Call Read with offset=(\d+) to continue\.\]$/.exec(out) ?? [];
+    expect(Number(next)).toBe(Number(last) + 1);
+    expect(out).toContain(`${last.padStart(6)}\t`);
+  });
+
   it('notes an empty file instead of failing', async () => {
     const result = await read({ file_path: 'empty.txt' });
     expect(result.isError).toBeUndefined();

@@ -44,9 +44,8 @@ export class ReadTool implements BuiltinTool {
     if (offset > lines.length) {
       return textResult(`Note: ${real} has ${lines.length}${file.truncated ? '+' : ''} lines; offset ${offset} is past the end.`);
     }
-    const window = lines.slice(offset - 1, offset - 1 + limit);
-    const end = offset + window.length - 1;
-    const body = window.map((line, i) => `${String(offset + i).padStart(6)}\t${cutLine(line.replace(/\r$/, ''), limits.line_max_chars)}`);
+    const body = numberedWindow(lines, offset, limit, limits.line_max_chars);
+    const end = offset + body.length - 1;
     const notes: string[] = [];
     if (end < lines.length) {
       notes.push(`[Showing lines ${offset}-${end} of ${lines.length}${file.truncated ? '+' : ''}. Call Read with offset=${end + 1} to continue.]`);
@@ -56,6 +55,24 @@ export class ReadTool implements BuiltinTool {
     }
     return textResult([...body, ...notes].join('\n'));
   }
+}
+
+/**
+ * About 25 000 tokens: Claude Code rejects larger MCP results outright, so the window stops
+ * early instead and the note tells the agent where to continue.
+ */
+export const READ_MAX_OUTPUT_CHARS = 100_000;
+
+function numberedWindow(lines: string[], offset: number, limit: number, lineMax: number): string[] {
+  const out: string[] = [];
+  let chars = 0;
+  for (let n = offset; n < offset + limit && n <= lines.length; n++) {
+    const line = `${String(n).padStart(6)}\t${cutLine(lines[n - 1].replace(/\r$/, ''), lineMax)}`;
+    if (out.length > 0 && chars + line.length > READ_MAX_OUTPUT_CHARS) break;
+    out.push(line);
+    chars += line.length + 1;
+  }
+  return out;
 }
 
 function cutLine(line: string, max: number): string {
