@@ -77,6 +77,8 @@ describe('BashTool', () => {
     expect(text(await bash({ command: 'true', timeout: 600001 }))).toMatch(/"timeout" must be at most 600000/);
     expect(text(await bash({ command: 'true', timeout: '5' }))).toMatch(/"timeout" must be an integer/);
     expect(text(await bash({ command: 'pwd', cwd: '/' }))).toMatch(/outside the sandbox root/);
+    expect(text(await bash({ command: 'pwd', cwd: 'missing-dir' }))).toBe('Bash: cwd missing-dir is not an existing directory');
+    expect(text(await bash({ command: 'pwd', cwd: 'leak.txt' }))).toBe('Bash: cwd leak.txt is not an existing directory');
   });
 
   it('reports "(no output)" for a silent success', async () => {

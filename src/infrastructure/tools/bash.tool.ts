@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { stat } from 'node:fs/promises';
 import { errorResult, textResult, type ToolResult } from '../../domain/model/tool-result';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import { SECRET_MASKER } from '../../domain/ports/tokens';
@@ -46,11 +47,17 @@ export class BashTool implements BuiltinTool {
     if (command.trim().length === 0) throw new ToolFailure('Bash: command is empty');
     // `cwd` is AWF's own argument: still accepted, still held to the sandbox.
     const cwdInput = args.string('cwd');
-    const cwd = cwdInput === undefined ? rootDir : (await this.sandbox.resolve(cwdInput, rootDir, 'cwd')).real;
+    const cwd = cwdInput === undefined ? rootDir : await this.directory(cwdInput, rootDir);
     const env = bashEnvironment(process.env, limits.env_passthrough);
     const shell = findExecutable('bash', env.PATH) ?? '/bin/sh';
     const outcome = await runShell({ shell, command, cwd, env, timeoutMs, signal: ctx.signal, keep: limits.bash_output_max_chars });
     return this.present(outcome, timeoutMs, limits.bash_output_max_chars);
+  }
+
+  private async directory(input: string, rootDir: string): Promise<string> {
+    const { real, exists } = await this.sandbox.resolve(input, rootDir, 'cwd');
+    if (!exists || !(await stat(real)).isDirectory()) throw new ToolFailure(`Bash: cwd ${input} is not an existing directory`);
+    return real;
   }
 
   private present(outcome: ShellOutcome, timeoutMs: number, max: number): ToolResult {
