@@ -5,8 +5,8 @@
 // Bundling the tsc output, not the sources: esbuild cannot emit decorator metadata, which
 // Nest's constructor injection needs. AWF_NO_SNAPSHOT=1 skips the snapshot.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -84,6 +84,11 @@ const SNAPSHOT_V8_FLAGS = ['--max-semi-space-size=4'];
 
 const started = Date.now();
 await build({ ...common, entryPoints: [join(DIST, 'interfaces/cli/cli-main.js')], outfile: join(DIST, 'awf.cjs'), metafile: false });
+// Worker-thread entry files are loaded by path (`join(__dirname, 'x.worker.js')`); inside the
+// bundle __dirname is dist/, so each one is bundled there under its own name.
+for (const worker of findWorkers(DIST)) {
+  await build({ ...common, entryPoints: [worker], outfile: join(DIST, basename(worker)) });
+}
 
 const blob = join(DIST, 'awf-mcp.blob');
 const meta = `${blob}.json`;
@@ -104,5 +109,11 @@ if (process.env.AWF_NO_SNAPSHOT === '1') {
   }
   if (!process.env.AWF_KEEP_SNAPSHOT_BUNDLE) rmSync(eager, { force: true });
 }
+function findWorkers(dir) {
+  return readdirSync(dir, { recursive: true })
+    .filter((f) => f.endsWith('.worker.js') && f.includes('/'))
+    .map((f) => join(dir, f));
+}
+
 const size = (f) => { try { return `${(statSync(f).size / 1e6).toFixed(1)} MB`; } catch { return 'none'; } };
 console.error(`build-bundle: dist/awf.cjs ${size(join(DIST, 'awf.cjs'))}, dist/awf-mcp.blob ${size(blob)} in ${Date.now() - started} ms`);
