@@ -56,7 +56,10 @@ const servers = [
 if (launch.snapshot) {
   servers.push({ ...awfServer('awf mcp-serve, plain bundle (no snapshot)', { events: true, plain: true }), id: 'awf-plain', tool: awfTool });
 }
-if (BEFORE) servers.push({ ...awfServer('awf mcp-serve before (--before build)', { events: true, plain: true, main: resolve(BEFORE) }), id: 'awf-before', tool: awfTool });
+if (BEFORE) {
+  const before = awfServer('awf mcp-serve before (--before build)', { events: true, plain: true, main: resolve(BEFORE) });
+  servers.push({ ...before, id: 'awf-before', tool: await pickAwfTool(before) });
+}
 const spansFile = join(work, 'spans.jsonl');
 servers.push({ ...awfServer('awf mcp-serve, tracing on (file exporter)', { events: true, telemetry: { exporter: 'file', file: spansFile } }), id: 'awf-trace', tool: awfTool });
 const selected = ONLY ? servers.filter((s) => ONLY.includes(s.id)) : servers;
@@ -155,7 +158,7 @@ async function pickAwfTool(server) {
   const names = tools.map((t) => t.name);
   if (names.includes('Read')) return { name: 'Read', args: { file_path: fixture.file } };
   if (names.includes('echo')) {
-    notes.push('awf has no built-in Read in this build: its rows call the test extension\'s echo tool with the file\'s text (same payload size), a stand-in for Read.');
+    notes.push(`${server.label} has no built-in Read: its row calls the test extension's echo tool with the file's text (same payload size), a stand-in for Read.`);
     return { name: 'echo', args: { text: readFileSync(fixture.file, 'utf8') } };
   }
   throw new Error(`awf serves neither Read nor echo (tools: ${names.join(', ')})`);

@@ -105,7 +105,7 @@ if (process.env.AWF_NO_SNAPSHOT === '1') {
     console.error(`build-bundle: no startup snapshot (awf still runs from the bundle): ${(made.stderr || made.stdout).trim().split('\n').slice(-3).join(' | ')}`);
   } else {
 
-    writeFileSync(meta, JSON.stringify({ node: process.version, arch: process.arch, platform: process.platform, flags: SNAPSHOT_V8_FLAGS }) + '\n');
+    writeFileSync(meta, JSON.stringify({ node: process.version, arch: process.arch, platform: process.platform, flags: SNAPSHOT_V8_FLAGS, dist: DIST }) + '\n');
   }
   if (!process.env.AWF_KEEP_SNAPSHOT_BUNDLE) rmSync(eager, { force: true });
 }
