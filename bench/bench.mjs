@@ -49,7 +49,7 @@ const awfTool = await pickAwfTool(probe);
 const servers = [
   { id: 'bare', label: 'bare SDK server, one Read', ...nodeServer([join(REPO, 'bench', 'bare-read-server.mjs'), fixture.dir]),
     tool: { name: 'Read', args: { file_path: fixture.file } } },
-  { id: 'fs', label: 'server-filesystem 2026.8.31', ...nodeServer([require('@modelcontextprotocol/server-filesystem/dist/index.js'), fixture.dir]),
+  { id: 'fs', label: 'server-filesystem 2026.8.31', ...nodeServer([resolvePackage('@modelcontextprotocol/server-filesystem/dist/index.js'), fixture.dir]),
     tool: { name: 'read_text_file', args: { path: fixture.file } } },
   { ...awfServer('awf mcp-serve (logging + audit on)', { events: true }), id: 'awf', tool: awfTool },
 ];
@@ -130,7 +130,7 @@ report.targets = targets;
 writeFileSync(join(outDir, 'latest.json'), JSON.stringify(report, null, 2) + '\n');
 console.error(`wrote ${join('bench', 'results', 'latest.json')}`);
 
-function require(spec) {
+function resolvePackage(spec) {
   return fileURLToPath(import.meta.resolve(spec));
 }
 
