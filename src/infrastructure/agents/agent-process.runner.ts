@@ -136,7 +136,7 @@ function spawnFailed(spec: AgentProcessSpec, err: NodeJS.ErrnoException): AwfErr
 function exitedNonZero(spec: AgentProcessSpec, code: number | null, signal: NodeJS.Signals | null, tail: string[]): AwfError {
   const how = code !== null ? `exited with code ${code}` : `was killed by ${signal}`;
   return new AwfError(ErrorCodes.AGENT_EXIT_NONZERO, withTail(`${spec.provider} ${how}`, tail),
-    { provider: spec.provider, binary: spec.binary, exitCode: code, signal, stderr: tail });
+    { provider: spec.provider, binary: spec.binary, exit_code: code, signal, stderr: tail });
 }
 
 function timedOut(spec: AgentProcessSpec, tail: string[]): AwfError {

@@ -83,11 +83,15 @@ export abstract class CliAgentProvider implements AgentProvider {
     }
   }
 
-  /** With intercept_builtins on an agent that cannot switch its tools off: warn once, and ask the model. */
+  /**
+   * With intercept_builtins on an agent that cannot switch its tools off, the model is asked
+   * in the prompt itself (AWF put it in a system prompt the CLI never received). The WARN
+   * for coexistence mode is the agent step's, once per step.
+   */
   private promptFor(request: AgentRunRequest): string {
     if (!request.proxy?.interceptBuiltins || this.canInterceptBuiltins) return request.prompt;
-    this.logger.warn({ provider: this.name, workflow: request.workflow, step: request.step },
-      `${this.name} cannot switch its built-in tools off: they coexist with the proxy's (coexistence mode); the prompt asks the model to use only the proxy's tools`);
+    this.logger.info({ provider: this.name, workflow: request.workflow, step: request.step },
+      `${this.name} keeps its own tools next to the proxy's (coexistence mode): the prompt asks the model to use only the proxy's`);
     return `${COEXISTENCE_INSTRUCTION}\n\n${request.prompt}`;
   }
 }
