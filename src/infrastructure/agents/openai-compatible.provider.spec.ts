@@ -1,8 +1,12 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { errorResult, textResult } from '../../domain/model/tool-result';
 import type { AgentRunRequest } from '../../domain/ports/agent-provider.port';
 import type { ToolDispatcher } from '../../domain/ports/tool-dispatcher.port';
+import type { ToolScope } from '../../domain/ports/tool-scope';
 import type { ToolDispatcherFactory } from '../../domain/ports/tool-dispatcher-factory.port';
 import { startScriptedModel, type ScriptedModel } from '../../../test/agents/scripted-model.server';
 import { dispatch, OpenAiCompatibleAgentProvider } from './openai-compatible.provider';
@@ -49,6 +53,24 @@ describe('OpenAiCompatibleAgentProvider', () => {
     expect(first.tools).toEqual(['Read', 'shout']);
     expect(first.body).toMatchObject({ model: 'm1', temperature: 0.2, tool_choice: 'auto', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Do it.' }] });
     expect(last.toolResults).toEqual(['A', 'error: no such file', 'B']);
+  });
+
+  it('opens the step\'s tools in-process from its proxy config when none are handed in, and closes them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'awf-openai-spec-'));
+    const configPath = join(dir, 'proxy.json');
+    writeFileSync(configPath, JSON.stringify({ version: 1, intercept_builtins: true, plugin_tools: [], root_dir: dir, step: 'edit', run_id: 'r9' }));
+    const scopes: ToolScope[] = [];
+    let closed = 0;
+    const factory: ToolDispatcherFactory = { open: async (scope) => { scopes.push(scope); return { ...tools([]), close: async () => { closed++; } }; } };
+    model.reset([{ tool: 'shout', args: { text: 'x' } }], 'DONE');
+    try {
+      const proxy = { serverName: 'awf-proxy', command: '', args: [], env: {}, configPath, interceptBuiltins: true };
+      expect((await new OpenAiCompatibleAgentProvider(factory).run(request({ proxy }))).output).toBe('DONE; last tool result: X');
+      expect(scopes).toEqual([expect.objectContaining({ interceptBuiltins: true, step: 'edit', runId: 'r9' })]);
+      expect(closed).toBe(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('sends no tools without a proxy', async () => {
