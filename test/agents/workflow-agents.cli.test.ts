@@ -108,7 +108,8 @@ describe.each(Object.keys(EXPECT) as Provider[])('awf run with a %s agent step b
         const ours = new Set(['Read', 'Edit', 'Write', 'Bash', 'Glob', 'Grep'].map(e.offered));
         const native = request.tools.filter((t) => !ours.has(t));
         if (e.nativeOff) expect(native).toEqual([]);
-        else expect(native.length).toBeGreaterThan(0);
+        // Codex keeps a few tools it cannot drop, but none that runs commands or writes files.
+        else expect(native.filter((t) => /exec|shell|patch|write|web/.test(t))).toEqual([]);
       }
       expect(withTools.at(-1)?.toolResults.join('\n')).toMatch(/notes\.txt/);
 

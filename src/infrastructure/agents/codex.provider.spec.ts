@@ -1,7 +1,7 @@
 import { proxyInjection, runFake } from '../../../test/agents/fake-agent';
 import { recordingLogger } from '../../../test/agents/agent-cli.harness';
 import { COEXISTENCE_INSTRUCTION } from './cli-agent.provider';
-import { CodexAgentProvider } from './codex.provider';
+import { CODEX_NATIVE_FEATURES, CodexAgentProvider } from './codex.provider';
 
 const OUTPUT = [
   '{"type":"thread.started","thread_id":"t1"}',
@@ -30,8 +30,10 @@ describe('CodexAgentProvider', () => {
       'mcp_servers.awf-proxy.startup_timeout_sec=120',
       'mcp_servers.awf-proxy.tool_timeout_sec=90',
       'mcp_servers.awf-proxy.default_tools_approval_mode="approve"',
+      'web_search="disabled"',
     ]);
     expect(probe.argv.join(' ')).not.toContain('00-abc-def-01');
+    expect(probe.argv.filter((_, i) => probe.argv[i - 1] === '--disable')).toEqual(CODEX_NATIVE_FEATURES);
     expect(probe.env).toMatchObject({ TRACEPARENT: '00-abc-def-01', AWF_LOG_LEVEL: 'warn' });
     expect(probe.argv.at(-1)).toBe(`${COEXISTENCE_INSTRUCTION}\n\nFix the bug.`);
     expect(logger.lines.filter((l) => l.msg.includes('coexistence'))).toHaveLength(1);
@@ -40,6 +42,7 @@ describe('CodexAgentProvider', () => {
   it('leaves the prompt alone without intercept_builtins', async () => {
     const { probe } = await runFake(new CodexAgentProvider(recordingLogger()), OUTPUT, { proxy: proxyInjection(false) });
     expect(probe.argv.at(-1)).toBe('Fix the bug.');
+    expect(probe.argv).not.toContain('--disable');
   });
 
   it('fails with EXECUTION.AGENT.REPORTED_ERROR on turn.failed', async () => {

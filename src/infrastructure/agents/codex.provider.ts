@@ -4,12 +4,21 @@ import { CliAgentProvider, type CliInvocation, type CliRunContext, type ParsedAg
 import { asNumber, asRecord, parseNdjson } from './ndjson';
 
 /**
+ * Codex features (0.171) that give the model its own shell, file, web and sub-agent tools.
+ * Disabled with intercept_builtins; what remains (MCP resource helpers, request_user_input)
+ * cannot be switched off, so Codex still counts as coexistence.
+ */
+export const CODEX_NATIVE_FEATURES = [
+  'shell_tool', 'unified_exec', 'view_image', 'image_generation', 'multi_agent', 'goals', 'tool_suggest', 'sleep_tool',
+];
+
+/**
  * Codex CLI, headless (`codex exec --json`). The proxy goes in as per-run
  * `-c mcp_servers.awf-proxy.*` overrides: nothing is written to `$CODEX_HOME`. Codex does not
  * forward its environment to MCP servers, so the proxy's variables are set on Codex and
  * named in `env_vars` (values never appear on the command line). `required` makes Codex
- * wait for the server before the first model request. Codex cannot switch its own tools
- * off: with intercept_builtins it runs in coexistence mode.
+ * wait for the server before the first model request. With intercept_builtins its shell,
+ * web and sub-agent tools are disabled, but not all of its tools: it runs in coexistence mode.
  */
 @Injectable()
 @ProvidesAgent()
@@ -40,6 +49,9 @@ export class CodexAgentProvider extends CliAgentProvider {
         '-c', `${key}.default_tools_approval_mode="approve"`,
       );
       Object.assign(env, proxy.env);
+      if (proxy.interceptBuiltins) {
+        args.push(...CODEX_NATIVE_FEATURES.flatMap((f) => ['--disable', f]), '-c', 'web_search="disabled"');
+      }
     }
     args.push('--', prompt);
     return { args, env };
