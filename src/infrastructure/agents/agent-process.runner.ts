@@ -75,9 +75,15 @@ export function runAgentProcess(spec: AgentProcessSpec): Promise<AgentProcessOut
       if (child.pid !== undefined) return; // an error after start surfaces as the exit below
       finish(() => reject(spawnFailed(spec, err)));
     });
+    // 'exit' can come before the last stdout bytes are read: the result event is often the last line.
+    const drained = new Promise<void>((r) => child.once('close', () => r()));
     child.once('exit', (code, signal) => {
       // Whatever the CLI left in its group (an MCP server it did not stop) goes with it.
-      void reapGroup(child.pid, grace).then(() => {
+      void reapGroup(child.pid, grace).then(async () => {
+        // A grandchild that left the group may still hold the pipes: do not wait on it forever.
+        await Promise.race([drained, sleep(2000)]);
+        child.stdout.destroy();
+        child.stderr.destroy();
         const tail = lastLines(stderr);
         finish(() => {
           if (ending === 'timeout') return reject(timedOut(spec, tail));
