@@ -49,9 +49,15 @@ export class Condition {
 function tokenize(src: string): string[] {
   const re = /\s*('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|==|!=|<=|>=|&&|\|\||[<>!(),[\]]|-?\d+(?:\.\d+)?|[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$-]*)*)/y;
   const out: string[] = [];
-  let m: RegExpExecArray | null;
-  while (re.lastIndex < src.length && (m = re.exec(src))) out.push(m[1]);
-  if (src.slice(re.lastIndex).trim()) throw invalid(src, `cannot read "${src.slice(re.lastIndex).trim()}"`);
+  let pos = 0;
+  for (;;) {
+    re.lastIndex = pos;
+    const m = re.exec(src);
+    if (!m) break;
+    out.push(m[1]);
+    pos = re.lastIndex;
+  }
+  if (src.slice(pos).trim()) throw invalid(src, `cannot read "${src.slice(pos).trim()}"`);
   return out;
 }
 

@@ -84,9 +84,15 @@ function parseNodes(source: string): Node[] {
 function tokenize(src: string): string[] {
   const tokens: string[] = [];
   const re = /\s*("(?:[^"\\]|\\.)*"|`[^`]*`|\(|\)|\||[^\s()|]+)/y;
-  let m: RegExpExecArray | null;
-  while (re.lastIndex < src.length && (m = re.exec(src))) tokens.push(m[1]);
-  if (src.slice(re.lastIndex).trim()) throw syntax(`cannot parse "${src}"`);
+  let pos = 0;
+  for (;;) {
+    re.lastIndex = pos;
+    const m = re.exec(src);
+    if (!m) break;
+    tokens.push(m[1]);
+    pos = re.lastIndex;
+  }
+  if (src.slice(pos).trim()) throw syntax(`cannot parse "${src}" at "${src.slice(pos).trim()}"`);
   return tokens;
 }
 
