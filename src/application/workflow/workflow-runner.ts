@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { AwfError, isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
-import type { RunReport, StepReport } from '../../domain/workflow/run-report';
+import type { RunError, RunReport, StepReport } from '../../domain/workflow/run-report';
 import { findStep, type Step, type TerminalStep, type Workflow } from '../../domain/workflow/workflow.model';
 import type { AgentStepExecutor } from './agent-step.executor';
 import type { CommandStepExecutor } from './command-step.executor';
@@ -128,6 +128,6 @@ function missingState(name: string): AwfError {
   return new AwfError(ErrorCodes.WORKFLOW_MISSING_STATE, `state "${name}" does not exist`, { state: name });
 }
 
-function errorJson(err: AwfError): { code: string; message: string } {
-  return { code: err.code, message: err.message };
+function errorJson(err: AwfError): RunError {
+  return { code: err.code, message: err.message, ...(err.hint ? { hint: err.hint } : {}) };
 }

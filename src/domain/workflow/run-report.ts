@@ -10,7 +10,13 @@ export interface StepReport {
   output: string;
   tool_calls: number;
   attempts?: number;
-  error?: { code: string; message: string };
+  error?: RunError;
+}
+
+export interface RunError {
+  code: string;
+  message: string;
+  hint?: string;
 }
 
 export interface RunReport {
@@ -23,5 +29,5 @@ export interface RunReport {
   /** What `awf run` prints on stdout in text mode. */
   output: string;
   steps: StepReport[];
-  error?: { code: string; message: string };
+  error?: RunError;
 }

@@ -46,7 +46,7 @@ export class RunCommand extends CommandRunner {
       warnings.forEach((w) => progress.warn(formatIssue(w)));
       process.stdout.write(renderRunReport(report, options.format ?? 'text', mask));
       if (report.status === 'failure' && report.error) {
-        throw new AwfError(report.error.code as AwfError['code'], report.error.message, { run_id: report.run_id, terminal: report.terminal });
+        throw new AwfError(report.error.code as AwfError['code'], report.error.message, { run_id: report.run_id, terminal: report.terminal }, report.error.hint);
       }
     } finally {
       progress.close();
