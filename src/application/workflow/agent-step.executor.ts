@@ -31,7 +31,13 @@ export class AgentStepExecutor {
     const eventsPath = join(ctx.runDir, `${step.name.replace(/[^A-Za-z0-9_-]/g, '_')}.events.jsonl`);
     let session: ProxySession | undefined;
     if (ToolProxyService.wanted(step.mcpProxy)) {
-      session = await this.proxies.start({ workflow: ctx.workflow.name, step: step.name, runId: ctx.runId, rootDir: cwd, settings: step.mcpProxy, eventsPath });
+      try {
+        session = await this.proxies.start({ workflow: ctx.workflow.name, step: step.name, runId: ctx.runId, rootDir: cwd, settings: step.mcpProxy, eventsPath });
+      } catch (err) {
+        // A refused proxy is the step's failure (AWF routes it through on_failure); no agent starts.
+        if (!isAwfError(err)) throw err;
+        return { status: 'failure', state: { Output: '', Stderr: '', ExitCode: 1, Status: 'failure' }, error: err, attempts: 1, toolCalls: 0 };
+      }
       if (!provider.canInterceptBuiltins && step.mcpProxy.interceptBuiltins) {
         this.logger.warn({ step: step.name, provider: provider.name, code: ErrorCodes.MCP_PROXY_UNSUPPORTED_PROVIDER },
           'provider cannot switch its own tools off; the proxy runs alongside them (coexistence mode)');
