@@ -1,16 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT, runAwf } from '../support/cli';
-import { processesWith, workflowProject } from './workflow-support';
+import { REPO_ROOT } from '../support/cli';
+import { awf, processesWith, workflowProject } from './workflow-support';
 
 const SAMPLE_MATH = join(REPO_ROOT, 'examples/sample-project/src/math.js');
+
+jest.setTimeout(150_000);
 
 describe('example (b): the script agent fixes the sample project through the proxy, offline', () => {
   it('runs Grep, Read, Edit and Bash through awf mcp-serve on a scratch copy, and cleans up', () => {
     const before = readFileSync(SAMPLE_MATH, 'utf8');
     const p = workflowProject();
     try {
-      const r = runAwf(['run', 'examples/script-agent-demo.yaml', '-f', 'json'], { env: p.env, timeout: 120_000 });
+      const r = awf(['run', 'examples/script-agent-demo.yaml', '-f', 'json'], { env: p.env });
       expect(r.stderr).not.toMatch(/^\[/m);
       expect(r.status).toBe(0);
       const report = JSON.parse(r.stdout);

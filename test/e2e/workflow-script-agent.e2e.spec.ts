@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { ECHO_EXTENSION, REPO_ROOT, runAwf } from '../support/cli';
-import { processesWith, workflowProject } from './workflow-support';
+import { ECHO_EXTENSION, REPO_ROOT } from '../support/cli';
+import { awf, processesWith, workflowProject } from './workflow-support';
 
 const CLASH_EXTENSION = resolve(REPO_ROOT, 'test/fixtures/workflow-extension/clash-tools.module.js');
 
@@ -21,6 +21,8 @@ ${extra}    on_success: done
   failed: {type: terminal, status: failure, message: 'agent failed'}
 `;
 
+jest.setTimeout(120_000);
+
 describe('the script agent drives awf mcp-serve over MCP stdio', () => {
   it('makes the calls in order and outputs the JSON list of results; nothing is left behind', () => {
     const p = workflowProject({ 'wf.yaml': workflow(`        - tool: echo
@@ -31,7 +33,7 @@ describe('the script agent drives awf mcp-serve over MCP stdio', () => {
         - tool: scope
           expect: '"step":"agent"'`) }, [ECHO_EXTENSION]);
     try {
-      const r = runAwf(['run', 'wf.yaml', '-f', 'json'], { cwd: p.dir, env: p.env, timeout: 60_000 });
+      const r = awf(['run', 'wf.yaml', '-f', 'json'], { cwd: p.dir, env: p.env });
       expect(r.status).toBe(0);
       const report = JSON.parse(r.stdout);
       expect(report.steps).toHaveLength(1);
@@ -57,12 +59,12 @@ describe('the script agent drives awf mcp-serve over MCP stdio', () => {
           args: {text: never reached}`;
     const p = workflowProject({ 'wf.yaml': workflow(calls), 'soft.yaml': workflow(calls, '    continue_on_error: true\n') }, [ECHO_EXTENSION]);
     try {
-      const hard = runAwf(['run', 'wf.yaml', '-f', 'json'], { cwd: p.dir, env: p.env, timeout: 60_000 });
+      const hard = awf(['run', 'wf.yaml', '-f', 'json'], { cwd: p.dir, env: p.env });
       const report = JSON.parse(hard.stdout);
       expect(report.steps[0]).toMatchObject({ status: 'failure', error: { code: 'EXECUTION.AGENT.FAILED', message: 'step "agent": call 1 (echo) output does not contain "yes"' } });
       expect(JSON.parse(report.steps[0].output)).toEqual([{ tool: 'echo', is_error: false, text: 'nope' }]);
       expect(hard.status).toBe(3);
-      const soft = runAwf(['run', 'soft.yaml'], { cwd: p.dir, env: p.env, timeout: 60_000 });
+      const soft = awf(['run', 'soft.yaml'], { cwd: p.dir, env: p.env });
       expect(soft.stderr).toMatch(/^✗ agent {2}failure/m);
       expect(soft.status).toBe(0);
       expect(p.leftovers()).toEqual([]);
@@ -74,7 +76,7 @@ describe('the script agent drives awf mcp-serve over MCP stdio', () => {
   it('refuses to start the agent when the step tools collide (preflight, exit 1)', () => {
     const p = workflowProject({ 'wf.yaml': workflow('        - tool: echo\n          args: {text: x}') }, [ECHO_EXTENSION, CLASH_EXTENSION]);
     try {
-      const r = runAwf(['run', 'wf.yaml'], { cwd: p.dir, env: p.env, timeout: 60_000 });
+      const r = awf(['run', 'wf.yaml'], { cwd: p.dir, env: p.env });
       expect(r.stderr).toContain('[USER.MCP_PROXY.NAME_COLLISION] tool "echo" is served by both');
       expect(r.status).toBe(1);
       expect(p.leftovers()).toEqual([]);
@@ -86,7 +88,7 @@ describe('the script agent drives awf mcp-serve over MCP stdio', () => {
   it('needs the proxy: without mcp_proxy the step fails with a hint', () => {
     const p = workflowProject({ 'wf.yaml': workflow('        - tool: echo\n          args: {text: x}').replace('    mcp_proxy: {enable: true}\n', '') }, [ECHO_EXTENSION]);
     try {
-      const r = runAwf(['run', 'wf.yaml'], { cwd: p.dir, env: p.env, timeout: 60_000 });
+      const r = awf(['run', 'wf.yaml'], { cwd: p.dir, env: p.env });
       expect(r.stderr).toContain('[EXECUTION.AGENT.NO_PROXY]');
       expect(r.stderr).toContain('mcp_proxy: {enable: true}');
       expect(r.status).toBe(3);

@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { REPO_ROOT, scratchDir } from '../support/cli';
+import { REPO_ROOT, runAwf, scratchDir } from '../support/cli';
 
 export const WORKFLOW_FIXTURES = resolve(REPO_ROOT, 'test/fixtures/workflows');
 export const SLOW_EXTENSION = resolve(REPO_ROOT, 'test/fixtures/workflow-extension/slow-tools.module.js');
@@ -29,4 +29,9 @@ export function processesWith(marker: string): number[] {
       }
     })
     .map(Number);
+}
+
+/** `runAwf` with a bound generous enough for a loaded, shared machine. */
+export function awf(args: string[], options: Parameters<typeof runAwf>[1] = {}): ReturnType<typeof runAwf> {
+  return runAwf(args, { timeout: 100_000, ...options, ...(options.timeout ? { timeout: Math.max(options.timeout, 100_000) } : {}) });
 }
