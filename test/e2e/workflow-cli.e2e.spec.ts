@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { awf, WORKFLOW_FIXTURES, workflowProject } from './workflow-support';
 
+jest.setTimeout(120_000);
+
 const validate = (name: string, extra: string[] = []) => awf(['validate', join(WORKFLOW_FIXTURES, `${name}.yaml`), ...extra]);
 
 describe('awf validate (the fixture list is covered in test/integration/workflow/validate-fixtures.spec.ts)', () => {
