@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { AwfError, isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
@@ -32,6 +33,7 @@ export class AgentStepExecutor {
     let session: ProxySession | undefined;
     if (ToolProxyService.wanted(step.mcpProxy)) {
       try {
+        mkdirSync(ctx.runDir, { recursive: true, mode: 0o700 });
         session = await this.proxies.start({ workflow: ctx.workflow.name, step: step.name, runId: ctx.runId, rootDir: cwd, settings: step.mcpProxy, eventsPath });
       } catch (err) {
         // A refused proxy is the step's failure (AWF routes it through on_failure); no agent starts.

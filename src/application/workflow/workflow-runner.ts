@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { AwfError, isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
@@ -17,7 +16,7 @@ export interface RunOptions {
   env: Record<string, string>;
   signal: AbortSignal;
   cwd: string;
-  /** Parent of the per-run directories (audit events). */
+  /** Parent of the per-run directories (audit events), created only when a step has a proxy. */
   runsDir: string;
   observer?: RunObserver;
 }
@@ -37,7 +36,6 @@ export class WorkflowRunner {
   async run(workflow: Workflow, options: RunOptions): Promise<RunReport> {
     const runId = randomUUID();
     const runDir = join(options.runsDir, runId);
-    mkdirSync(runDir, { recursive: true, mode: 0o700 });
     const ctx: RunContext = {
       workflow, runId, runDir, inputs: options.inputs, env: options.env, states: {}, startedAt: new Date(),
       current: workflow.initial, signal: options.signal, cwd: options.cwd,

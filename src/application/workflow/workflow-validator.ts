@@ -91,8 +91,3 @@ export class WorkflowValidator {
     return out;
   }
 }
-
-/** `validate` exits 2 when the file itself is broken (any WORKFLOW error), else 1. */
-export function errorsOf(issues: readonly ValidationIssue[]): ValidationIssue[] {
-  return issues.filter((i) => i.severity === 'error');
-}

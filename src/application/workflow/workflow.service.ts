@@ -44,10 +44,10 @@ export class WorkflowService {
 
   /** Validates as `awf validate` does, then runs; invalid workflows never start a step. */
   async run(request: RunRequest): Promise<{ report: RunReport; warnings: ValidationIssue[] }> {
-    const validation = await this.validate(request.target);
-    if (!validation.valid) throw validationError(validation);
     const loaded = await this.repository.load(request.target);
-    const workflow = loaded.workflow!;
+    const validation = this.report(loaded, await this.validator.validate(loaded));
+    if (!validation.valid || !loaded.workflow) throw validationError(validation);
+    const workflow = loaded.workflow;
     const inputs = resolveInputs(workflow.inputs, request.inputs, request.projectInputs);
     this.masker.add(...workflow.inputs.filter((d) => d.secret && inputs[d.name] !== undefined).map((d) => inputs[d.name]));
     const report = await this.runner.run(workflow, {

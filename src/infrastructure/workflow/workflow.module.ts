@@ -3,7 +3,7 @@
 // Agent providers and tool providers are found by marker through CoreModule; plugins through
 // the optional PLUGIN_CATALOG token. Must never import the MCP SDK, a tools/plugins/agents
 // module, or the CLI.
-import { Module } from '@nestjs/common';
+import { Module, type OnModuleDestroy } from '@nestjs/common';
 import { AgentStepExecutor } from '../../application/workflow/agent-step.executor';
 import { CommandStepExecutor } from '../../application/workflow/command-step.executor';
 import { ToolProxyService } from '../../application/workflow/tool-proxy.service';
@@ -53,4 +53,11 @@ import { YamlWorkflowRepository } from './yaml-workflow.repository';
   ],
   exports: [WorkflowService, ToolProxyService],
 })
-export class WorkflowModule {}
+export class WorkflowModule implements OnModuleDestroy {
+  constructor(private readonly proxies: ToolProxyService) {}
+
+  /** The safety net: a run that ended abruptly still leaves no proxy config behind. */
+  onModuleDestroy(): void {
+    this.proxies.closeAll();
+  }
+}
