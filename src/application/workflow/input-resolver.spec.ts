@@ -28,6 +28,12 @@ describe('resolveInputs', () => {
     }
   });
 
+  it('checks file_exists and file_extension (AWF validation rules)', () => {
+    const defs = [def({ name: 'spec', validation: { fileExists: true, fileExtension: ['.md'] } })];
+    expect(resolveInputs(defs, { spec: __filename.replace(/[^/]+$/, '') + '../../../README.md' })).toBeDefined();
+    expect(() => resolveInputs(defs, { spec: '/nonexistent/notes.txt' })).toThrow(/file \/nonexistent\/notes.txt does not exist[\s\S]*must end in \.md/);
+  });
+
   it('never echoes a secret value in an error', () => {
     expect(() => resolveInputs([def({ name: 'pin', type: 'integer', secret: true })], { pin: 'hunter2' })).toThrow(/"\*\*\*" is not an integer/);
   });

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { extname } from 'node:path';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { InputDef } from '../../domain/workflow/workflow.model';
@@ -48,6 +50,8 @@ function checkValue(def: InputDef, value: string): string[] {
   const n = Number(value);
   if (def.type === 'integer' && v.min !== undefined && n < v.min) out.push(`${at}: must be ≥ ${v.min}`);
   if (def.type === 'integer' && v.max !== undefined && n > v.max) out.push(`${at}: must be ≤ ${v.max}`);
+  if (v.fileExists && !existsSync(value)) out.push(`${at}: file ${value} does not exist`);
+  if (v.fileExtension && !v.fileExtension.includes(extname(value))) out.push(`${at}: must end in ${v.fileExtension.join(', ')}`);
   return out;
 }
 

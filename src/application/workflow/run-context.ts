@@ -1,3 +1,4 @@
+import { hostname, userInfo } from 'node:os';
 import { AwfError, isAwfError } from '../../domain/errors/awf-error';
 import type { StepStateData, TemplateContext } from '../../domain/workflow/interpolation.types';
 import type { Workflow } from '../../domain/workflow/workflow.model';
@@ -24,6 +25,7 @@ export function templateData(ctx: RunContext): TemplateContext {
     states: ctx.states,
     env: ctx.env,
     workflow: { ID: ctx.runId, Name: ctx.workflow.name, CurrentState: ctx.current, StartedAt: ctx.startedAt.toISOString() },
+    context: { WorkingDir: ctx.cwd, User: userName(ctx.env), Hostname: hostname() },
   };
 }
 
@@ -45,4 +47,13 @@ export function interpolateDeep(ctx: RunContext, value: unknown, step: string, p
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolateDeep(ctx, v, step, `${path}.${k}`)]));
   }
   return value;
+}
+
+/** AWF's order: the OS user, then $USER, then `unknown`. */
+function userName(env: Record<string, string>): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return env.USER || 'unknown';
+  }
 }

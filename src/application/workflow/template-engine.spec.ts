@@ -7,6 +7,7 @@ const data = {
   states: { build: { Output: '  built ok\n', Stderr: '', ExitCode: 0, Status: 'success', Response: { items: [1, 2] } } },
   workflow: { ID: 'run-1', Name: 'demo', CurrentState: 'test', StartedAt: '2026-01-01T00:00:00Z' },
   env: { HOME: '/home/u' },
+  context: { WorkingDir: '/work', User: 'ada', Hostname: 'box' },
 };
 
 function errorOf(fn: () => unknown): { code: string; message: string } {
@@ -23,6 +24,7 @@ describe('Go-template subset', () => {
   it('reads inputs, states, workflow and env with AWF casing', () => {
     expect(renderTemplate('hi {{.inputs.name}} from {{.workflow.Name}}/{{.workflow.ID}} in {{.env.HOME}}', data)).toBe('hi world from demo/run-1 in /home/u');
     expect(renderTemplate('code={{.states.build.ExitCode}}', data)).toBe('code=0');
+    expect(renderTemplate('{{.context.User}}@{{.context.Hostname}}:{{.context.WorkingDir}}', data)).toBe('ada@box:/work');
   });
 
   it('accepts the namespace-function form without the leading dot', () => {

@@ -1,6 +1,6 @@
 import { isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
-import { NAMESPACES, STATE_FIELDS, WORKFLOW_FIELDS } from '../../domain/workflow/interpolation.types';
+import { CONTEXT_FIELDS, NAMESPACES, STATE_FIELDS, WORKFLOW_FIELDS } from '../../domain/workflow/interpolation.types';
 import { type ValidationIssue, issue } from '../../domain/workflow/validation-issue';
 import type { Step, Workflow } from '../../domain/workflow/workflow.model';
 import { Template } from './template-engine';
@@ -55,6 +55,7 @@ function problem(path: string[], inputs: Set<string>, states: Set<string>, self:
   if (key === undefined) return undefined;
   if (ns === 'inputs' && !inputs.has(key)) return `input "${key}" is not declared`;
   if (ns === 'workflow' && !(WORKFLOW_FIELDS as readonly string[]).includes(key)) return `workflow has no field "${key}" (fields: ${WORKFLOW_FIELDS.join(', ')})`;
+  if (ns === 'context' && !(CONTEXT_FIELDS as readonly string[]).includes(key)) return `context has no field "${key}" (fields: ${CONTEXT_FIELDS.join(', ')})`;
   if (ns === 'states') {
     if (!states.has(key)) return `state "${key}" does not exist`;
     if (key === self) return `a step cannot read its own state`;

@@ -57,5 +57,7 @@ function parseValidation(raw: unknown, at: string, issues: ValidationIssue[]): I
   if (Array.isArray(r.enum)) v.enum = r.enum.map(String);
   if (typeof r.min === 'number') v.min = r.min;
   if (typeof r.max === 'number') v.max = r.max;
+  if (r.file_exists === true) v.fileExists = true;
+  if (r.file_extension !== undefined) v.fileExtension = (Array.isArray(r.file_extension) ? r.file_extension : [r.file_extension]).map(String);
   return v;
 }

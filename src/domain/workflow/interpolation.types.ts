@@ -19,14 +19,22 @@ export interface WorkflowData {
   StartedAt: string;
 }
 
+export interface ContextData {
+  WorkingDir: string;
+  User: string;
+  Hostname: string;
+}
+
 export interface TemplateContext {
   inputs: Record<string, string>;
   states: Record<string, StepStateData>;
   workflow: WorkflowData;
   env: Record<string, string>;
+  context: ContextData;
 }
 
 /** The properties `validate` accepts after `.states.<step>.` and `.workflow.`. */
 export const STATE_FIELDS = ['Output', 'Stderr', 'ExitCode', 'Status', 'Response'] as const;
 export const WORKFLOW_FIELDS = ['ID', 'Name', 'CurrentState', 'StartedAt'] as const;
-export const NAMESPACES = ['inputs', 'states', 'workflow', 'env'] as const;
+export const CONTEXT_FIELDS = ['WorkingDir', 'User', 'Hostname'] as const;
+export const NAMESPACES = ['inputs', 'states', 'workflow', 'env', 'context'] as const;

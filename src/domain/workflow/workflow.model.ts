@@ -9,6 +9,9 @@ export interface InputValidation {
   enum?: string[];
   min?: number;
   max?: number;
+  fileExists?: boolean;
+  /** Extensions with their dot, e.g. `.md`. */
+  fileExtension?: string[];
 }
 
 export interface InputDef {
