@@ -1,7 +1,7 @@
 import { isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import { CONTEXT_FIELDS, NAMESPACES, STATE_FIELDS, WORKFLOW_FIELDS } from '../../domain/workflow/interpolation.types';
-import { type ValidationIssue, issue } from '../../domain/workflow/validation-issue';
+import { type ValidationIssue, issue } from '../../domain/workflow/validation-issue.model';
 import type { Step, Workflow } from '../../domain/workflow/workflow.model';
 import { Template } from './template-engine';
 

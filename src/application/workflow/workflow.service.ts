@@ -3,11 +3,11 @@ import { categoryOf } from '../../domain/errors/error-codes';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
 import type { LoadedWorkflow, WorkflowRepository, WorkflowSummary } from '../../domain/workflow/ports/workflow-repository.port';
-import type { RunReport } from '../../domain/workflow/run-report';
-import { formatIssue, type ValidationIssue } from '../../domain/workflow/validation-issue';
+import type { RunReport } from '../../domain/workflow/run-report.model';
+import { formatIssue, type ValidationIssue } from '../../domain/workflow/validation-issue.model';
 import { resolveInputs } from './input-resolver';
-import type { WorkflowRunner } from './workflow-runner';
-import type { WorkflowValidator } from './workflow-validator';
+import type { WorkflowRunner } from './workflow-runner.service';
+import type { WorkflowValidator } from './workflow-validator.service';
 
 export interface ValidationReport {
   workflow: string;

@@ -1,5 +1,5 @@
 import { ErrorCodes } from '../errors/error-codes';
-import { type ValidationIssue, issue } from './validation-issue';
+import { type ValidationIssue, issue } from './validation-issue.model';
 import type { McpProxySettings } from './workflow.model';
 
 export const MCP_PROXY_KEYS = ['enable', 'intercept_builtins', 'plugin_tools'] as const;

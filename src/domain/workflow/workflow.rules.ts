@@ -1,5 +1,5 @@
 import { ErrorCodes } from '../errors/error-codes';
-import { type ValidationIssue, issue } from './validation-issue';
+import { type ValidationIssue, issue } from './validation-issue.model';
 import type { McpProxySettings, Step, Workflow } from './workflow.model';
 
 /**

@@ -3,9 +3,9 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
-import { issue } from '../../domain/workflow/validation-issue';
+import { issue } from '../../domain/workflow/validation-issue.model';
 import type { LoadedWorkflow, WorkflowRepository, WorkflowSummary } from '../../domain/workflow/ports/workflow-repository.port';
-import { parseWorkflow } from '../../domain/workflow/workflow-parser';
+import { parseWorkflow } from '../../domain/workflow/workflow.parser';
 import { workflowDirs } from './workflow-paths';
 
 /** Workflows are single `.yaml` files, as in AWF (`.yml` is not recognised there either). */

@@ -1,7 +1,7 @@
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import { formatDuration } from '../../domain/workflow/duration';
 import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
-import type { StepReport } from '../../domain/workflow/run-report';
+import type { StepReport } from '../../domain/workflow/run-report.model';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const MARK: Record<StepReport['status'], string> = { success: '✓', failure: '✗', cancelled: '■' };

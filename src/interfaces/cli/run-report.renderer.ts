@@ -1,4 +1,4 @@
-import type { RunReport } from '../../domain/workflow/run-report';
+import type { RunReport } from '../../domain/workflow/run-report.model';
 import type { OutputFormat } from './output-format';
 
 /** stdout of `awf run`: the run's output (text) or the whole report as one JSON object. */

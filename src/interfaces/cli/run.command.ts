@@ -5,7 +5,7 @@ import { WorkflowService } from '../../application/workflow/workflow.service';
 import { AwfError } from '../../domain/errors/awf-error';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import { SECRET_MASKER } from '../../domain/ports/tokens';
-import { formatIssue } from '../../domain/workflow/validation-issue';
+import { formatIssue } from '../../domain/workflow/validation-issue.model';
 import { loadProjectConfig } from '../../infrastructure/config/project-config.loader';
 import { ProcessSignals } from '../../infrastructure/core/process-signals.service';
 import { runsDir } from '../../infrastructure/workflow/workflow-paths';

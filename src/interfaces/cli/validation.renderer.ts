@@ -1,5 +1,5 @@
 import type { ValidationReport } from '../../application/workflow/workflow.service';
-import { formatIssue } from '../../domain/workflow/validation-issue';
+import { formatIssue } from '../../domain/workflow/validation-issue.model';
 import type { OutputFormat } from './output-format';
 
 /** `awf validate`: what goes to stdout (the verdict) and to stderr (each issue, one line). */

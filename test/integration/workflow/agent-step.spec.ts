@@ -6,7 +6,7 @@ import { Test } from '@nestjs/testing';
 import { WorkflowService } from '../../../src/application/workflow/workflow.service';
 import type { AgentProvider, AgentRunRequest, AgentRunResult } from '../../../src/domain/ports/agent-provider.port';
 import { ProvidesAgent } from '../../../src/domain/ports/markers';
-import type { RunReport } from '../../../src/domain/workflow/run-report';
+import type { RunReport } from '../../../src/domain/workflow/run-report.model';
 import { CoreModule } from '../../../src/infrastructure/core/core.module';
 import { WorkflowModule } from '../../../src/infrastructure/workflow/workflow.module';
 

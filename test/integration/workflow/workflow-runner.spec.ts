@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Test } from '@nestjs/testing';
 import { WorkflowService } from '../../../src/application/workflow/workflow.service';
-import type { RunReport } from '../../../src/domain/workflow/run-report';
+import type { RunReport } from '../../../src/domain/workflow/run-report.model';
 import { CoreModule } from '../../../src/infrastructure/core/core.module';
 import { WorkflowModule } from '../../../src/infrastructure/workflow/workflow.module';
 

@@ -1,4 +1,4 @@
-import type { StepReport } from '../run-report';
+import type { StepReport } from '../run-report.model';
 
 /** Receives progress as the run goes, so the CLI can draw it; the runner never prints. */
 export interface RunObserver {

@@ -1,4 +1,4 @@
-import type { ValidationIssue } from '../validation-issue';
+import type { ValidationIssue } from '../validation-issue.model';
 import type { Workflow } from '../workflow.model';
 
 export interface WorkflowSummary {

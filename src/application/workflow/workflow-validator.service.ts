@@ -1,7 +1,7 @@
 import { isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { PluginCatalog } from '../../domain/ports/plugin-catalog.port';
-import { type ValidationIssue, issue } from '../../domain/workflow/validation-issue';
+import { type ValidationIssue, issue } from '../../domain/workflow/validation-issue.model';
 import type { AgentCatalog } from '../../domain/workflow/ports/agent-catalog.port';
 import type { LoadedWorkflow } from '../../domain/workflow/ports/workflow-repository.port';
 import { checkWorkflow } from '../../domain/workflow/workflow.rules';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { AwfError, isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
-import type { RunError, RunReport, StepReport } from '../../domain/workflow/run-report';
+import type { RunError, RunReport, StepReport } from '../../domain/workflow/run-report.model';
 import { findStep, type Step, type TerminalStep, type Workflow } from '../../domain/workflow/workflow.model';
 import type { AgentStepExecutor } from './agent-step.executor';
 import type { CommandStepExecutor } from './command-step.executor';

@@ -1,5 +1,5 @@
 import { ErrorCodes } from '../errors/error-codes';
-import { type ValidationIssue, issue } from './validation-issue';
+import { type ValidationIssue, issue } from './validation-issue.model';
 import type { InputDef, InputType, InputValidation } from './workflow.model';
 
 const TYPES: readonly InputType[] = ['string', 'integer', 'boolean'];

@@ -2,8 +2,8 @@ import { parse } from 'yaml';
 import type { AgentProvider } from '../../domain/ports/agent-provider.port';
 import type { PluginCatalog } from '../../domain/ports/plugin-catalog.port';
 import type { AgentCatalog } from '../../domain/workflow/ports/agent-catalog.port';
-import { parseWorkflow } from '../../domain/workflow/workflow-parser';
-import { WorkflowValidator } from './workflow-validator';
+import { parseWorkflow } from '../../domain/workflow/workflow.parser';
+import { WorkflowValidator } from './workflow-validator.service';
 
 function agents(...list: Array<[string, boolean]>): AgentCatalog {
   const providers = list.map(([name, canInterceptBuiltins]) => ({ name, canInterceptBuiltins, run: jest.fn() }) as AgentProvider);

@@ -1,6 +1,6 @@
 import { parse } from 'yaml';
 import { parseDurationMs } from './duration';
-import { parseWorkflow } from './workflow-parser';
+import { parseWorkflow } from './workflow.parser';
 import { checkWorkflow } from './workflow.rules';
 import type { AgentStep, CommandStep, TerminalStep } from './workflow.model';
 

@@ -1,8 +1,8 @@
 import { ErrorCodes } from '../errors/error-codes';
 import { parseDurationMs } from './duration';
-import { parseInputs } from './input-parser';
+import { parseInputs } from './input.parser';
 import { parseMcpProxy } from './mcp-proxy.parser';
-import { type ValidationIssue, issue } from './validation-issue';
+import { type ValidationIssue, issue } from './validation-issue.model';
 import type { AgentStep, CommandStep, RetryConfig, Step, TerminalStep, Transition, Workflow } from './workflow.model';
 
 /** Types of AWF that awf does not run yet: named in the error so the author knows why. */
