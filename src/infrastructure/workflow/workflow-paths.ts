@@ -19,5 +19,5 @@ export function workflowDirs(env: NodeJS.ProcessEnv = process.env, cwd: string =
 /** Per-run files (the steps' audit events): $AWF_STORAGE, else $XDG_DATA_HOME/awf, under runs/. */
 export function runsDir(env: NodeJS.ProcessEnv = process.env): string {
   const storage = env.AWF_STORAGE || join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'awf');
-  return join(storage, 'runs');
+  return resolve(storage, 'runs');
 }
