@@ -43,17 +43,17 @@ export class WorkflowService {
   }
 
   /** Validates as `awf validate` does, then runs; invalid workflows never start a step. */
-  async run(request: RunRequest): Promise<{ report: RunReport; warnings: ValidationIssue[] }> {
+  async run(request: RunRequest): Promise<RunReport> {
     const loaded = await this.repository.load(request.target);
     const validation = this.report(loaded, await this.validator.validate(loaded));
     if (!validation.valid || !loaded.workflow) throw validationError(validation);
     const workflow = loaded.workflow;
     const inputs = resolveInputs(workflow.inputs, request.inputs, request.projectInputs);
     this.masker.add(...workflow.inputs.filter((d) => d.secret && inputs[d.name] !== undefined).map((d) => inputs[d.name]));
-    const report = await this.runner.run(workflow, {
+    validation.warnings.forEach((w) => request.observer?.warn?.(formatIssue(w)));
+    return this.runner.run(workflow, {
       inputs, env: request.env, signal: request.signal, cwd: request.cwd, runsDir: request.runsDir, observer: request.observer,
     });
-    return { report, warnings: validation.warnings };
   }
 
   list(): Promise<WorkflowSummary[]> {

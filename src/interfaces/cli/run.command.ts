@@ -5,7 +5,6 @@ import { WorkflowService } from '../../application/workflow/workflow.service';
 import { AwfError } from '../../domain/errors/awf-error';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import { SECRET_MASKER } from '../../domain/ports/tokens';
-import { formatIssue } from '../../domain/workflow/validation-issue.model';
 import { loadProjectConfig } from '../../infrastructure/config/project-config.loader';
 import { ProcessSignals } from '../../infrastructure/core/process-signals.service';
 import { runsDir } from '../../infrastructure/workflow/workflow-paths';
@@ -33,7 +32,7 @@ export class RunCommand extends CommandRunner {
     const progress = new RunProgressRenderer(process.stderr, this.masker);
     const mask = (s: string): string => this.masker.mask(s);
     try {
-      const { report, warnings } = await this.workflows.run({
+      const report = await this.workflows.run({
         target,
         inputs: parseInputFlags(options.input ?? []),
         projectInputs: loadProjectConfig().inputs,
@@ -43,7 +42,6 @@ export class RunCommand extends CommandRunner {
         env: stringEnv(process.env),
         runsDir: runsDir(),
       });
-      warnings.forEach((w) => progress.warn(formatIssue(w)));
       process.stdout.write(renderRunReport(report, options.format ?? 'text', mask));
       if (report.status === 'failure' && report.error) {
         throw new AwfError(report.error.code as AwfError['code'], report.error.message, { run_id: report.run_id, terminal: report.terminal }, report.error.hint);

@@ -57,7 +57,7 @@ describe('agent steps, Nest-wired', () => {
 
   async function run(yaml: string): Promise<RunReport> {
     writeFileSync(join(dir, 'wf.yaml'), yaml);
-    return (await service.run({ target: join(dir, 'wf.yaml'), inputs: {}, signal: new AbortController().signal, cwd: dir, env: { GREETING: 'hi' }, runsDir: join(dir, 'runs') })).report;
+    return (await service.run({ target: join(dir, 'wf.yaml'), inputs: {}, signal: new AbortController().signal, cwd: dir, env: { GREETING: 'hi' }, runsDir: join(dir, 'runs') }));
   }
 
   it('hands the agent the proxy, interpolated prompt and options, and counts its tool calls', async () => {

@@ -26,7 +26,7 @@ describe('WorkflowService.run, Nest-wired, real shell', () => {
     const file = join(dir, 'wf.yaml');
     writeFileSync(file, yaml);
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
-    return (await service.run({ target: file, inputs, signal, cwd: dir, env, runsDir: join(dir, 'runs') })).report;
+    return (await service.run({ target: file, inputs, signal, cwd: dir, env, runsDir: join(dir, 'runs') }));
   }
   const names = (r: RunReport) => r.steps.map((s) => `${s.name}:${s.status}`);
 
