@@ -146,7 +146,7 @@ function exitedNonZero(spec: AgentProcessSpec, code: number | null, signal: Node
 }
 
 function timedOut(spec: AgentProcessSpec, tail: string[]): AwfError {
-  return new AwfError(ErrorCodes.AGENT_TIMEOUT, withTail(`${spec.provider} timed out after ${spec.timeoutMs} ms`, tail),
+  return new AwfError(ErrorCodes.EXECUTION_AGENT_TIMEOUT, withTail(`${spec.provider} timed out after ${spec.timeoutMs} ms`, tail),
     { provider: spec.provider, timeoutMs: spec.timeoutMs, stderr: tail }, 'Raise the step timeout, or make the prompt ask for less.');
 }
 

@@ -37,7 +37,7 @@ export class OpenAiCompatibleAgentProvider implements AgentProvider {
       return await this.loop(request, settings, dispatcher?.tools, signal);
     } catch (err) {
       if (timeout?.aborted) {
-        throw new AwfError(ErrorCodes.AGENT_TIMEOUT, `openai_compatible timed out after ${request.timeoutMs} ms`, { provider: this.name, timeoutMs: request.timeoutMs });
+        throw new AwfError(ErrorCodes.EXECUTION_AGENT_TIMEOUT, `openai_compatible timed out after ${request.timeoutMs} ms`, { provider: this.name, timeoutMs: request.timeoutMs });
       }
       if (request.signal.aborted) throw new AwfError(ErrorCodes.AGENT_CANCELLED, 'openai_compatible was cancelled', { provider: this.name });
       throw err;
