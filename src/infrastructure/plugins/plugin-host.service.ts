@@ -4,6 +4,7 @@ import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { AppLogger } from '../../domain/ports/app-logger.port';
 import { APP_LOGGER } from '../../domain/ports/tokens';
 import { type EphemeralCert, generateEphemeralCert } from '../../sdk/wire/auto-mtls';
+import type { HandshakeEndpoint } from '../../sdk/wire/handshake';
 import type { ExecuteResponseMessage, OperationSchemaMessage } from '../../sdk/wire/messages';
 import { PluginConnection } from './plugin-connection';
 import type { DiscoveredPlugin } from './plugin-manifest';
@@ -17,6 +18,7 @@ export interface RunningPlugin {
   name: string;
   process: PluginProcess;
   connection: PluginConnection;
+  endpoint: HandshakeEndpoint;
   operations: OperationSchemaMessage[];
 }
 
@@ -103,7 +105,7 @@ export class PluginHost implements OnModuleDestroy {
       await connection.init(this.state.config(plugin.name));
       const operations = await connection.listOperations();
       log.info({ plugin_pid: child.pid, tls: Boolean(endpoint.certDer), operations: operations.length }, 'plugin started');
-      return { name: plugin.name, process: child, connection, operations };
+      return { name: plugin.name, process: child, connection, endpoint, operations };
     } catch (err) {
       await connection.shutdown(500).catch(() => undefined);
       connection.close();

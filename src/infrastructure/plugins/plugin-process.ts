@@ -112,7 +112,7 @@ export class PluginProcess {
     return new Promise<HandshakeEndpoint>((resolve, reject) => {
       const fail = (code: ErrorCode, message: string, hint?: string) => {
         cleanup();
-        reject(new AwfError(code, `${message}${this.formatTail()}`, { plugin: this.name, command: launch.command }, hint));
+        reject(new AwfError(code, `${message}${this.formatTail()}`, { plugin: this.name, command: launch.command, pid: this.child.pid }, hint));
       };
       const timer = setTimeout(
         () => fail(ErrorCodes.PLUGIN_HANDSHAKE_TIMEOUT, `plugin ${this.name} did not complete the handshake within ${timeoutMs / 1000} s`,
