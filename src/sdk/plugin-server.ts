@@ -27,7 +27,12 @@ export async function serve(definition: PluginDefinition): Promise<void> {
     process.stderr.write(`${definition.name}: host offers plugin protocol ${offered.join(',')}, this plugin speaks ${APP_PROTOCOL_VERSION}\n`);
     process.exit(1);
   }
-  checkDefinition(definition);
+  try {
+    checkDefinition(definition);
+  } catch (err) {
+    process.stderr.write(`${definition.name}: invalid plugin definition: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
   // stdout carried the handshake; anything an author prints goes to stderr, which the host logs.
   console.log = console.error;
   console.info = console.error;
