@@ -126,7 +126,7 @@ describe('plugin tools through the ToolRouter (PluginsModule wired by Nest)', ()
     await expect(dispatcher([{ plugin: 'a', expose: ['b_c'] }, { plugin: 'a_b', expose: ['c'] }])).rejects.toMatchObject({
       code: 'USER.MCP_PROXY.NAME_COLLISION', message: 'tool "a_b_c" is served by both plugin:a and plugin:a_b',
     });
-    const err = await dispatcher([{ plugin: 'bad', expose: ['tags'] }]).catch((e: unknown) => e as Error);
+    const err = (await dispatcher([{ plugin: 'bad', expose: ['tags'] }]).catch((e: unknown) => e)) as Error;
     expect(err).toMatchObject({ code: 'EXECUTION.PLUGIN.HANDSHAKE_FAILED' });
     expect(err.message).toContain('input tags.tags has type "array"');
   });
