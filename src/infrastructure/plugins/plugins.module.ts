@@ -1,9 +1,10 @@
 // PluginsModule: gRPC plugin discovery, the plugin process host (go-plugin handshake,
 // AutoMTLS, Init/Shutdown), the tools plugins expose (<plugin>_<operation>, found by the
 // router through @ProvidesTools), PLUGIN_CATALOG, and the `awf plugin init` scaffolder.
+// Global so that PLUGIN_CATALOG reaches `validate`/`run` without them importing this module.
 // gRPC is loaded only when a plugin starts. Must never import the MCP SDK or another
 // feature module.
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { PLUGIN_CATALOG } from '../../domain/ports/plugin-catalog.port';
 import { PluginCatalogService } from './plugin-catalog.service';
 import { PluginDiscovery } from './plugin-discovery.service';
@@ -12,6 +13,7 @@ import { PluginScaffolder } from './plugin-scaffold.service';
 import { PluginStateStore } from './plugin-state.store';
 import { PluginToolProvider } from './plugin-tool.provider';
 
+@Global()
 @Module({
   providers: [
     PluginDiscovery,
