@@ -3,14 +3,13 @@
 import { Module } from '@nestjs/common';
 import { ProxyModule } from '../../infrastructure/mcp/proxy.module';
 import { McpServeCommand } from './mcp-serve.command';
-import { PluginsModule } from '../../infrastructure/plugins/plugins.module';
 import { PLUGIN_SUBCOMMANDS, PluginCommand } from './plugin.command';
 
 const commands = [McpServeCommand];
 const pluginCommands = [PluginCommand, ...PLUGIN_SUBCOMMANDS];
 
 @Module({
-  imports: [ProxyModule, PluginsModule],
+  imports: [ProxyModule],
   providers: [...commands, ...pluginCommands],
 })
 export class CliModule {}
