@@ -9,7 +9,7 @@ const EXAMPLES = resolve(REPO_ROOT, 'examples/plugins');
 
 describe('awf plugin list / enable / disable', () => {
   const dir = mkdtempSync(join(tmpdir(), 'awf-plugin-cli-'));
-  const env = { AWF_PLUGINS_PATH: EXAMPLES, XDG_DATA_HOME: join(dir, 'xdg'), AWF_KV_FILE: join(dir, 'kv.json') };
+  const env = { AWF_PLUGINS_PATH: EXAMPLES, XDG_DATA_HOME: join(dir, 'xdg'), AWF_KV_FILE: join(dir, 'kv.json'), AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS: '30000' };
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('lists installed plugins with version, status and operations', () => {
@@ -52,7 +52,7 @@ describe('awf plugin init: from scaffold to a tool an agent calls', () => {
   const dir = mkdtempSync(join(tmpdir(), 'awf-plugin-init-'));
   const plugins = join(dir, 'plugins');
   const project = join(plugins, 'weather');
-  const env = { AWF_PLUGINS_PATH: plugins, XDG_DATA_HOME: join(dir, 'xdg') };
+  const env = { AWF_PLUGINS_PATH: plugins, XDG_DATA_HOME: join(dir, 'xdg'), AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS: '30000' };
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('scaffolds a project that builds and passes its own test', () => {

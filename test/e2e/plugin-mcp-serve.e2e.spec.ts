@@ -18,14 +18,14 @@ function alive(pid: number): boolean {
 
 describe('awf mcp-serve exposes the time and kv example plugins to the MCP SDK client', () => {
   const dir = mkdtempSync(join(tmpdir(), 'awf-plugin-e2e-'));
-  const env = { AWF_PLUGINS_PATH: EXAMPLES, XDG_DATA_HOME: join(dir, 'xdg'), AWF_KV_FILE: join(dir, 'kv.json') };
+  const env = { AWF_PLUGINS_PATH: EXAMPLES, XDG_DATA_HOME: join(dir, 'xdg'), AWF_KV_FILE: join(dir, 'kv.json'), AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS: '30000' };
   let session: McpSession;
 
   beforeAll(async () => {
     session = await connectMcpServe(dir, {
       intercept_builtins: false,
       plugin_tools: [{ plugin: 'time', expose: ['now'] }, { plugin: 'kv', expose: ['get', 'set', 'list'] }],
-    }, { env });
+    }, { env: { ...env, AWF_LOG_LEVEL: 'debug' } });
   });
   afterAll(async () => {
     await session?.close();
@@ -89,7 +89,7 @@ describe('awf mcp-serve exposes the time and kv example plugins to the MCP SDK c
 
 describe('awf mcp-serve refuses plugin_tools it cannot serve, before serving anything', () => {
   const dir = mkdtempSync(join(tmpdir(), 'awf-plugin-e2e-'));
-  const env = { AWF_PLUGINS_PATH: EXAMPLES, XDG_DATA_HOME: join(dir, 'xdg'), AWF_KV_FILE: join(dir, 'kv.json') };
+  const env = { AWF_PLUGINS_PATH: EXAMPLES, XDG_DATA_HOME: join(dir, 'xdg'), AWF_KV_FILE: join(dir, 'kv.json'), AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS: '30000' };
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   const serve = (pluginTools: unknown[]) => {

@@ -104,7 +104,7 @@ export class PluginHost implements OnModuleDestroy {
       await connection.getInfo();
       await connection.init(this.state.config(plugin.name));
       const operations = await connection.listOperations();
-      log.info({ plugin_pid: child.pid, tls: Boolean(endpoint.certDer), operations: operations.length }, 'plugin started');
+      log.debug({ plugin_pid: child.pid, tls: Boolean(endpoint.certDer), operations: operations.length }, 'plugin started');
       return { name: plugin.name, process: child, connection, endpoint, operations };
     } catch (err) {
       await connection.shutdown(500).catch(() => undefined);

@@ -10,6 +10,12 @@ import { type HandshakeEndpoint, MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE, parseHand
 import type { PluginLaunch } from './plugin-manifest';
 
 export const HANDSHAKE_TIMEOUT_MS = 5_000;
+
+/** AWF's 5 s, unless AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS says otherwise (slow or overloaded machines). */
+export function handshakeTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  const value = Number(env.AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS);
+  return Number.isFinite(value) && value > 0 ? value : HANDSHAKE_TIMEOUT_MS;
+}
 export const KILL_GRACE_MS = 2_000;
 const STDERR_TAIL_LINES = 20;
 
@@ -70,7 +76,7 @@ export class PluginProcess {
     });
     const proc = new PluginProcess(name, child, socketDir, options.logger.child({ plugin: name }));
     try {
-      const endpoint = await proc.handshake(options.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS, launch);
+      const endpoint = await proc.handshake(options.handshakeTimeoutMs ?? handshakeTimeoutMs(), launch);
       return { process: proc, endpoint };
     } catch (err) {
       await proc.stop();

@@ -32,6 +32,7 @@ describeGo(`a Go plugin built on hashicorp/go-plugin${missing ? ` — SKIPPED: $
 
   beforeAll(() => {
     process.env.XDG_DATA_HOME = join(dir, 'xdg');
+    process.env.AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS = '30000'; // the shared test machine is noisy
     mkdirSync(pluginDir);
     writeFileSync(join(pluginDir, 'plugin.yaml'), 'name: gogreet\nversion: 0.1.0\ncapabilities: [operations]\n');
     execFileSync('go', ['build', '-o', join(pluginDir, 'awf-plugin-gogreet'), SOURCE], {

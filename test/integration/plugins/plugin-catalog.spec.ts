@@ -28,6 +28,7 @@ describe('PLUGIN_CATALOG as another feature module sees it', () => {
   beforeAll(async () => {
     process.env.AWF_PLUGINS_PATH = `${EXAMPLE_PLUGINS}:${broken.dir}`;
     process.env.XDG_DATA_HOME = dataHome;
+    process.env.AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS = '30000'; // the shared test machine is noisy
     app = await Test.createTestingModule({ imports: [CoreModule, PluginsModule, ConsumerModule] }).compile();
     await app.init();
   });

@@ -24,6 +24,7 @@ describe('PluginHost: the go-plugin handshake and process lifecycle with real pl
 
   beforeAll(() => {
     process.env.XDG_DATA_HOME = dataHome;
+    process.env.AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS = '30000'; // the shared test machine is noisy
   });
   beforeEach(() => {
     host = new PluginHost(logger, new PluginStateStore());

@@ -37,6 +37,7 @@ describe('plugin tools through the ToolRouter (PluginsModule wired by Nest)', ()
   beforeAll(async () => {
     process.env.AWF_PLUGINS_PATH = `${fixtures.dir}:${EXAMPLE_PLUGINS}`;
     process.env.XDG_DATA_HOME = dataHome;
+    process.env.AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS = '30000'; // the shared test machine is noisy
     process.env.AWF_KV_FILE = join(dataHome, 'kv.json');
     app = await Test.createTestingModule({ imports: [CoreModule, PluginsModule] }).compile();
     await app.init();
