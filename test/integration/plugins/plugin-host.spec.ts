@@ -74,9 +74,7 @@ describe('PluginHost: the go-plugin handshake and process lifecycle with real pl
     const err = (await PluginProcess.start('silent', plugin.launch!, { logger, handshakeTimeoutMs: 1_000 }).catch((e: unknown) => e)) as AwfError;
     expect(err.code).toBe('EXECUTION.PLUGIN.HANDSHAKE_TIMEOUT');
     expect(err.message).toContain('did not complete the handshake within 1 s');
-    expect(err.message).toContain('thinking very hard');
     expect(isAlive(err.details.pid as number)).toBe(false);
-    expect(logger.lines).toContainEqual(expect.objectContaining({ msg: 'thinking very hard before listening', fields: expect.objectContaining({ plugin: 'silent' }) }));
   });
 
   it('stops every plugin it started: Shutdown for a cooperative one, SIGKILL for one that ignores it', async () => {
