@@ -44,6 +44,9 @@ export async function serve(definition: PluginDefinition): Promise<void> {
   let config: Record<string, unknown> = {};
   const socketDir = mkdtempSync(join(process.env.PLUGIN_UNIX_SOCKET_DIR || tmpdir(), 'awf-plugin-'));
 
+  // The author's shutdown hook runs once, whether the host asks first or a signal comes.
+  let shutdownHook: Promise<void> | undefined;
+  const runShutdownHook = (): Promise<void> => (shutdownHook ??= Promise.resolve().then(() => definition.shutdown?.()));
   let stopping = false;
   const stop = async (code: number): Promise<void> => {
     if (stopping) return;
@@ -51,7 +54,7 @@ export async function serve(definition: PluginDefinition): Promise<void> {
     running.abort();
     openStreams.forEach((s) => s.end());
     try {
-      await definition.shutdown?.();
+      await runShutdownHook();
     } catch (err) {
       process.stderr.write(`${definition.name}: shutdown failed: ${String(err)}\n`);
     }
@@ -67,8 +70,7 @@ export async function serve(definition: PluginDefinition): Promise<void> {
       Promise.resolve(definition.init?.(config)).then(() => done(null, {}), (err: unknown) => done(grpcError(grpc, err), null));
     },
     shutdown: (_call, done) => {
-      Promise.resolve(definition.shutdown?.()).then(() => done(null, {}), (err: unknown) => done(grpcError(grpc, err), null));
-      definition.shutdown = undefined;
+      runShutdownHook().then(() => done(null, {}), (err: unknown) => done(grpcError(grpc, err), null));
     },
   };
   const operationService: Record<string, Unary> = {

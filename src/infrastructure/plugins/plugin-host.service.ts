@@ -5,7 +5,7 @@ import type { AppLogger } from '../../domain/ports/app-logger.port';
 import { APP_LOGGER } from '../../domain/ports/tokens';
 import { type EphemeralCert, generateEphemeralCert } from '../../sdk/wire/auto-mtls';
 import type { HandshakeEndpoint } from '../../sdk/wire/handshake';
-import type { ExecuteResponseMessage, OperationSchemaMessage } from '../../sdk/wire/messages';
+import type { OperationSchemaMessage } from '../../sdk/wire/messages';
 import { PluginConnection } from './plugin-connection';
 import type { DiscoveredPlugin } from './plugin-manifest';
 import { PluginProcess } from './plugin-process';
@@ -61,11 +61,6 @@ export class PluginHost implements OnModuleDestroy {
     return started;
   }
 
-  async execute(plugin: DiscoveredPlugin, operation: string, inputs: Record<string, unknown>, signal: AbortSignal): Promise<ExecuteResponseMessage> {
-    const running = await this.acquire(plugin);
-    return running.connection.execute(operation, inputs, signal);
-  }
-
   isRunning(name: string): boolean {
     return this.running.has(name);
   }
@@ -76,9 +71,8 @@ export class PluginHost implements OnModuleDestroy {
     this.running.delete(name);
     const plugin = await entry.catch(() => undefined);
     if (!plugin) return;
-    if (plugin.process.alive) await plugin.connection.shutdown();
+    await plugin.process.stop(() => plugin.connection.shutdown());
     plugin.connection.close();
-    await plugin.process.stop();
     this.logger.debug({ plugin: name }, 'plugin stopped');
   }
 
@@ -107,9 +101,8 @@ export class PluginHost implements OnModuleDestroy {
       log.debug({ plugin_pid: child.pid, tls: Boolean(endpoint.certDer), operations: operations.length }, 'plugin started');
       return { name: plugin.name, process: child, connection, endpoint, operations };
     } catch (err) {
-      await connection.shutdown(500).catch(() => undefined);
+      await child.stop(() => connection.shutdown(500));
       connection.close();
-      await child.stop();
       const tail = child.stderrTail();
       throw new AwfError(ErrorCodes.PLUGIN_START_FAILED, `plugin ${plugin.name} failed to start: ${(err as Error).message}${tail.length ? `; its last stderr lines:\n${tail.join('\n')}` : ''}`,
         { plugin: plugin.name }, undefined, { cause: err });

@@ -32,6 +32,7 @@ export interface PluginExit {
 export class PluginProcess {
   private readonly tail: string[] = [];
   private exitInfo?: PluginExit;
+  private stopping = false;
   readonly exited: Promise<PluginExit>;
 
   private constructor(
@@ -44,6 +45,7 @@ export class PluginProcess {
       child.once('exit', (code, signal) => {
         this.exitInfo = { code, signal };
         rmSync(socketDir, { recursive: true, force: true });
+        if (!this.stopping) logger.warn({ code, signal, stderr: this.stderrTail() }, 'plugin exited unexpectedly');
         resolve(this.exitInfo);
       });
     });
@@ -102,8 +104,16 @@ export class PluginProcess {
     return info.signal ? `was killed by ${info.signal}` : `exited with code ${info.code}`;
   }
 
-  /** SIGTERM, then SIGKILL after the grace period; resolves once the process is gone. */
-  async stop(graceMs = KILL_GRACE_MS): Promise<PluginExit> {
+  /**
+   * `politely` first (the Shutdown RPCs), then SIGTERM, then SIGKILL after the grace period;
+   * resolves once the process is gone.
+   */
+  async stop(politely?: () => Promise<void>, graceMs = KILL_GRACE_MS): Promise<PluginExit> {
+    this.stopping = true;
+    if (this.alive && politely) {
+      await politely().catch(() => undefined);
+      await Promise.race([this.exited, new Promise((r) => setTimeout(r, 200))]);
+    }
     if (this.alive) {
       this.child.kill('SIGTERM');
       const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs);

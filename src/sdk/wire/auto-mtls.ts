@@ -1,4 +1,4 @@
-import { createPrivateKey, generateKeyPairSync, randomBytes, sign, X509Certificate } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 
 /**
  * go-plugin's AutoMTLS: each side makes a throwaway self-signed certificate (CN and SAN
@@ -50,20 +50,6 @@ export function generateEphemeralCert(now = new Date()): EphemeralCert {
 export function derToPem(der: Buffer): string {
   const body = der.toString('base64').match(/.{1,64}/g)?.join('\n') ?? '';
   return `-----BEGIN CERTIFICATE-----\n${body}\n-----END CERTIFICATE-----\n`;
-}
-
-/** True when the PEM parses as a certificate; used to reject a garbled PLUGIN_CLIENT_CERT early. */
-export function isCertificatePem(pem: string): boolean {
-  try {
-    new X509Certificate(pem);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-export function keyMatches(cert: EphemeralCert): boolean {
-  return new X509Certificate(cert.certPem).checkPrivateKey(createPrivateKey(cert.keyPem));
 }
 
 function tlv(tag: number, content: Buffer): Buffer {

@@ -86,6 +86,7 @@ describe('PluginHost: the go-plugin handshake and process lifecycle with real pl
     expect(pids.filter(isAlive)).toEqual([]);
     expect(await time.process.exited).toEqual({ code: 0, signal: null });
     expect(await stubborn.process.exited).toEqual({ code: null, signal: 'SIGKILL' });
+    expect(logger.lines.filter((l) => l.msg === 'plugin exited unexpectedly' && ['time', 'stubborn'].includes(l.fields.plugin as string))).toEqual([]);
     for (const running of [time, stubborn]) {
       expect(running.endpoint.network).toBe('unix');
       expect(existsSync(dirname(dirname(running.endpoint.address)))).toBe(false);
