@@ -1,5 +1,5 @@
 import { Test, type TestingModule } from '@nestjs/testing';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildToolScope } from '../../../src/application/tool-scope.factory';
@@ -22,6 +22,7 @@ describe('plugin tools through the ToolRouter (PluginsModule wired by Nest)', ()
     a: { operations: { b_c: {} } },
     a_b: { operations: { c: {} } },
     bad: { operations: { tags: { inputs: { tags: { type: 'array' } } } } },
+    'a-plugin-name-long-enough-to-matter': { operations: { an_operation_whose_name_is_long_too: {} } },
   });
   const saved = { path: process.env.AWF_PLUGINS_PATH, xdg: process.env.XDG_DATA_HOME, kv: process.env.AWF_KV_FILE };
   let app: TestingModule;
@@ -130,6 +131,25 @@ describe('plugin tools through the ToolRouter (PluginsModule wired by Nest)', ()
     const err = (await dispatcher([{ plugin: 'bad', expose: ['tags'] }]).catch((e: unknown) => e)) as Error;
     expect(err).toMatchObject({ code: 'EXECUTION.PLUGIN.HANDSHAKE_FAILED' });
     expect(err.message).toContain('input tags.tags has type "array"');
+  });
+
+  it('refuses a tool name longer than MCP clients accept', async () => {
+    await expect(dispatcher([{ plugin: 'a-plugin-name-long-enough-to-matter', expose: ['an_operation_whose_name_is_long_too'] }])).rejects.toMatchObject({
+      code: 'USER.MCP_PROXY.INVALID_TOOL_NAME',
+      message: expect.stringContaining('tool name "a-plugin-name-long-enough-to-matter_an_operation_whose_name_is_long_too" from plugin:a-plugin-name-long-enough-to-matter is not allowed'),
+    });
+  });
+
+  it('hands the plugin its config from plugins.json at Init', async () => {
+    const host = app.get(PluginHost);
+    await host.stop('kv');
+    const file = join(dataHome, 'from-config.json');
+    mkdirSync(join(dataHome, 'awf/plugins'), { recursive: true });
+    writeFileSync(join(dataHome, 'awf/plugins/plugins.json'), JSON.stringify({ kv: { enabled: true, config: { file } } }));
+    const d = await dispatcher([{ plugin: 'kv', expose: ['set'] }]);
+    expect((await d.call('kv_set', { key: 'via', value: 'config' })).isError).toBeUndefined();
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ via: 'config' });
+    await host.stop('kv');
   });
 
   it('stops every plugin process when the module is destroyed', async () => {
