@@ -19,10 +19,15 @@ function processesWithEnv(entry: string): number[] {
 }
 
 describeRun(`awf run: the script agent calls plugin tools through awf mcp-serve${WORKFLOWS_LANDED ? '' : ' — SKIPPED: awf run (workflows) is not on this branch yet'}`, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'awf-plugin-run-'));
-  const tmp = join(dir, 'tmp');
-  mkdirSync(tmp);
-  const env = { AWF_PLUGINS_PATH: EXAMPLES, XDG_DATA_HOME: join(dir, 'data'), AWF_KV_FILE: join(dir, 'kv.json'), TMPDIR: tmp, AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS: '30000' };
+  let dir: string;
+  let tmp: string;
+  let env: Record<string, string>;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'awf-plugin-run-'));
+    tmp = join(dir, 'tmp');
+    mkdirSync(tmp);
+    env = { AWF_PLUGINS_PATH: EXAMPLES, XDG_DATA_HOME: join(dir, 'data'), AWF_KV_FILE: join(dir, 'kv.json'), TMPDIR: tmp, AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS: '30000' };
+  });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('runs examples/plugins/workflow.yaml: time_now, kv_set, kv_get, and a kv error the agent sees', () => {

@@ -25,12 +25,14 @@ const missing = missingToolchain();
 const describeGo = missing ? describe.skip : describe;
 
 describeGo(`a Go plugin built on hashicorp/go-plugin${missing ? ` — SKIPPED: ${missing}` : ''}`, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'awf-go-plugin-'));
-  const pluginDir = join(dir, 'gogreet');
+  let dir: string;
+  let pluginDir: string;
   const savedXdg = process.env.XDG_DATA_HOME;
   const host = new PluginHost(memoryLogger(), new PluginStateStore());
 
   beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'awf-go-plugin-'));
+    pluginDir = join(dir, 'gogreet');
     process.env.XDG_DATA_HOME = join(dir, 'xdg');
     process.env.AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS = '30000'; // the shared test machine is noisy
     mkdirSync(pluginDir);
