@@ -5,7 +5,12 @@ import { join, resolve } from 'node:path';
 import { REPO_ROOT, runAwf } from '../support/cli';
 import { connectMcpServe } from '../support/mcp-client';
 
+// Real processes on a shared two-core machine: generous bounds, never timing assertions.
+jest.setTimeout(180_000);
+
 const EXAMPLES = resolve(REPO_ROOT, 'examples/plugins');
+/** The suite shares two cores with other work; a CLI run may take far longer than usual. */
+const SLOW_MACHINE_MS = 90_000;
 
 describe('awf plugin list / enable / disable', () => {
   const dir = mkdtempSync(join(tmpdir(), 'awf-plugin-cli-'));
@@ -13,7 +18,7 @@ describe('awf plugin list / enable / disable', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('lists installed plugins with version, status and operations', () => {
-    const res = runAwf(['plugin', 'list'], { env, cwd: dir });
+    const res = runAwf(['plugin', 'list'], { env, cwd: dir, timeout: SLOW_MACHINE_MS });
     expect(res.status).toBe(0);
     expect(res.stdout.split('\n')).toEqual([
       'NAME  VERSION  STATUS   OPERATIONS',
@@ -24,25 +29,25 @@ describe('awf plugin list / enable / disable', () => {
   });
 
   it('disables a plugin: it is listed as disabled, not started, and mcp-serve refuses it', () => {
-    const off = runAwf(['plugin', 'disable', 'kv'], { env, cwd: dir });
+    const off = runAwf(['plugin', 'disable', 'kv'], { env, cwd: dir, timeout: SLOW_MACHINE_MS });
     expect(off.status).toBe(0);
     expect(off.stdout).toContain(`plugin kv disabled (${join(dir, 'xdg/awf/plugins/plugins.json')})`);
     expect(JSON.parse(readFileSync(join(dir, 'xdg/awf/plugins/plugins.json'), 'utf8')).kv.enabled).toBe(false);
-    const list = runAwf(['plugin', 'list', '-f', 'json'], { env, cwd: dir });
+    const list = runAwf(['plugin', 'list', '-f', 'json'], { env, cwd: dir, timeout: SLOW_MACHINE_MS });
     const plugins = JSON.parse(list.stdout).plugins as Array<{ name: string; status: string; operations: unknown[] }>;
     expect(plugins.map((p) => [p.name, p.status, p.operations.length])).toEqual([['kv', 'disabled', 0], ['time', 'enabled', 1]]);
     const config = join(dir, 'proxy.json');
     writeFileSync(config, JSON.stringify({ version: 1, intercept_builtins: false, plugin_tools: [{ plugin: 'kv', expose: ['get'] }] }));
-    const serve = runAwf(['mcp-serve', `--config=${config}`], { env, cwd: dir });
+    const serve = runAwf(['mcp-serve', `--config=${config}`], { env, cwd: dir, timeout: SLOW_MACHINE_MS });
     expect(serve.status).toBe(1);
     expect(serve.stderr).toContain('[USER.MCP_PROXY.UNKNOWN_PLUGIN] plugin "kv" is disabled');
     expect(serve.stderr).toContain('awf plugin enable kv');
-    expect(runAwf(['plugin', 'enable', 'kv'], { env, cwd: dir }).status).toBe(0);
-    expect(runAwf(['plugin', 'list'], { env, cwd: dir }).stdout).toContain('kv    1.0.0    enabled  get, set, list');
+    expect(runAwf(['plugin', 'enable', 'kv'], { env, cwd: dir, timeout: SLOW_MACHINE_MS }).status).toBe(0);
+    expect(runAwf(['plugin', 'list'], { env, cwd: dir, timeout: SLOW_MACHINE_MS }).stdout).toContain('kv    1.0.0    enabled  get, set, list');
   });
 
   it('refuses to enable a plugin that is not installed', () => {
-    const res = runAwf(['plugin', 'enable', 'weather'], { env, cwd: dir });
+    const res = runAwf(['plugin', 'enable', 'weather'], { env, cwd: dir, timeout: SLOW_MACHINE_MS });
     expect(res.status).toBe(1);
     expect(res.stderr).toContain('[USER.PLUGIN.NOT_FOUND] plugin "weather" is not installed');
   });
@@ -57,7 +62,7 @@ describe('awf plugin init: from scaffold to a tool an agent calls', () => {
 
   it('scaffolds a project that builds and passes its own test', () => {
     mkdirSync(plugins);
-    const init = runAwf(['plugin', 'init', 'weather'], { cwd: plugins, env });
+    const init = runAwf(['plugin', 'init', 'weather'], { cwd: plugins, env, timeout: SLOW_MACHINE_MS });
     expect(init.status).toBe(0);
     expect(init.stdout).toContain(`created plugin weather in ${project}`);
     // Offline stand-in for `npm install`: the dependencies it would fetch are this repo's own.
@@ -73,7 +78,7 @@ describe('awf plugin init: from scaffold to a tool an agent calls', () => {
   }, 150_000);
 
   it('is listed by awf and serves weather_greet over MCP', async () => {
-    expect(runAwf(['plugin', 'list'], { cwd: dir, env }).stdout).toContain('weather  0.1.0    enabled  greet');
+    expect(runAwf(['plugin', 'list'], { cwd: dir, env, timeout: SLOW_MACHINE_MS }).stdout).toContain('weather  0.1.0    enabled  greet');
     const session = await connectMcpServe(dir, { intercept_builtins: false, plugin_tools: [{ plugin: 'weather', expose: ['greet'] }] }, { env });
     try {
       const { tools } = await session.client.listTools();
@@ -85,7 +90,7 @@ describe('awf plugin init: from scaffold to a tool an agent calls', () => {
   });
 
   it('refuses an invalid name with a USER error', () => {
-    const res = runAwf(['plugin', 'init', 'Bad Name'], { cwd: dir, env });
+    const res = runAwf(['plugin', 'init', 'Bad Name'], { cwd: dir, env, timeout: SLOW_MACHINE_MS });
     expect(res.status).toBe(1);
     expect(res.stderr).toContain('[USER.PLUGIN.INVALID_NAME]');
   });

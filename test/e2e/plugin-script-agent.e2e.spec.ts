@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { REPO_ROOT, runAwf } from '../support/cli';
 
+// Real processes on a shared two-core machine: generous bounds, never timing assertions.
+jest.setTimeout(180_000);
+
 const EXAMPLES = resolve(REPO_ROOT, 'examples/plugins');
 const WORKFLOWS_LANDED = existsSync(resolve(REPO_ROOT, 'src/infrastructure/workflow/workflow.module.ts'));
 const describeRun = WORKFLOWS_LANDED ? describe : describe.skip;

@@ -45,6 +45,8 @@ export class PluginHost implements OnModuleDestroy {
     if (current) {
       const live = await current.catch(() => undefined);
       if (live?.process.alive) return live;
+      // Another caller may have started a replacement while we waited: share it.
+      if (this.running.get(plugin.name) !== current) return this.acquire(plugin);
       if (live) {
         const count = (this.restarts.get(plugin.name) ?? 0) + 1;
         if (count > MAX_RESTARTS) {

@@ -10,6 +10,9 @@ import { PluginsModule } from '../../../src/infrastructure/plugins/plugins.modul
 import { PluginStateStore } from '../../../src/infrastructure/plugins/plugin-state.store';
 import { EXAMPLE_PLUGINS, fixturePlugins } from './plugin-fixtures';
 
+// Real processes on a shared two-core machine: generous bounds, never timing assertions.
+jest.setTimeout(180_000);
+
 /** Stands for WorkflowModule: it asks for the optional token without importing PluginsModule. */
 @Injectable()
 class CatalogUser {

@@ -9,6 +9,9 @@ import { PluginStateStore } from '../../../src/infrastructure/plugins/plugin-sta
 import { EXAMPLE_PLUGINS, fixturePlugins, isAlive } from './plugin-fixtures';
 import { memoryLogger } from './plugin-test-logger';
 
+// Real processes on a shared two-core machine: generous bounds, never timing assertions.
+jest.setTimeout(180_000);
+
 describe('PluginHost: the go-plugin handshake and process lifecycle with real plugin processes', () => {
   const dataHome = mkdtempSync(join(tmpdir(), 'awf-plugins-data-'));
   const fixtures = fixturePlugins({
