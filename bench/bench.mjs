@@ -180,7 +180,7 @@ function writeFixture(dir) {
 function readLaunch() {
   try {
     // eslint-disable-next-line
-    const out = spawnSync(process.execPath, ['-e', `process.stdout.write(JSON.stringify(require(${JSON.stringify(join(REPO, 'dist', 'infrastructure', 'launch', 'self-command.js'))}).selfCommand(['mcp-serve'])))`], { encoding: 'utf8' });
+    const out = spawnSync(process.execPath, ['-e', `process.stdout.write(JSON.stringify(require(${JSON.stringify(join(REPO, 'dist', 'infrastructure', 'core', 'self-command.js'))}).selfCommand(['mcp-serve'])))`], { encoding: 'utf8' });
     const cmd = JSON.parse(out.stdout);
     const i = cmd.args.indexOf('mcp-serve');
     const nodeFlags = cmd.args.slice(0, i - 1);

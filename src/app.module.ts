@@ -16,7 +16,10 @@ const PROXY_MODULES: Importable[] = [CoreModule, ToolsModule, PluginsModule];
 
 /* eslint-disable @typescript-eslint/no-require-imports -- loaded per command, see above */
 const serveCli = (): Importable[] => [(require('./interfaces/cli/serve-cli.module') as typeof import('./interfaces/cli/serve-cli.module')).ServeCliModule];
-const fullCli = (): Importable[] => [(require('./interfaces/cli/cli.module') as typeof import('./interfaces/cli/cli.module')).CliModule];
+const fullCli = (): Importable[] => [
+  (require('./infrastructure/agents/agents.module') as typeof import('./infrastructure/agents/agents.module')).AgentsModule,
+  (require('./interfaces/cli/cli.module') as typeof import('./interfaces/cli/cli.module')).CliModule,
+];
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 @Module({})

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { selfCommand } from '../../src/infrastructure/launch/self-command';
+import { selfCommand } from '../../src/infrastructure/core/self-command';
 import { ECHO_EXTENSION, REPO_ROOT, projectWithExtensions } from '../support/cli';
 
 const MODULE_REF_EXTENSION = resolve(REPO_ROOT, 'test/fixtures/perf/module-ref-tools.module.js');

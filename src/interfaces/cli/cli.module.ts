@@ -3,11 +3,18 @@
 import { Module } from '@nestjs/common';
 import { ProxyModule } from '../../infrastructure/mcp/proxy.module';
 import { McpServeCommand } from './mcp-serve.command';
+import { WorkflowModule } from '../../infrastructure/workflow/workflow.module';
+import { ListCommand } from './list.command';
+import { RunCommand } from './run.command';
+import { ValidateCommand } from './validate.command';
+import { PLUGIN_SUBCOMMANDS, PluginCommand } from './plugin.command';
 
 const commands = [McpServeCommand];
+const workflowCommands = [RunCommand, ValidateCommand, ListCommand];
+const pluginCommands = [PluginCommand, ...PLUGIN_SUBCOMMANDS];
 
 @Module({
-  imports: [ProxyModule],
-  providers: [...commands],
+  imports: [ProxyModule, WorkflowModule],
+  providers: [...commands, ...workflowCommands, ...pluginCommands],
 })
 export class CliModule {}
