@@ -16,10 +16,10 @@ export async function stepOverheadBench({ main, work, notes, rounds = 3 }) {
   const target = join(work, 'project', 'file.txt');
   const commands = workflow('bench-commands', () => ({ type: 'step', command: 'true' }));
   const scripts = workflow('bench-scripts', () => ({
-    type: 'agent', provider: 'script', mcp_proxy: { enable: true },
-    options: { calls: [{ tool: 'Read', arguments: { file_path: target } }] },
+    type: 'agent', provider: 'script', prompt: 'Read the file.', mcp_proxy: { enable: true },
+    options: { calls: [{ tool: 'Read', args: { file_path: target } }] },
   }));
-  const files = { commands: join(work, 'commands.json'), scripts: join(work, 'scripts.json') };
+  const files = { commands: join(work, 'commands.yaml'), scripts: join(work, 'scripts.yaml') };
   writeFileSync(files.commands, JSON.stringify(commands));
   writeFileSync(files.scripts, JSON.stringify(scripts));
   const times = { commands: [], scripts: [] };
@@ -42,5 +42,5 @@ function workflow(name, step) {
   const states = { initial: 's1' };
   for (let i = 1; i <= STEPS; i++) states[`s${i}`] = { ...step(), on_success: i < STEPS ? `s${i + 1}` : 'done' };
   states.done = { type: 'terminal', status: 'success' };
-  return { name, version: '1.0.0', states };
+  return { name, version: '1.0', states };
 }
