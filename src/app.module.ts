@@ -3,6 +3,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { CoreModule } from './infrastructure/core/core.module';
 import { PluginsModule } from './infrastructure/plugins/plugins.module';
+import { TelemetryModule } from './infrastructure/telemetry/telemetry.module';
 import { ToolsModule } from './infrastructure/tools/tools.module';
 import { CliModule } from './interfaces/cli/cli.module';
 
@@ -13,7 +14,7 @@ export class AppModule {
   static register(options: { extensions?: readonly unknown[] } = {}): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule, ToolsModule, PluginsModule, CliModule, ...((options.extensions ?? []) as Importable[])],
+      imports: [CoreModule, TelemetryModule, ToolsModule, PluginsModule, CliModule, ...((options.extensions ?? []) as Importable[])],
     };
   }
 }

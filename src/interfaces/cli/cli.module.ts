@@ -3,11 +3,14 @@
 import { Module } from '@nestjs/common';
 import { ProxyModule } from '../../infrastructure/mcp/proxy.module';
 import { McpServeCommand } from './mcp-serve.command';
+import { RunsShowCommand } from './runs-show.command';
+import { RunsCommand } from './runs.command';
 
 const commands = [McpServeCommand];
+const runsCommands = [RunsCommand, RunsShowCommand];
 
 @Module({
   imports: [ProxyModule],
-  providers: [...commands],
+  providers: [...commands, ...runsCommands],
 })
 export class CliModule {}
