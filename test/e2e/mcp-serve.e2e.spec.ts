@@ -1,6 +1,6 @@
-import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { once } from 'node:events';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ECHO_EXTENSION, projectWithExtensions, runAwf, spawnAwf } from '../support/cli';
 import { connectMcpServe, type McpSession } from '../support/mcp-client';
@@ -78,7 +78,13 @@ describe('awf mcp-serve protocol negotiation and lifecycle', () => {
     return once(child, 'exit').then(([code]) => ({ code: code as number | null, stdout, ms: Date.now() - started }));
   }
 
-  it.each(['2024-11-05', LATEST_PROTOCOL_VERSION])('echoes protocol version %s and exits 0 when stdin closes', async (version) => {
+  const versions = SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v >= '2024-11-05');
+
+  it('knows 2024-11-05 and the SDK newest version', () => {
+    expect(versions).toEqual(expect.arrayContaining(['2024-11-05', LATEST_PROTOCOL_VERSION]));
+  });
+
+  it.each(versions)('echoes protocol version %s and exits 0 when stdin closes', async (version) => {
     const { code, stdout } = await rawSession([
       { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } } },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
@@ -90,23 +96,36 @@ describe('awf mcp-serve protocol negotiation and lifecycle', () => {
     expect(frames[1].result.tools.map((t: { name: string }) => t.name)).toEqual(['echo', 'explode', 'reject', 'scope']);
   });
 
-  it.each(['SIGTERM', 'SIGINT'] as const)('exits 0 within 5 s of %s', async (signal) => {
-    const child = spawnAwf(['mcp-serve', `--config=${config}`], { cwd: project.dir, env: { AWF_LOG_LEVEL: 'info' } });
+  it('runs Nest shutdown hooks when stdin closes', async () => {
+    const mark = join(project.dir, 'shutdown-stdin.mark');
+    const child = spawnAwf(['mcp-serve', `--config=${config}`], { cwd: project.dir, env: { AWF_TEST_SHUTDOWN_MARK: mark } });
+    child.stdin.end();
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+    expect(readFileSync(mark, 'utf8')).toBe('closed\n');
+  });
+
+  it.each(['SIGTERM', 'SIGINT'] as const)('exits 0 within 5 s of %s, running shutdown hooks', async (signal) => {
+    const mark = join(project.dir, `shutdown-${signal}.mark`);
+    const child = spawnAwf(['mcp-serve', `--config=${config}`], { cwd: project.dir, env: { AWF_LOG_LEVEL: 'info', AWF_TEST_SHUTDOWN_MARK: mark } });
     await new Promise<void>((resolve) => child.stderr.on('data', (c: Buffer) => c.toString().includes('mcp-serve ready') && resolve()));
     const started = Date.now();
     child.kill(signal);
     const [code] = await once(child, 'exit');
     expect(code).toBe(0);
     expect(Date.now() - started).toBeLessThan(5000);
+    expect(existsSync(mark)).toBe(true);
   }, 20_000);
 
   it('exits when the owner process is gone', async () => {
     const owner = spawnAwf(['--version']);
     await once(owner, 'exit');
     writeFileSync(config + '.owned', JSON.stringify({ version: 1, intercept_builtins: false, plugin_tools: [], owner_pid: owner.pid }));
-    const child = spawnAwf(['mcp-serve', `--config=${config}.owned`], { cwd: project.dir });
+    const mark = join(project.dir, 'shutdown-owner.mark');
+    const child = spawnAwf(['mcp-serve', `--config=${config}.owned`], { cwd: project.dir, env: { AWF_TEST_SHUTDOWN_MARK: mark } });
     const [code] = await once(child, 'exit');
     expect(code).toBe(0);
+    expect(existsSync(mark)).toBe(true);
   }, 20_000);
 
   it.each([
@@ -125,7 +144,8 @@ describe('awf mcp-serve protocol negotiation and lifecycle', () => {
   });
 
   it('names every unknown key', () => {
-    const file = join(project.dir, 'keys.json');
+    const file = join(project.dir, 'keys2.json');
+    writeFileSync(file, JSON.stringify({ version: 1, intercept_builtins: true, plugin_tools: [], colour: 1, limits: { speed: 2 } }));
     const result = runAwf(['mcp-serve', `--config=${file}`], { cwd: project.dir });
     expect(result.stderr).toMatch(/\[USER\.MCP_PROXY\.UNKNOWN_KEY\].*colour, limits\.speed/);
   });

@@ -1,8 +1,8 @@
+import 'reflect-metadata';
 import { Type } from 'class-transformer';
 import {
   IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Min, MinLength, ValidateNested,
 } from 'class-validator';
-
 
 /** class-validator shapes of the proxy config; the loader checks unknown keys separately. */
 export class PluginToolSpecDto {
