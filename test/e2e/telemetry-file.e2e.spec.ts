@@ -14,7 +14,7 @@ describe('awf mcp-serve: file exporter, tool-call log lines and the audit trail'
   const project = projectWithExtensions([ECHO_EXTENSION, TELEMETRY_TOOLS]);
   const xdg = join(project.dir, 'xdg');
   const runDir = join(xdg, 'awf', 'runs', 'run-file-1');
-  const events = join(runDir, 'steps', 'review.events.jsonl');
+  const events = join(runDir, 'review.events.jsonl');
   const spans = join(project.dir, 'spans.jsonl');
   let stderr = '';
 

@@ -26,7 +26,8 @@ export interface RunRecord {
 
 /**
  * Each run's directory (`$XDG_DATA_HOME/awf/runs/<run_id>/`, default
- * `~/.local/share/awf/runs/...`): the audit trail of every step and the run's own record.
+ * `~/.local/share/awf/runs/...`, or `$AWF_STORAGE/runs/...`): the audit trail of every step
+ * (`<step>.events.jsonl`) and the run's own record (`run.json`).
  *
  * - `allocate` creates the directory (mode 0700) and returns it; idempotent.
  * - `eventsPath` is where a step's proxy appends its audit lines (absolute).

@@ -12,7 +12,8 @@ describe('RunHistoryService', () => {
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-  it('follows XDG_DATA_HOME, and ~/.local/share without it', () => {
+  it('follows AWF_STORAGE, then XDG_DATA_HOME, then ~/.local/share', () => {
+    expect(runsRoot({ AWF_STORAGE: '/store', XDG_DATA_HOME: '/data' })).toBe('/store/runs');
     expect(runsRoot({ XDG_DATA_HOME: '/data' })).toBe('/data/awf/runs');
     expect(runsRoot({ HOME: '/home/u' })).toMatch(/\/\.local\/share\/awf\/runs$/);
   });
@@ -21,7 +22,7 @@ describe('RunHistoryService', () => {
     const dir = runs.allocate('r-1');
     expect(dir).toBe(join(root, 'r-1'));
     expect(statSync(dir).mode & 0o777).toBe(0o700);
-    expect(runs.eventsPath('r-1', 'build docs')).toBe(join(root, 'r-1', 'steps', 'build_docs.events.jsonl'));
+    expect(runs.eventsPath('r-1', 'build docs')).toBe(join(root, 'r-1', 'build_docs.events.jsonl'));
   });
 
   it('reads events, skipping a torn last line, and a missing file as no events', () => {

@@ -10,24 +10,27 @@ import type { RunHistory, RunRecord, RunRecordMeta, StepEvents } from '../../dom
 const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const EVENTS_SUFFIX = '.events.jsonl';
 
-/** `$XDG_DATA_HOME/awf/runs`, or `~/.local/share/awf/runs` when the variable is unset or relative. */
+/**
+ * `$AWF_STORAGE/runs`, else `$XDG_DATA_HOME/awf/runs`, else `~/.local/share/awf/runs`: the
+ * same lookup `awf run` uses when it allocates a run's directory.
+ */
 export function runsRoot(env: NodeJS.ProcessEnv = process.env): string {
-  const xdg = env.XDG_DATA_HOME;
-  return join(xdg && xdg.startsWith('/') ? xdg : join(homedir(), '.local', 'share'), 'awf', 'runs');
+  const storage = env.AWF_STORAGE || join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'awf');
+  return join(storage, 'runs');
 }
 
-/** Runs kept on disk, one directory each: `run.json` and `steps/<step>.events.jsonl`. */
+/** Runs kept on disk, one directory each: `run.json` and one `<step>.events.jsonl` per step. */
 export class RunHistoryService implements RunHistory {
   constructor(private readonly root: string = runsRoot()) {}
 
   allocate(runId: string): string {
     const dir = this.dirOf(runId);
-    mkdirSync(join(dir, 'steps'), { recursive: true, mode: 0o700 });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     return dir;
   }
 
   eventsPath(runId: string, step: string): string {
-    return join(this.dirOf(runId), 'steps', `${step.replace(/[^A-Za-z0-9._-]/g, '_')}${EVENTS_SUFFIX}`);
+    return join(this.dirOf(runId), `${step.replace(/[^A-Za-z0-9_-]/g, '_')}${EVENTS_SUFFIX}`);
   }
 
   readEvents(path: string): ToolCallEvent[] {
@@ -60,10 +63,9 @@ export class RunHistoryService implements RunHistory {
     const dir = this.dirOf(runId);
     if (!existsSync(dir)) throw notFound(runId, this.root);
     const meta = this.readMeta(dir, runId);
-    const stepsDir = join(dir, 'steps');
-    const files = existsSync(stepsDir) ? readdirSync(stepsDir).filter((f) => f.endsWith(EVENTS_SUFFIX)) : [];
+    const files = readdirSync(dir).filter((f) => f.endsWith(EVENTS_SUFFIX));
     const steps: StepEvents[] = files.map((file) => {
-      const events = this.readEvents(join(stepsDir, file)).sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
+      const events = this.readEvents(join(dir, file)).sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
       return { step: events[0]?.step ?? file.slice(0, -EVENTS_SUFFIX.length), summary: summarizeToolCalls(events), events };
     });
     steps.sort((a, b) => (a.events[0]?.start ?? '').localeCompare(b.events[0]?.start ?? ''));
