@@ -14,6 +14,7 @@ import { TRACER, type Tracer } from '../../../src/domain/ports/tracer.port';
 import { DEFAULT_LIMITS } from '../../../src/domain/proxy/proxy-config';
 import { CoreModule } from '../../../src/infrastructure/core/core.module';
 import { TelemetryModule } from '../../../src/infrastructure/telemetry/telemetry.module';
+import { renderSpanTree } from '../../support/telemetry-span-tree';
 
 @ProvidesTools()
 @Injectable()
@@ -83,6 +84,9 @@ describe('the in-process path (openai_compatible): tool calls traced under the s
     expect(spans.find((s) => s.name === 'step ask').parent_span_id).toBe(runSpanId);
     expect(spans.find((s) => s.name === 'workflow.run').parent_span_id).toBeUndefined();
     expect(tool.filter((s) => s.status === 'error')).toHaveLength(4);
+    const tree = renderSpanTree(spans, (s) => s.name).split('\n');
+    expect(tree.slice(0, 3)).toEqual(['workflow.run', '└─ step ask', '   ├─ tool.call count']);
+    expect(tree.at(-1)).toMatch(/^   └─ tool\.call (count|refuse)$/);
   });
 
   it('appends 40 whole audit lines from 40 concurrent calls', () => {
