@@ -60,3 +60,18 @@ export async function startRawServe(dir: string, config: Record<string, unknown>
     stderr: () => stderr,
   };
 }
+
+/**
+ * `runAwf` without blocking this process: a test that hosts a receiver (an OTLP collector)
+ * must keep answering while the CLI runs, which `spawnSync` would prevent.
+ */
+export async function runAwfAsync(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawnAwf(args, options);
+  child.stdin.end();
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const [status] = (await once(child, 'exit')) as [number | null];
+  return { status, stdout, stderr };
+}

@@ -33,14 +33,14 @@ export interface RunRecord {
  * - `eventsPath` is where a step's proxy appends its audit lines (absolute).
  * - `readEvents` never throws for a missing file (a step that called no tool) and skips
  *   lines that do not parse (a process killed mid-line), so a summary is always possible.
- * - `saveMeta` replaces `run.json` atomically.
+ * - `saveMeta` replaces `run.json` atomically, in `dir` or else the run's own directory.
  * - `load` rejects with `USER.RUN.NOT_FOUND` for an unknown or malformed id.
  */
 export interface RunHistory {
   allocate(runId: string): string;
   eventsPath(runId: string, step: string): string;
   readEvents(path: string): ToolCallEvent[];
-  saveMeta(meta: RunRecordMeta): void;
+  saveMeta(meta: RunRecordMeta, dir?: string): void;
   load(runId: string): RunRecord;
 }
 

@@ -51,8 +51,7 @@ export class RunHistoryService implements RunHistory {
     });
   }
 
-  saveMeta(meta: RunRecordMeta): void {
-    const dir = this.allocate(meta.run_id);
+  saveMeta(meta: RunRecordMeta, dir: string = this.allocate(meta.run_id)): void {
     const target = join(dir, 'run.json');
     const temp = join(dir, `.run.json.${process.pid}.${Date.now()}.tmp`);
     writeFileSync(temp, JSON.stringify(meta, null, 2) + '\n', { mode: 0o600 });

@@ -36,15 +36,15 @@ function renderText({ meta, dir, steps }: RunRecord): string {
   if (steps.length === 0) lines.push('', 'no tool calls recorded');
   for (const step of steps) {
     lines.push('', `step ${step.step}: ${formatToolCallSummary(step.summary)}`);
-    const width = Math.max(...step.events.map((e) => e.tool.length));
-    for (const event of step.events) lines.push(`  ${eventLine(event, width)}`);
+    const widths = { tool: Math.max(...step.events.map((e) => e.tool.length)), source: Math.max(...step.events.map((e) => e.source.length)) };
+    for (const event of step.events) lines.push(`  ${eventLine(event, widths)}`);
   }
   return `${lines.join('\n')}\n`;
 }
 
-function eventLine(event: ToolCallEvent, width: number): string {
+function eventLine(event: ToolCallEvent, width: { tool: number; source: number }): string {
   const time = event.start.slice(11, 23);
   const shape = Object.entries(event.args_shape).map(([k, v]) => `${k}=${v}`).join(' ');
   const outcome = event.status === 'error' ? `error  ${event.error ?? ''}` : 'ok';
-  return `${time}  ${event.tool.padEnd(width)}  ${event.source.padEnd(16)}  ${`${event.duration_ms} ms`.padStart(10)}  ${outcome}${shape ? `  (${shape})` : ''}`.trimEnd();
+  return `${time}  ${event.tool.padEnd(width.tool)}  ${event.source.padEnd(width.source)}  ${`${event.duration_ms} ms`.padStart(10)}  ${outcome}${shape ? `  (${shape})` : ''}`.trimEnd();
 }
