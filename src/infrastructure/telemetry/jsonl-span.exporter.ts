@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { toSpanRecord } from './span-record';
@@ -15,17 +15,22 @@ const FAILED = 1;
  */
 export class JsonLinesSpanExporter implements SpanExporter {
   private stopped = false;
+  private readonly fd: number;
 
-  constructor(private readonly target: { file: string } | 'stderr', private readonly mask: (text: string) => string) {
-    if (target !== 'stderr') mkdirSync(dirname(target.file), { recursive: true });
+  constructor(target: { file: string } | 'stderr', private readonly mask: (text: string) => string) {
+    if (target === 'stderr') {
+      this.fd = 2;
+    } else {
+      mkdirSync(dirname(target.file), { recursive: true });
+      this.fd = openSync(target.file, 'a', 0o600);
+    }
   }
 
   export(spans: ReadableSpan[], done: (result: { code: number; error?: Error }) => void): void {
     if (this.stopped) return done({ code: FAILED, error: new Error('exporter is shut down') });
     try {
       const text = this.mask(spans.map((s) => JSON.stringify(toSpanRecord(s))).join('\n') + '\n');
-      if (this.target === 'stderr') writeSync(2, text);
-      else appendFileSync(this.target.file, text, { mode: 0o600 });
+      writeSync(this.fd, text);
       done({ code: SUCCESS });
     } catch (err) {
       done({ code: FAILED, error: err as Error });
@@ -33,7 +38,9 @@ export class JsonLinesSpanExporter implements SpanExporter {
   }
 
   async shutdown(): Promise<void> {
+    if (this.stopped) return;
     this.stopped = true;
+    if (this.fd !== 2) closeSync(this.fd);
   }
 
   async forceFlush(): Promise<void> {}
