@@ -93,3 +93,17 @@ describe('AWF_LOG_TOOL_ARGS=1', () => {
     expect(line.args_shape).toBeUndefined();
   });
 });
+
+describe('the console exporter', () => {
+  const project = projectWithExtensions([ECHO_EXTENSION]);
+  afterAll(() => project.cleanup());
+
+  it('writes spans as JSON lines to stderr, leaving stdout to the protocol', async () => {
+    const serve = await startRawServe(project.dir, { step: 's', telemetry: { exporter: 'console', traceparent: STEP_TRACEPARENT } });
+    const [answer] = await serve.call([{ name: 'echo', arguments: { text: 'x' } }]);
+    expect(answer).toMatchObject({ jsonrpc: '2.0', result: { content: [{ type: 'text', text: 'x' }] } });
+    expect(await serve.stop('stdin')).toBe(0);
+    const spans = serve.stderr().trim().split('\n').map((l) => JSON.parse(l)).filter((l) => l.span_id);
+    expect(spans).toEqual([expect.objectContaining({ name: 'tool.call echo', parent_span_id: STEP_SPAN_ID })]);
+  });
+});
