@@ -1,8 +1,9 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { ProxyTelemetryConfig } from '../../domain/proxy/proxy-config';
+import type { AppLogger } from '../../domain/ports/app-logger.port';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import type { TelemetryControl, TelemetrySettings } from '../../domain/ports/telemetry-control.port';
-import { SECRET_MASKER } from '../../domain/ports/tokens';
+import { APP_LOGGER, SECRET_MASKER } from '../../domain/ports/tokens';
 import type { StartSpanOptions, TraceSpan, Tracer } from '../../domain/ports/tracer.port';
 import { NOOP_TRACER } from './noop.tracer';
 import { settingsFromProxyConfig } from './telemetry-settings';
@@ -12,7 +13,8 @@ const SHUTDOWN_BUDGET_MS = 4000;
 
 /**
  * The process's tracer. It is a no-op until `start` is given an exporter other than
- * `none`; only then is the SDK required. Nest's shutdown hook flushes it, so `mcp-serve`
+ * `none`; only then is the SDK required. An exporter that cannot start (an unwritable trace
+ * file) is logged and tracing stays off. Nest's shutdown hook flushes it, so `mcp-serve`
  * exports its last spans whether it stops on stdin close, on SIGTERM or on owner loss.
  */
 @Injectable()
@@ -22,7 +24,10 @@ export class TelemetryService implements Tracer, TelemetryControl, OnApplication
   private started = false;
   private stop?: () => Promise<void>;
 
-  constructor(@Inject(SECRET_MASKER) private readonly masker: SecretMasker) {}
+  constructor(
+    @Inject(SECRET_MASKER) private readonly masker: SecretMasker,
+    @Inject(APP_LOGGER) private readonly logger: AppLogger,
+  ) {}
 
   get enabled(): boolean {
     return this.active.enabled;
@@ -42,9 +47,15 @@ export class TelemetryService implements Tracer, TelemetryControl, OnApplication
     const { loadTracing } = require('./otel-sdk.loader') as typeof import('./otel-sdk.loader');
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { OtelTracer } = require('./otel.tracer') as typeof import('./otel.tracer');
-    const loaded = loadTracing(settings, mask);
-    this.active = new OtelTracer(loaded.api, loaded.tracer, mask);
-    this.stop = loaded.shutdown;
+    try {
+      const loaded = loadTracing(settings, mask);
+      this.active = new OtelTracer(loaded.api, loaded.tracer, mask);
+      this.stop = loaded.shutdown;
+    } catch (err) {
+      // Losing traces must not cost the agent its tools or the run its result.
+      this.current = { ...settings, exporter: 'none' };
+      this.logger.warn({ exporter: settings.exporter, error: (err as Error).message }, 'tracing could not start; continuing without spans');
+    }
   }
 
   startForProxy(config: ProxyTelemetryConfig | undefined): Promise<void> {
