@@ -10,7 +10,7 @@ describe('awf mcp-serve over stdio, driven by the MCP SDK client', () => {
   let session: McpSession;
 
   beforeAll(async () => {
-    session = await connectMcpServe(project.dir, { step: 'review' });
+    session = await connectMcpServe(project.dir, { step: 'review', intercept_builtins: false });
   });
   afterAll(async () => {
     await session?.close();
