@@ -2,6 +2,7 @@
 // feature modules, the CLI, and the user's extension modules from .awf/config.yaml.
 import { type DynamicModule, Module } from '@nestjs/common';
 import { CoreModule } from './infrastructure/core/core.module';
+import { AgentsModule } from './infrastructure/agents/agents.module';
 import { PluginsModule } from './infrastructure/plugins/plugins.module';
 import { TelemetryModule } from './infrastructure/telemetry/telemetry.module';
 import { ToolsModule } from './infrastructure/tools/tools.module';
@@ -14,7 +15,7 @@ export class AppModule {
   static register(options: { extensions?: readonly unknown[] } = {}): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule, TelemetryModule, ToolsModule, PluginsModule, CliModule, ...((options.extensions ?? []) as Importable[])],
+      imports: [CoreModule, TelemetryModule, ToolsModule, PluginsModule, AgentsModule, CliModule, ...((options.extensions ?? []) as Importable[])],
     };
   }
 }

@@ -3,14 +3,19 @@
 import { Module } from '@nestjs/common';
 import { ProxyModule } from '../../infrastructure/mcp/proxy.module';
 import { McpServeCommand } from './mcp-serve.command';
+import { WorkflowModule } from '../../infrastructure/workflow/workflow.module';
+import { ListCommand } from './list.command';
 import { RunsShowCommand } from './runs-show.command';
 import { RunsCommand } from './runs.command';
+import { RunCommand } from './run.command';
+import { ValidateCommand } from './validate.command';
 
 const commands = [McpServeCommand];
 const runsCommands = [RunsCommand, RunsShowCommand];
+const workflowCommands = [RunCommand, ValidateCommand, ListCommand];
 
 @Module({
-  imports: [ProxyModule],
-  providers: [...commands, ...runsCommands],
+  imports: [ProxyModule, WorkflowModule],
+  providers: [...commands, ...workflowCommands, ...runsCommands],
 })
 export class CliModule {}
