@@ -60,9 +60,13 @@ export class RunTelemetry {
     span.setAttributes({ 'awf.run.status': run.status, 'awf.run.duration_ms': run.duration_ms });
     if (run.status === 'failure') span.fail(run.error?.message ?? 'run failed');
     span.end();
-    this.history?.saveMeta({
-      run_id: run.run_id, workflow: run.workflow, status: run.status,
-      ...(startedAt ? { started_at: startedAt.toISOString() } : {}), finished_at: new Date().toISOString(), duration_ms: run.duration_ms,
-    }, dir);
+    try {
+      this.history?.saveMeta({
+        run_id: run.run_id, workflow: run.workflow, status: run.status,
+        ...(startedAt ? { started_at: startedAt.toISOString() } : {}), finished_at: new Date().toISOString(), duration_ms: run.duration_ms,
+      }, dir);
+    } catch {
+      // The record is for `awf runs show`; a full disk must not turn a finished run into a crash.
+    }
   }
 }

@@ -51,7 +51,8 @@ export class RunHistoryService implements RunHistory {
     });
   }
 
-  saveMeta(meta: RunRecordMeta, dir: string = this.allocate(meta.run_id)): void {
+  saveMeta(meta: RunRecordMeta, dir: string = this.dirOf(meta.run_id)): void {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     const target = join(dir, 'run.json');
     const temp = join(dir, `.run.json.${process.pid}.${Date.now()}.tmp`);
     writeFileSync(temp, JSON.stringify(meta, null, 2) + '\n', { mode: 0o600 });

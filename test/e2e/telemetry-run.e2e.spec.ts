@@ -1,0 +1,98 @@
+import { readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ECHO_EXTENSION, REPO_ROOT, runAwf, scratchDir } from '../support/cli';
+import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/telemetry-otlp-receiver';
+import { runAwfAsync } from '../support/telemetry-serve';
+
+const TELEMETRY_TOOLS = resolve(REPO_ROOT, 'test/fixtures/telemetry/telemetry-tools.module.js');
+
+/** A `script` agent: it drives the step's real `awf mcp-serve` over MCP stdio, as an agent CLI would. */
+const WORKFLOW = `name: traced
+states:
+  initial: prepare
+  prepare:
+    type: step
+    command: echo preparing
+    on_success: review
+  review:
+    type: agent
+    provider: script
+    prompt: review the code
+    mcp_proxy:
+      enable: true
+    options:
+      calls:
+        - tool: echo
+          args: {text: hello}
+        - tool: nap
+          args: {ms: 40}
+        - tool: fail
+          args: {message: "lint found 2 problems"}
+          expect: {is_error: true}
+    on_success: done
+  done:
+    type: terminal
+`;
+
+describe('awf run: one trace from workflow.run through each step to the tool calls of its mcp-serve', () => {
+  const project = scratchDir({
+    '.awf/config.yaml': `extensions:\n  - ${JSON.stringify(ECHO_EXTENSION)}\n  - ${JSON.stringify(TELEMETRY_TOOLS)}\ntelemetry:\n  service_name: from-config\n`,
+    '.awf/workflows/traced.yaml': WORKFLOW,
+  });
+  const xdg = join(project.dir, 'xdg');
+  let receiver: OtlpReceiver;
+  let report: { run_id: string; steps: Array<Record<string, any>> };
+  let stderr: string;
+
+  beforeAll(async () => {
+    receiver = await startOtlpReceiver();
+    const result = await runAwfAsync(['run', 'traced', '-f', 'json', '--otel-exporter', 'otlp', '--otel-endpoint', receiver.endpoint], { cwd: project.dir, env: { XDG_DATA_HOME: xdg } });
+    stderr = result.stderr;
+    expect(result.status).toBe(0);
+    report = JSON.parse(result.stdout);
+  });
+  afterAll(async () => {
+    await receiver.close();
+    project.cleanup();
+  });
+
+  it('puts the run, its steps and the tool calls in one trace, each tool call under its step', () => {
+    // Both processes flush before they exit, so every span is here once the run is over.
+    const spans = receiver.spans;
+    expect(spans.map((s) => s.name).sort()).toEqual(['step prepare', 'step review', 'tool.call echo', 'tool.call fail', 'tool.call nap', 'workflow.run']);
+    const byName = (name: string): ReceivedSpan => spans.find((s) => s.name === name)!;
+    const run = byName('workflow.run');
+    expect(run.parentSpanId).toBe('');
+    expect(run.attributes).toMatchObject({ 'awf.workflow': 'traced', 'awf.run_id': report.run_id, 'awf.run.status': 'success' });
+    expect(byName('step prepare')).toMatchObject({ parentSpanId: run.spanId, attributes: expect.objectContaining({ 'awf.step.type': 'step', 'awf.step.status': 'success' }) });
+    const review = byName('step review');
+    expect(review).toMatchObject({ parentSpanId: run.spanId, attributes: expect.objectContaining({ 'awf.step.type': 'agent', 'awf.step.provider': 'script', 'awf.step.tool_calls': 3, 'awf.step.tool_errors': 1 }) });
+    const tools = spans.filter((s) => s.name.startsWith('tool.call '));
+    for (const s of tools) expect(s).toMatchObject({ traceId: run.traceId, parentSpanId: review.spanId, service: 'from-config' });
+    expect(byName('tool.call fail').attributes).toMatchObject({ 'tool.status': 'error', 'tool.source': 'module:telemetry-tools', 'awf.step': 'review', 'awf.run_id': report.run_id });
+    expect(byName('tool.call fail').status.code).toBe('STATUS_CODE_ERROR');
+  });
+
+  it('prints a per-step summary and puts the events in -f json', () => {
+    expect(stderr).toContain('3 tool calls, 1 error, slowest nap');
+    const review = report.steps.find((s) => s.name === 'review')!;
+    expect(review.tool_summary).toMatchObject({ calls: 3, errors: 1, slowest: { tool: 'nap' } });
+    expect(review.events.map((e: { tool: string }) => e.tool)).toEqual(['echo', 'nap', 'fail']);
+    expect(report.steps.find((s) => s.name === 'prepare')!.events).toBeUndefined();
+  });
+
+  it('keeps the run under $XDG_DATA_HOME/awf/runs/<run_id>/ for `awf runs show`', () => {
+    expect(readdirSync(join(xdg, 'awf', 'runs', report.run_id)).sort()).toEqual(['review.events.jsonl', 'run.json']);
+    const shown = runAwf(['runs', 'show', report.run_id], { cwd: project.dir, env: { XDG_DATA_HOME: xdg } });
+    expect(shown.status).toBe(0);
+    expect(shown.stdout).toContain(`run ${report.run_id} (workflow traced, status success`);
+    expect(shown.stdout).toContain('step review: 3 tool calls, 1 error, slowest nap');
+  });
+
+  it('rejects an unknown exporter before running anything', () => {
+    const result = runAwf(['run', 'traced', '--otel-exporter', 'zipkin'], { cwd: project.dir, env: { XDG_DATA_HOME: xdg } });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('[USER.CONFIG.INVALID] --otel-exporter "zipkin" is not an exporter awf knows');
+    expect(result.stdout).toBe('');
+  });
+});
