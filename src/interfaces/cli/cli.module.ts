@@ -9,13 +9,15 @@ import { RunsShowCommand } from './runs-show.command';
 import { RunsCommand } from './runs.command';
 import { RunCommand } from './run.command';
 import { ValidateCommand } from './validate.command';
+import { PLUGIN_SUBCOMMANDS, PluginCommand } from './plugin.command';
 
 const commands = [McpServeCommand];
 const runsCommands = [RunsCommand, RunsShowCommand];
 const workflowCommands = [RunCommand, ValidateCommand, ListCommand];
+const pluginCommands = [PluginCommand, ...PLUGIN_SUBCOMMANDS];
 
 @Module({
   imports: [ProxyModule, WorkflowModule],
-  providers: [...commands, ...workflowCommands, ...runsCommands],
+  providers: [...commands, ...workflowCommands, ...pluginCommands, ...runsCommands],
 })
 export class CliModule {}
