@@ -26,5 +26,13 @@ export function buildToolScope(config: ProxyConfig, cwd: string = process.cwd())
     workflow: config.workflow,
     step: config.step,
     runId: config.run_id,
+    eventsPath: config.events_path,
+    traceparent: config.telemetry?.traceparent ?? envTraceparent(),
   });
+}
+
+/** Agent CLIs that forward their environment but not our config still carry the step's trace. */
+function envTraceparent(): string | undefined {
+  const value = process.env.TRACEPARENT;
+  return value && /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/.test(value) ? value : undefined;
 }

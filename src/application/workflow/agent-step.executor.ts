@@ -29,12 +29,12 @@ export class AgentStepExecutor {
     const options = interpolateDeep(ctx, step.options, step.name, 'options') as Record<string, unknown>;
     const dir = step.dir ? interpolate(ctx, step.dir, step.name, 'dir') : undefined;
     const cwd = dir ? (isAbsolute(dir) ? dir : resolve(ctx.cwd, dir)) : ctx.cwd;
-    const eventsPath = join(ctx.runDir, `${step.name.replace(/[^A-Za-z0-9_-]/g, '_')}.events.jsonl`);
+    const eventsPath = stepEventsPath(ctx.runDir, step.name);
     let session: ProxySession | undefined;
     if (ToolProxyService.wanted(step.mcpProxy)) {
       try {
         mkdirSync(ctx.runDir, { recursive: true, mode: 0o700 });
-        session = await this.proxies.start({ workflow: ctx.workflow.name, step: step.name, runId: ctx.runId, rootDir: cwd, settings: step.mcpProxy, eventsPath });
+        session = await this.proxies.start({ workflow: ctx.workflow.name, step: step.name, runId: ctx.runId, rootDir: cwd, settings: step.mcpProxy, eventsPath, traceparent: ctx.stepSpan?.traceparent });
       } catch (err) {
         // A refused proxy is the step's failure (AWF routes it through on_failure); no agent starts.
         if (!isAwfError(err)) throw err;
@@ -78,4 +78,9 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** The step's audit trail in the run's directory, where `mcp-serve` appends and `run` reads. */
+export function stepEventsPath(runDir: string, step: string): string {
+  return join(runDir, `${step.replace(/[^A-Za-z0-9_-]/g, '_')}.events.jsonl`);
 }

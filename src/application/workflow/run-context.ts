@@ -1,6 +1,7 @@
 import { hostname, userInfo } from 'node:os';
 import { AwfError, isAwfError } from '../../domain/errors/awf-error';
 import type { StepStateData, TemplateContext } from '../../domain/workflow/interpolation.types';
+import type { TraceSpan } from '../../domain/ports/tracer.port';
 import type { Workflow } from '../../domain/workflow/workflow.model';
 import { renderTemplate } from './template-engine';
 
@@ -17,6 +18,8 @@ export interface RunContext {
   /** Where the run keeps its files (the steps' audit events). */
   runDir: string;
   cwd: string;
+  /** The running step's span: its traceparent goes into the step's proxy config. */
+  stepSpan?: TraceSpan;
 }
 
 export function templateData(ctx: RunContext): TemplateContext {

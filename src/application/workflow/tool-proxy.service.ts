@@ -3,6 +3,7 @@ import { chmodSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ProxyInjection } from '../../domain/ports/agent-provider.port';
+import type { TelemetryControl } from '../../domain/ports/telemetry-control.port';
 import type { ToolDispatcherFactory } from '../../domain/ports/tool-dispatcher-factory.port';
 import { PROXY_CONFIG_VERSION, type ProxyConfig } from '../../domain/proxy/proxy-config';
 import type { McpProxySettings } from '../../domain/workflow/workflow.model';
@@ -18,6 +19,8 @@ export interface ProxyStartRequest {
   rootDir: string;
   settings: McpProxySettings;
   eventsPath?: string;
+  /** The step span's W3C traceparent: `mcp-serve` parents its tool-call spans under it. */
+  traceparent?: string;
 }
 
 export interface ProxySession {
@@ -33,6 +36,8 @@ export interface ToolProxyOptions {
   nodeArgs?: string[];
   nodeBinary?: string;
   tmpRoot?: string;
+  /** Gives the step's `mcp-serve` the run's exporter settings. */
+  telemetry?: Pick<TelemetryControl, 'proxyTelemetry'>;
 }
 
 /**
@@ -62,6 +67,7 @@ export class ToolProxyService {
       run_id: request.runId,
       owner_pid: process.pid,
       ...(request.eventsPath ? { events_path: request.eventsPath } : {}),
+      ...(this.options.telemetry ? { telemetry: this.options.telemetry.proxyTelemetry(request.traceparent) } : {}),
     };
     const dir = mkdtempSync(join(this.options.tmpRoot ?? tmpdir(), 'awf-proxy-'));
     const removeDir = (): void => rmSync(dir, { recursive: true, force: true });

@@ -5,7 +5,8 @@ import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
 import type { RunError, RunReport, StepReport } from '../../domain/workflow/run-report.model';
 import { findStep, type Step, type TerminalStep, type Workflow } from '../../domain/workflow/workflow.model';
-import type { AgentStepExecutor } from './agent-step.executor';
+import type { RunTelemetry } from '../run-telemetry.service';
+import { type AgentStepExecutor, stepEventsPath } from './agent-step.executor';
 import type { CommandStepExecutor } from './command-step.executor';
 import { Condition } from './condition-evaluator';
 import { interpolate, type RunContext } from './run-context';
@@ -31,7 +32,7 @@ const MAX_STEP_EXECUTIONS = 10_000;
  * `cancelled` once the running step has been stopped.
  */
 export class WorkflowRunner {
-  constructor(private readonly commands: CommandStepExecutor, private readonly agents: AgentStepExecutor) {}
+  constructor(private readonly commands: CommandStepExecutor, private readonly agents: AgentStepExecutor, private readonly telemetry?: RunTelemetry) {}
 
   async run(workflow: Workflow, options: RunOptions): Promise<RunReport> {
     const runId = randomUUID();
@@ -41,16 +42,22 @@ export class WorkflowRunner {
       current: workflow.initial, signal: options.signal, cwd: options.cwd,
     };
     const steps: StepReport[] = [];
-    const finish = (status: RunReport['status'], extra: Partial<RunReport> = {}): RunReport => ({
-      workflow: workflow.name, run_id: runId, status, duration_ms: Date.now() - ctx.startedAt.getTime(),
-      output: steps.at(-1)?.output ?? '', steps, ...extra,
-    });
+    const runSpan = this.telemetry?.startRun(workflow.name, runId);
+    const finish = (status: RunReport['status'], extra: Partial<RunReport> = {}): RunReport => {
+      const report: RunReport = {
+        workflow: workflow.name, run_id: runId, status, duration_ms: Date.now() - ctx.startedAt.getTime(),
+        output: steps.at(-1)?.output ?? '', steps, ...extra,
+      };
+      if (runSpan) this.telemetry?.finishRun(runSpan, report, runDir, ctx.startedAt);
+      return report;
+    };
     for (let executed = 0; executed < MAX_STEP_EXECUTIONS; executed++) {
       if (options.signal.aborted) return finish('cancelled');
       const step = findStep(workflow, ctx.current);
       if (!step) return finish('failure', { error: errorJson(missingState(ctx.current)) });
       if (step.type === 'terminal') return this.terminal(step, ctx, finish);
       options.observer?.stepStarted(step.name, step.type);
+      ctx.stepSpan = runSpan && this.telemetry?.startStep(runSpan, { name: step.name, type: step.type, provider: step.type === 'agent' ? step.provider : undefined });
       const started = Date.now();
       let outcome: StepOutcome;
       try {
@@ -58,12 +65,14 @@ export class WorkflowRunner {
       } catch (err) {
         const error = isAwfError(err) ? err : new AwfError(ErrorCodes.SYSTEM_INTERNAL, String(err));
         const report = stepReport(step, { status: 'failure', state: { Output: '', Stderr: '', ExitCode: -1, Status: 'failure' }, attempts: 1, toolCalls: 0, error }, started);
+        this.traced(ctx, step, report);
         steps.push(report);
         options.observer?.stepFinished(report);
         return finish('failure', { error: errorJson(error) });
       }
       ctx.states[step.name] = outcome.state;
       const report = stepReport(step, outcome, started);
+      this.traced(ctx, step, report);
       steps.push(report);
       options.observer?.stepFinished(report);
       if (outcome.status === 'cancelled' || options.signal.aborted) return finish('cancelled');
@@ -75,6 +84,15 @@ export class WorkflowRunner {
       ctx.current = next;
     }
     return finish('failure', { error: { code: ErrorCodes.EXECUTION_STEP_FAILED, message: `stopped after ${MAX_STEP_EXECUTIONS} steps: the transitions loop forever` } });
+  }
+
+  /** Ends the step's span and adds its tool calls (agent steps) to the report. */
+  private traced(ctx: RunContext, step: Exclude<Step, TerminalStep>, report: StepReport): void {
+    const span = ctx.stepSpan;
+    ctx.stepSpan = undefined;
+    if (!span || !this.telemetry) return;
+    const calls = this.telemetry.finishStep(span, report, step.type === 'agent' ? stepEventsPath(ctx.runDir, step.name) : undefined);
+    if (calls && calls.events.length > 0) Object.assign(report, calls);
   }
 
   private terminal(step: TerminalStep, ctx: RunContext, finish: (s: RunReport['status'], e?: Partial<RunReport>) => RunReport): RunReport {

@@ -13,6 +13,10 @@ export interface ToolScope {
   workflow?: string;
   step?: string;
   runId?: string;
+  /** Absolute audit JSONL of the step (`events_path`): one line per tool call. */
+  eventsPath?: string;
+  /** W3C traceparent of the step's span: every tool-call span becomes its child. */
+  traceparent?: string;
 }
 
 /** Per-call context. `signal` aborts when the caller gives up (client cancel, shutdown). */

@@ -1,3 +1,6 @@
+import type { ToolCallEvent } from '../model/tool-call-event';
+import type { ToolCallSummary } from '../model/tool-call-summary';
+
 /** What `awf run -f json` prints: the run's status and one entry per executed step. */
 export type StepStatus = 'success' | 'failure' | 'cancelled';
 
@@ -9,6 +12,10 @@ export interface StepReport {
   exit_code: number;
   output: string;
   tool_calls: number;
+  /** Agent steps with a proxy: calls, errors and the slowest tool, from the step's audit trail. */
+  tool_summary?: ToolCallSummary;
+  /** The step's audit events, one per tool call. */
+  events?: ToolCallEvent[];
   attempts?: number;
   error?: RunError;
 }

@@ -1,6 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { buildToolScope } from '../../application/tool-scope.factory';
 import type { AppLogger } from '../../domain/ports/app-logger.port';
+import type { TelemetryControl } from '../../domain/ports/telemetry-control.port';
+import { TELEMETRY_CONTROL } from '../../domain/ports/telemetry-control.port';
 import type { ToolDispatcherFactory } from '../../domain/ports/tool-dispatcher-factory.port';
 import { APP_LOGGER, TOOL_ROUTER_FACTORY } from '../../domain/ports/tokens';
 import { AWF_VERSION } from '../../version';
@@ -21,11 +23,14 @@ export class McpServeService {
     @Inject(TOOL_ROUTER_FACTORY) private readonly tools: ToolDispatcherFactory,
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
     private readonly signals: ProcessSignals,
+    @Optional() @Inject(TELEMETRY_CONTROL) private readonly telemetry?: TelemetryControl,
   ) {}
 
   async serve(configFile: string): Promise<void> {
     const config = loadProxyConfig(configFile);
     const scope = buildToolScope(config);
+    // Spans are flushed by the telemetry module's shutdown hook, after serve() returns.
+    await this.telemetry?.startForProxy(config.telemetry);
     const dispatcher = await this.tools.open(scope);
     // Loaded here, not at the top: only this command pays for the SDK.
     // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -10,7 +10,11 @@ import { ToolProxyService } from '../../application/workflow/tool-proxy.service'
 import { WorkflowRunner } from '../../application/workflow/workflow-runner.service';
 import { WorkflowService } from '../../application/workflow/workflow.service';
 import { WorkflowValidator } from '../../application/workflow/workflow-validator.service';
+import { RunTelemetry } from '../../application/run-telemetry.service';
 import { PLUGIN_CATALOG, type PluginCatalog } from '../../domain/ports/plugin-catalog.port';
+import { RUN_HISTORY, type RunHistory } from '../../domain/ports/run-history.port';
+import { TELEMETRY_CONTROL, type TelemetryControl } from '../../domain/ports/telemetry-control.port';
+import { TRACER, type Tracer } from '../../domain/ports/tracer.port';
 import type { AppLogger } from '../../domain/ports/app-logger.port';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import type { ToolDispatcherFactory } from '../../domain/ports/tool-dispatcher-factory.port';
@@ -31,8 +35,8 @@ import { YamlWorkflowRepository } from './yaml-workflow.repository';
     { provide: AGENT_CATALOG, useClass: RegistryAgentCatalog },
     {
       provide: ToolProxyService,
-      useFactory: (tools: ToolDispatcherFactory) => new ToolProxyService(tools, { mainScript: mainScriptPath(), nodeArgs: selfCommand([]).args.slice(0, -1) }),
-      inject: [TOOL_ROUTER_FACTORY],
+      useFactory: (tools: ToolDispatcherFactory, telemetry?: TelemetryControl) => new ToolProxyService(tools, { mainScript: mainScriptPath(), nodeArgs: selfCommand([]).args.slice(0, -1), telemetry }),
+      inject: [TOOL_ROUTER_FACTORY, { token: TELEMETRY_CONTROL, optional: true }],
     },
     {
       provide: WorkflowValidator,
@@ -41,9 +45,9 @@ import { YamlWorkflowRepository } from './yaml-workflow.repository';
     },
     {
       provide: WorkflowRunner,
-      useFactory: (exec: CommandExecutor, agents: AgentCatalog, proxies: ToolProxyService, logger: AppLogger) =>
-        new WorkflowRunner(new CommandStepExecutor(exec), new AgentStepExecutor(agents, proxies, logger)),
-      inject: [COMMAND_EXECUTOR, AGENT_CATALOG, ToolProxyService, APP_LOGGER],
+      useFactory: (exec: CommandExecutor, agents: AgentCatalog, proxies: ToolProxyService, logger: AppLogger, tracer?: Tracer, history?: RunHistory) =>
+        new WorkflowRunner(new CommandStepExecutor(exec), new AgentStepExecutor(agents, proxies, logger), tracer && new RunTelemetry(tracer, history)),
+      inject: [COMMAND_EXECUTOR, AGENT_CATALOG, ToolProxyService, APP_LOGGER, { token: TRACER, optional: true }, { token: RUN_HISTORY, optional: true }],
     },
     {
       provide: WorkflowService,

@@ -5,16 +5,19 @@ import { ProxyModule } from '../../infrastructure/mcp/proxy.module';
 import { McpServeCommand } from './mcp-serve.command';
 import { WorkflowModule } from '../../infrastructure/workflow/workflow.module';
 import { ListCommand } from './list.command';
+import { RunsShowCommand } from './runs-show.command';
+import { RunsCommand } from './runs.command';
 import { RunCommand } from './run.command';
 import { ValidateCommand } from './validate.command';
 import { PLUGIN_SUBCOMMANDS, PluginCommand } from './plugin.command';
 
 const commands = [McpServeCommand];
+const runsCommands = [RunsCommand, RunsShowCommand];
 const workflowCommands = [RunCommand, ValidateCommand, ListCommand];
 const pluginCommands = [PluginCommand, ...PLUGIN_SUBCOMMANDS];
 
 @Module({
   imports: [ProxyModule, WorkflowModule],
-  providers: [...commands, ...workflowCommands, ...pluginCommands],
+  providers: [...commands, ...workflowCommands, ...pluginCommands, ...runsCommands],
 })
 export class CliModule {}

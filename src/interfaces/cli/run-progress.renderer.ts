@@ -1,3 +1,4 @@
+import { formatToolCallSummary } from '../../domain/model/tool-call-summary';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import { formatDuration } from '../../domain/workflow/duration';
 import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
@@ -30,7 +31,7 @@ export class RunProgressRenderer implements RunObserver {
     this.stopSpinner();
     const detail = [
       r.status === 'failure' && r.exit_code > 0 ? `exit ${r.exit_code}` : '',
-      r.type === 'agent' ? `${r.tool_calls} tool call${r.tool_calls === 1 ? '' : 's'}` : '',
+      r.tool_summary ? formatToolCallSummary(r.tool_summary) : r.type === 'agent' ? `${r.tool_calls} tool call${r.tool_calls === 1 ? '' : 's'}` : '',
       r.attempts ? `${r.attempts} attempts` : '',
     ].filter(Boolean).join(', ');
     this.line(`${MARK[r.status]} ${r.name}  ${r.status}  ${formatDuration(r.duration_ms)}${detail ? `  (${detail})` : ''}`);

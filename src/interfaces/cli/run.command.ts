@@ -5,6 +5,8 @@ import { WorkflowService } from '../../application/workflow/workflow.service';
 import { AwfError } from '../../domain/errors/awf-error';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import { SECRET_MASKER } from '../../domain/ports/tokens';
+import { TELEMETRY_CONTROL, type TelemetryControl } from '../../domain/ports/telemetry-control.port';
+import { resolveTelemetrySettings } from '../../infrastructure/telemetry/telemetry-settings';
 import { loadProjectConfig } from '../../infrastructure/config/project-config.loader';
 import { ProcessSignals } from '../../infrastructure/core/process-signals.service';
 import { runsDir } from '../../infrastructure/workflow/workflow-paths';
@@ -15,6 +17,9 @@ import { renderRunReport } from './run-report.renderer';
 interface RunOptions {
   input?: string[];
   format: OutputFormat;
+  otelExporter?: string;
+  otelEndpoint?: string;
+  otelServiceName?: string;
 }
 
 /** `awf run <workflow>`: progress on stderr, the run's output (or its JSON report) on stdout. */
@@ -24,6 +29,7 @@ export class RunCommand extends CommandRunner {
     private readonly workflows: WorkflowService,
     private readonly signals: ProcessSignals,
     @Inject(SECRET_MASKER) private readonly masker: SecretMasker,
+    @Inject(TELEMETRY_CONTROL) private readonly telemetry: TelemetryControl,
   ) {
     super();
   }
@@ -31,11 +37,15 @@ export class RunCommand extends CommandRunner {
   async run([target]: string[], options: RunOptions): Promise<void> {
     const progress = new RunProgressRenderer(process.stderr, this.masker);
     const mask = (s: string): string => this.masker.mask(s);
+    const project = loadProjectConfig();
+    await this.telemetry.start(resolveTelemetrySettings({
+      flags: { exporter: options.otelExporter, endpoint: options.otelEndpoint, serviceName: options.otelServiceName }, project: project.telemetry,
+    }));
     try {
       const report = await this.workflows.run({
         target,
         inputs: parseInputFlags(options.input ?? []),
-        projectInputs: loadProjectConfig().inputs,
+        projectInputs: project.inputs,
         signal: this.signals.signal,
         observer: progress,
         cwd: process.cwd(),
@@ -54,6 +64,21 @@ export class RunCommand extends CommandRunner {
   @Option({ flags: '-i, --input <name=value>', description: 'a workflow input (repeatable)' })
   parseInput(value: string, previous: string[] = []): string[] {
     return [...previous, value];
+  }
+
+  @Option({ flags: '--otel-exporter <name>', description: 'trace exporter: none (default), otlp, console (stderr) or file' })
+  parseOtelExporter(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--otel-endpoint <url>', description: 'OTLP/HTTP base URL (default: OTEL_EXPORTER_OTLP_ENDPOINT); implies otlp' })
+  parseOtelEndpoint(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--otel-service-name <name>', description: 'service.name of the spans (default: OTEL_SERVICE_NAME, else awf)' })
+  parseOtelServiceName(value: string): string {
+    return value;
   }
 
   @Option({ flags: '-f, --format <format>', description: 'text (default) or json', defaultValue: 'text' })

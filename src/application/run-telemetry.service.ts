@@ -1,0 +1,72 @@
+import type { ToolCallEvent } from '../domain/model/tool-call-event';
+import { summarizeToolCalls, type ToolCallSummary } from '../domain/model/tool-call-summary';
+import type { RunHistory } from '../domain/ports/run-history.port';
+import type { TraceSpan, Tracer } from '../domain/ports/tracer.port';
+
+const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
+
+/** The facts of a finished step that its span and summary need (a subset of StepReport). */
+export interface FinishedStep {
+  name: string;
+  status: string;
+  duration_ms: number;
+  exit_code?: number;
+  error?: { code: string; message: string };
+}
+
+export interface StepToolCalls {
+  tool_summary: ToolCallSummary;
+  events: ToolCallEvent[];
+}
+
+/**
+ * What `run` does for observability, in one place: the spans `workflow.run` → `step <name>`
+ * (the parent of every `tool.call` of that step, in `mcp-serve` or in-process), the step's
+ * audit events read back after it ran, and the run's `run.json`. Every method is safe to
+ * call with tracing off (spans are no-ops) and without a run history.
+ */
+export class RunTelemetry {
+  constructor(private readonly tracer: Tracer, private readonly history?: RunHistory, private readonly env: NodeJS.ProcessEnv = process.env) {}
+
+  /** A CI system that exports TRACEPARENT gets the run as a child of its own span. */
+  startRun(workflow: string, runId: string): TraceSpan {
+    const parent = this.env.TRACEPARENT && TRACEPARENT.test(this.env.TRACEPARENT) ? this.env.TRACEPARENT : undefined;
+    return this.tracer.startSpan('workflow.run', { parent, attributes: { 'awf.workflow': workflow, 'awf.run_id': runId } });
+  }
+
+  startStep(run: TraceSpan, step: { name: string; type: string; provider?: string }): TraceSpan {
+    return this.tracer.startSpan(`step ${step.name}`, {
+      parent: run,
+      attributes: { 'awf.step': step.name, 'awf.step.type': step.type, ...(step.provider ? { 'awf.step.provider': step.provider } : {}) },
+    });
+  }
+
+  /** Reads the step's audit trail, records the outcome on its span and ends it. */
+  finishStep(span: TraceSpan, step: FinishedStep, eventsPath?: string): StepToolCalls | undefined {
+    const events = eventsPath && this.history ? this.history.readEvents(eventsPath) : undefined;
+    const summary = events ? summarizeToolCalls(events) : undefined;
+    span.setAttributes({
+      'awf.step.status': step.status,
+      'awf.step.duration_ms': step.duration_ms,
+      ...(step.exit_code !== undefined ? { 'awf.step.exit_code': step.exit_code } : {}),
+      ...(summary ? { 'awf.step.tool_calls': summary.calls, 'awf.step.tool_errors': summary.errors } : {}),
+    });
+    if (step.status === 'failure') span.fail(step.error?.message ?? `step ${step.name} failed`);
+    span.end();
+    return events && summary ? { tool_summary: summary, events } : undefined;
+  }
+
+  finishRun(span: TraceSpan, run: { workflow: string; run_id: string; status: string; duration_ms: number; error?: { message: string } }, dir?: string, startedAt?: Date): void {
+    span.setAttributes({ 'awf.run.status': run.status, 'awf.run.duration_ms': run.duration_ms });
+    if (run.status === 'failure') span.fail(run.error?.message ?? 'run failed');
+    span.end();
+    try {
+      this.history?.saveMeta({
+        run_id: run.run_id, workflow: run.workflow, status: run.status,
+        ...(startedAt ? { started_at: startedAt.toISOString() } : {}), finished_at: new Date().toISOString(), duration_ms: run.duration_ms,
+      }, dir);
+    } catch {
+      // The record is for `awf runs show`; a full disk must not turn a finished run into a crash.
+    }
+  }
+}

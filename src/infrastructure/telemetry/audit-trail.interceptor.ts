@@ -1,0 +1,43 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ToolResult } from '../../domain/model/tool-result';
+import { InterceptsToolCalls } from '../../domain/ports/markers';
+import type { SecretMasker } from '../../domain/ports/secret-masker.port';
+import type { ToolCall, ToolCallInterceptor } from '../../domain/ports/tool-call-interceptor.port';
+import { SECRET_MASKER } from '../../domain/ports/tokens';
+import { argsShape } from './args-shape';
+import { AuditTrailWriter } from './audit-trail.writer';
+import { elapsedMs, INTERCEPTOR_ORDER, outcomeOf } from './tool-call-outcome';
+
+/** One audit line per call in the step's `events_path`; nothing when the scope has none. */
+@InterceptsToolCalls()
+@Injectable()
+export class AuditTrailInterceptor implements ToolCallInterceptor {
+  readonly order = INTERCEPTOR_ORDER.audit;
+
+  constructor(
+    private readonly writer: AuditTrailWriter,
+    @Inject(SECRET_MASKER) private readonly masker: SecretMasker,
+  ) {}
+
+  async intercept(call: ToolCall, next: () => Promise<ToolResult>): Promise<ToolResult> {
+    const path = call.ctx.scope.eventsPath;
+    if (!path) return next();
+    const start = new Date();
+    const started = performance.now();
+    const result = await next();
+    const { status, error } = outcomeOf(result);
+    const { scope } = call.ctx;
+    this.writer.append(path, {
+      ...(scope.runId ? { run_id: scope.runId } : {}),
+      ...(scope.step ? { step: scope.step } : {}),
+      tool: call.tool.name,
+      source: call.tool.source,
+      start: start.toISOString(),
+      duration_ms: elapsedMs(started),
+      status,
+      ...(error ? { error: this.masker.mask(error) } : {}),
+      args_shape: argsShape(call.args),
+    });
+    return result;
+  }
+}

@@ -1,0 +1,63 @@
+import type * as OtelApi from '@opentelemetry/api';
+import type { SpanAttributes, StartSpanOptions, TraceSpan, Tracer } from '../../domain/ports/tracer.port';
+
+const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+
+/** The Tracer port over an OpenTelemetry tracer. Built only once the SDK is loaded. */
+export class OtelTracer implements Tracer {
+  readonly enabled = true;
+
+  constructor(private readonly api: typeof OtelApi, private readonly tracer: OtelApi.Tracer, private readonly mask: (text: string) => string) {}
+
+  startSpan(name: string, options: StartSpanOptions = {}): TraceSpan {
+    const span = this.tracer.startSpan(name, { attributes: maskAttributes(options.attributes, this.mask) }, this.parentContext(options.parent));
+    return new OtelSpan(span, this.api, this.mask);
+  }
+
+  private parentContext(parent: StartSpanOptions['parent']): OtelApi.Context {
+    const { context, trace, ROOT_CONTEXT } = this.api;
+    if (parent instanceof OtelSpan) return trace.setSpan(ROOT_CONTEXT, parent.span);
+    if (typeof parent === 'string') {
+      const m = TRACEPARENT.exec(parent);
+      if (m && m[2] !== '0'.repeat(32) && m[3] !== '0'.repeat(16)) {
+        return trace.setSpanContext(ROOT_CONTEXT, { traceId: m[2], spanId: m[3], traceFlags: parseInt(m[4], 16), isRemote: true });
+      }
+    }
+    return context.active();
+  }
+}
+
+class OtelSpan implements TraceSpan {
+  private ended = false;
+
+  constructor(readonly span: OtelApi.Span, private readonly api: typeof OtelApi, private readonly mask: (text: string) => string) {}
+
+  get traceparent(): string {
+    const { traceId, spanId, traceFlags } = this.span.spanContext();
+    return `00-${traceId}-${spanId}-${traceFlags.toString(16).padStart(2, '0')}`;
+  }
+
+  setAttributes(attributes: SpanAttributes): void {
+    if (!this.ended) this.span.setAttributes(maskAttributes(attributes, this.mask) ?? {});
+  }
+
+  fail(message: string): void {
+    if (this.ended) return;
+    const masked = this.mask(message);
+    this.span.setStatus({ code: this.api.SpanStatusCode.ERROR, message: masked });
+    this.span.addEvent('exception', { 'exception.message': masked });
+  }
+
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.span.end();
+  }
+}
+
+function maskAttributes(attributes: SpanAttributes | undefined, mask: (text: string) => string): SpanAttributes | undefined {
+  if (!attributes) return undefined;
+  const out: SpanAttributes = {};
+  for (const [key, value] of Object.entries(attributes)) out[key] = typeof value === 'string' ? mask(value) : value;
+  return out;
+}

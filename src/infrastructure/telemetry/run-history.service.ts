@@ -1,0 +1,94 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { AwfError } from '../../domain/errors/awf-error';
+import { ErrorCodes } from '../../domain/errors/error-codes';
+import type { ToolCallEvent } from '../../domain/model/tool-call-event';
+import { summarizeToolCalls } from '../../domain/model/tool-call-summary';
+import type { RunHistory, RunRecord, RunRecordMeta, StepEvents } from '../../domain/ports/run-history.port';
+
+const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+const EVENTS_SUFFIX = '.events.jsonl';
+
+/**
+ * `$AWF_STORAGE/runs`, else `$XDG_DATA_HOME/awf/runs`, else `~/.local/share/awf/runs`: the
+ * same lookup `awf run` uses when it allocates a run's directory.
+ */
+export function runsRoot(env: NodeJS.ProcessEnv = process.env): string {
+  const storage = env.AWF_STORAGE || join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'awf');
+  return join(storage, 'runs');
+}
+
+/** Runs kept on disk, one directory each: `run.json` and one `<step>.events.jsonl` per step. */
+export class RunHistoryService implements RunHistory {
+  constructor(private readonly root: string = runsRoot()) {}
+
+  allocate(runId: string): string {
+    const dir = this.dirOf(runId);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return dir;
+  }
+
+  eventsPath(runId: string, step: string): string {
+    return join(this.dirOf(runId), `${step.replace(/[^A-Za-z0-9_-]/g, '_')}${EVENTS_SUFFIX}`);
+  }
+
+  readEvents(path: string): ToolCallEvent[] {
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch {
+      return [];
+    }
+    return text.split('\n').flatMap((line) => {
+      if (!line.trim()) return [];
+      try {
+        const event = JSON.parse(line) as ToolCallEvent;
+        return typeof event.tool === 'string' && typeof event.duration_ms === 'number' ? [event] : [];
+      } catch {
+        return [];
+      }
+    });
+  }
+
+  saveMeta(meta: RunRecordMeta, dir: string = this.dirOf(meta.run_id)): void {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const target = join(dir, 'run.json');
+    const temp = join(dir, `.run.json.${process.pid}.${Date.now()}.tmp`);
+    writeFileSync(temp, JSON.stringify(meta, null, 2) + '\n', { mode: 0o600 });
+    renameSync(temp, target);
+  }
+
+  load(runId: string): RunRecord {
+    const dir = this.dirOf(runId);
+    if (!existsSync(dir)) throw notFound(runId, this.root);
+    const meta = this.readMeta(dir, runId);
+    const files = readdirSync(dir).filter((f) => f.endsWith(EVENTS_SUFFIX));
+    const steps: StepEvents[] = files.map((file) => {
+      const events = this.readEvents(join(dir, file)).sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
+      return { step: events[0]?.step ?? file.slice(0, -EVENTS_SUFFIX.length), summary: summarizeToolCalls(events), events };
+    });
+    steps.sort((a, b) => (a.events[0]?.start ?? '').localeCompare(b.events[0]?.start ?? ''));
+    return { meta, dir, steps };
+  }
+
+  private readMeta(dir: string, runId: string): RunRecordMeta {
+    try {
+      return { ...(JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as RunRecordMeta), run_id: runId };
+    } catch {
+      return { run_id: runId };
+    }
+  }
+
+  private dirOf(runId: string): string {
+    if (!RUN_ID.test(runId)) {
+      throw new AwfError(ErrorCodes.RUN_NOT_FOUND, `"${runId}" is not a run id`, { run_id: runId }, 'Run ids are printed by `awf run`; they use letters, digits, ".", "_" and "-".');
+    }
+    return join(this.root, runId);
+  }
+}
+
+function notFound(runId: string, root: string): AwfError {
+  return new AwfError(ErrorCodes.RUN_NOT_FOUND, `no run "${runId}" in ${root}`, { run_id: runId, runs_dir: root },
+    'Use the run id that `awf run` printed; runs are kept under $XDG_DATA_HOME/awf/runs.');
+}

@@ -1,0 +1,43 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ToolResult } from '../../domain/model/tool-result';
+import type { AppLogger } from '../../domain/ports/app-logger.port';
+import { InterceptsToolCalls } from '../../domain/ports/markers';
+import type { ToolCall, ToolCallInterceptor } from '../../domain/ports/tool-call-interceptor.port';
+import { APP_LOGGER } from '../../domain/ports/tokens';
+import { argsShape } from './args-shape';
+import { elapsedMs, INTERCEPTOR_ORDER, outcomeOf } from './tool-call-outcome';
+
+/**
+ * One pino line `tool call` per call: info when it succeeded, warn when the tool failed.
+ * Arguments are logged as their shape; `AWF_LOG_TOOL_ARGS=1` logs the values (still
+ * passed through the secret masker, like every line).
+ */
+@InterceptsToolCalls()
+@Injectable()
+export class ToolCallLogInterceptor implements ToolCallInterceptor {
+  readonly order = INTERCEPTOR_ORDER.log;
+  private readonly logArgs = process.env.AWF_LOG_TOOL_ARGS === '1';
+
+  constructor(@Inject(APP_LOGGER) private readonly logger: AppLogger) {}
+
+  async intercept(call: ToolCall, next: () => Promise<ToolResult>): Promise<ToolResult> {
+    const started = performance.now();
+    const result = await next();
+    const { status, error } = outcomeOf(result);
+    const { scope, callId } = call.ctx;
+    const fields = {
+      tool: call.tool.name,
+      source: call.tool.source,
+      duration_ms: elapsedMs(started),
+      status,
+      ...(error ? { error } : {}),
+      ...(scope.step ? { step: scope.step } : {}),
+      ...(scope.runId ? { run_id: scope.runId } : {}),
+      call_id: callId,
+      ...(this.logArgs ? { args: call.args } : { args_shape: argsShape(call.args) }),
+    };
+    if (status === 'error') this.logger.warn(fields, 'tool call');
+    else this.logger.info(fields, 'tool call');
+    return result;
+  }
+}

@@ -1,0 +1,52 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ToolResult } from '../../domain/model/tool-result';
+import { InterceptsToolCalls } from '../../domain/ports/markers';
+import type { ToolCall, ToolCallInterceptor } from '../../domain/ports/tool-call-interceptor.port';
+import { TRACER, type Tracer } from '../../domain/ports/tracer.port';
+import { argsShape } from './args-shape';
+import { elapsedMs, INTERCEPTOR_ORDER, outcomeOf } from './tool-call-outcome';
+
+/**
+ * One span `tool.call <tool>` per call, a child of the step's span (the scope's
+ * traceparent), on the `mcp-serve` path and the in-process path alike. Arguments appear
+ * as their shape only.
+ */
+@InterceptsToolCalls()
+@Injectable()
+export class TracingInterceptor implements ToolCallInterceptor {
+  readonly order = INTERCEPTOR_ORDER.tracing;
+
+  constructor(@Inject(TRACER) private readonly tracer: Tracer) {}
+
+  async intercept(call: ToolCall, next: () => Promise<ToolResult>): Promise<ToolResult> {
+    if (!this.tracer.enabled) return next();
+    const { tool, ctx } = call;
+    const span = this.tracer.startSpan(`tool.call ${tool.name}`, {
+      parent: ctx.scope.traceparent,
+      attributes: {
+        'tool.name': tool.name,
+        'tool.source': tool.source,
+        'tool.call_id': ctx.callId,
+        'tool.args_shape': JSON.stringify(argsShape(call.args)),
+        ...(ctx.scope.step ? { 'awf.step': ctx.scope.step } : {}),
+        ...(ctx.scope.runId ? { 'awf.run_id': ctx.scope.runId } : {}),
+        ...(ctx.scope.workflow ? { 'awf.workflow': ctx.scope.workflow } : {}),
+      },
+    });
+    const started = performance.now();
+    try {
+      const result = await next();
+      const outcome = outcomeOf(result);
+      span.setAttributes({ 'tool.duration_ms': elapsedMs(started), 'tool.status': outcome.status, ...(outcome.error ? { 'tool.error': outcome.error } : {}) });
+      if (outcome.error) span.fail(outcome.error);
+      return result;
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      span.setAttributes({ 'tool.duration_ms': elapsedMs(started), 'tool.status': 'error', 'tool.error': message });
+      span.fail(message);
+      throw err;
+    } finally {
+      span.end();
+    }
+  }
+}
