@@ -127,7 +127,7 @@ describe('awf mcp-serve without plugins does not load gRPC', () => {
     const report = join(dir, 'modules.json');
     const hook = join(dir, 'report-modules.js');
     writeFileSync(hook, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify(Object.keys(require.cache))));\n`);
-    const session = await connectMcpServe(dir, { intercept_builtins: true }, { env: { NODE_OPTIONS: `--require ${hook}` } });
+    const session = await connectMcpServe(dir, { intercept_builtins: true }, { env: { AWF_NO_BUNDLE: '1', NODE_OPTIONS: `--require ${hook}` } });
     await session.client.listTools();
     await session.close();
     const deadline = Date.now() + 10_000;

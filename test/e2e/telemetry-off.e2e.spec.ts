@@ -6,6 +6,12 @@ import { startRawServe } from '../support/telemetry-serve';
 const PROBE = resolve(REPO_ROOT, 'test/fixtures/telemetry/require-probe.js');
 /** Anything of OpenTelemetry but the API package counts as "the SDK" here. */
 const SDK_MODULE = /\/node_modules\/@opentelemetry\/(?!api\/)/;
+/**
+ * The probe reads require.cache, which sees packages only as separate files: run the tsc
+ * output (AWF_NO_BUNDLE=1). The bundle keeps the same laziness through esbuild's per-module
+ * wrappers, evaluated on first require, but hides it from require.cache.
+ */
+const UNBUNDLED = { AWF_NO_BUNDLE: '1' };
 
 describe('tracing off costs nothing: no OpenTelemetry SDK module is loaded', () => {
   const project = projectWithExtensions([ECHO_EXTENSION]);
@@ -13,7 +19,7 @@ describe('tracing off costs nothing: no OpenTelemetry SDK module is loaded', () 
 
   async function loadedModules(config: Record<string, unknown>): Promise<string[]> {
     const out = join(project.dir, `probe-${Math.random().toString(36).slice(2)}.json`);
-    const serve = await startRawServe(project.dir, { step: 'probe', ...config }, { NODE_OPTIONS: `--require ${PROBE}`, AWF_PROBE_OUT: out });
+    const serve = await startRawServe(project.dir, { step: 'probe', ...config }, { ...UNBUNDLED, NODE_OPTIONS: `--require ${PROBE}`, AWF_PROBE_OUT: out });
     const [answer] = await serve.call([{ name: 'echo', arguments: { text: 'x' } }]);
     expect(answer).toMatchObject({ result: { content: [{ text: 'x' }] } });
     expect(await serve.stop('stdin')).toBe(0);
