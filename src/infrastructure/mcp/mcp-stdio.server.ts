@@ -1,10 +1,18 @@
 import type { Readable, Writable } from 'node:stream';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolRequest } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import { isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { ToolDispatcher } from '../../domain/ports/tool-dispatcher.port';
+
+/**
+ * The SDK validates tools/call params twice: once generically (a failure there is reported as
+ * -32603 Internal error) and once in Server's own wrapper (reported as -32602 Invalid params).
+ * Letting the first pass through leaves the second, which gives a client the right code.
+ */
+const LenientCallToolRequestSchema = CallToolRequestSchema.extend({ params: z.unknown() });
 
 export interface McpStdioServerOptions {
   name: string;
@@ -32,7 +40,10 @@ export class McpStdioServer {
     this.server.setRequestHandler(ListToolsRequestSchema, () => ({
       tools: this.tools.list().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
     }));
-    this.server.setRequestHandler(CallToolRequestSchema, (request, extra) => this.callTool(request.params.name, request.params.arguments, extra.signal));
+    this.server.setRequestHandler(LenientCallToolRequestSchema, (request, extra) => {
+      const { name, arguments: args } = request.params as CallToolRequest['params'];
+      return this.callTool(name, args, extra.signal);
+    });
   }
 
   /** Serves until stdin ends or `stop()`; the SDK transport alone never notices EOF. */
