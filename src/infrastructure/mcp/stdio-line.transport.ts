@@ -4,6 +4,11 @@ import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage, type RequestId } 
 
 /** The SDK's own stdio cap; a frame above it is refused, not buffered. */
 export const DEFAULT_MAX_FRAME_BYTES = 10 * 1024 * 1024;
+/**
+ * Output buffered for a client that does not read it, beyond which no more input is read:
+ * memory stays bounded, and a client that writes everything before it reads still gets through.
+ */
+const OUTPUT_BACKLOG_BYTES = 8 * 1024 * 1024;
 /** How much of an oversized or broken frame is kept to find its id. */
 const PEEK_BYTES = 512;
 const ID = String.raw`(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|"(?:[^"\\\r\n]|\\.)*")`;
@@ -32,6 +37,7 @@ export class StdioLineTransport implements Transport {
   private pieces: Buffer[] = [];
   private pendingBytes = 0;
   private oversized?: { head: Buffer; tail: Buffer; bytes: number };
+  private inputPaused = false;
   private closed = false;
 
   constructor(private readonly stdin: Readable, private readonly stdout: Writable, private readonly options: StdioLineTransportOptions = {}) {
@@ -45,9 +51,19 @@ export class StdioLineTransport implements Transport {
     this.stdout.on('error', this.onStdoutError);
   }
 
+  /**
+   * Resolves as soon as the frame is queued: holding the promise until the pipe drains would
+   * keep every request alive (arguments and all) for as long as the client is slow to read.
+   * Backpressure goes to the input instead: past the backlog limit, no new request is read.
+   */
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed || this.stdout.destroyed || !this.stdout.writable) return Promise.resolve();
     this.stdout.write(`${JSON.stringify(message)}\n`);
+    if (this.stdout.writableLength > OUTPUT_BACKLOG_BYTES && !this.inputPaused) {
+      this.inputPaused = true;
+      this.stdin.pause();
+      this.stdout.once('drain', this.resumeInput);
+    }
     return Promise.resolve();
   }
 
@@ -56,6 +72,7 @@ export class StdioLineTransport implements Transport {
     this.closed = true;
     this.stdin.off('data', this.onData);
     this.stdin.off('error', this.onStreamError);
+    this.stdout.off('drain', this.resumeInput);
     if (this.stdin.listenerCount('data') === 0) this.stdin.pause();
     this.pieces = [];
     this.oversized = undefined;
@@ -71,6 +88,11 @@ export class StdioLineTransport implements Transport {
       this.endOfFrame();
       start = nl + 1;
     }
+  };
+
+  private readonly resumeInput = (): void => {
+    this.inputPaused = false;
+    if (!this.closed) this.stdin.resume();
   };
 
   private readonly onStreamError = (error: Error): void => this.onerror?.(error);
