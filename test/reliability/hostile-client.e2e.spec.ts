@@ -42,14 +42,13 @@ describe('awf mcp-serve with a misbehaving client', () => {
       await server.waitFor(() => server.answered.has(idKey('init')), 20_000, 'initialize');
       const baselineKiB = memoryOf(server.pid)!.rssKiB;
       server.child.stdout.pause();
-      // 800 calls with 32 KiB answers (25 MiB of output, three times the backlog limit) and nested arguments.
-      const calls = 800;
-      const text = 'r'.repeat(32 * 1024);
-      const nested = `${'['.repeat(3000)}${']'.repeat(3000)}`;
-      const frames = Array.from({ length: calls }, (_, i) => `{"jsonrpc":"2.0","id":${i},"method":"tools/call","params":{"name":"echo","arguments":{"text":"${text}","n":${nested}}}}\n`);
+      // 1000 calls with 64 KiB answers: 64 MiB of output, eight times the backlog limit.
+      const calls = 1000;
+      const text = 'r'.repeat(64 * 1024);
+      const frames = Array.from({ length: calls }, (_, i) => `{"jsonrpc":"2.0","id":${i},"method":"tools/call","params":{"name":"echo","arguments":{"text":"${text}"}}}\n`);
       let written = false;
       const writing = server.write(Buffer.from(frames.join(''))).then(() => (written = true));
-      await delay(4000);
+      await delay(6000);
       const stalledKiB = memoryOf(server.pid)!.rssKiB;
       const writtenWhileStalled = written;
       server.child.stdout.resume();
