@@ -2,6 +2,7 @@
 // feature modules, the CLI, and the user's extension modules from .awf/config.yaml.
 import { type DynamicModule, Module } from '@nestjs/common';
 import { CoreModule } from './infrastructure/core/core.module';
+import { AgentsModule } from './infrastructure/agents/agents.module';
 import { PluginsModule } from './infrastructure/plugins/plugins.module';
 import { ToolsModule } from './infrastructure/tools/tools.module';
 import { CliModule } from './interfaces/cli/cli.module';
@@ -13,7 +14,7 @@ export class AppModule {
   static register(options: { extensions?: readonly unknown[] } = {}): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule, ToolsModule, PluginsModule, CliModule, ...((options.extensions ?? []) as Importable[])],
+      imports: [CoreModule, ToolsModule, PluginsModule, AgentsModule, CliModule, ...((options.extensions ?? []) as Importable[])],
     };
   }
 }

@@ -6,11 +6,12 @@ import { ECHO_EXTENSION, projectWithExtensions, runAwf, spawnAwf } from '../supp
 import { connectMcpServe, type McpSession } from '../support/mcp-client';
 
 describe('awf mcp-serve over stdio, driven by the MCP SDK client', () => {
-  const project = projectWithExtensions([ECHO_EXTENSION]);
+  let project: ReturnType<typeof projectWithExtensions>;
   let session: McpSession;
 
   beforeAll(async () => {
-    session = await connectMcpServe(project.dir, { step: 'review' });
+    project = projectWithExtensions([ECHO_EXTENSION]);
+    session = await connectMcpServe(project.dir, { step: 'review', intercept_builtins: false });
   });
   afterAll(async () => {
     await session?.close();
@@ -64,9 +65,13 @@ describe('awf mcp-serve over stdio, driven by the MCP SDK client', () => {
 });
 
 describe('awf mcp-serve protocol negotiation and lifecycle', () => {
-  const project = projectWithExtensions([ECHO_EXTENSION]);
-  const config = join(project.dir, 'proxy.json');
-  writeFileSync(config, JSON.stringify({ version: 1, intercept_builtins: false, plugin_tools: [] }));
+  let project: ReturnType<typeof projectWithExtensions>;
+  let config: string;
+  beforeAll(() => {
+    project = projectWithExtensions([ECHO_EXTENSION]);
+    config = join(project.dir, 'proxy.json');
+    writeFileSync(config, JSON.stringify({ version: 1, intercept_builtins: false, plugin_tools: [] }));
+  });
   afterAll(() => project.cleanup());
 
   function rawSession(frames: object[]): Promise<{ code: number | null; stdout: string; ms: number }> {
@@ -115,7 +120,7 @@ describe('awf mcp-serve protocol negotiation and lifecycle', () => {
     expect(code).toBe(0);
     expect(Date.now() - started).toBeLessThan(5000);
     expect(existsSync(mark)).toBe(true);
-  }, 20_000);
+  }, 60_000);
 
   it('exits when the owner process is gone', async () => {
     const owner = spawnAwf(['--version']);
@@ -126,7 +131,7 @@ describe('awf mcp-serve protocol negotiation and lifecycle', () => {
     const [code] = await once(child, 'exit');
     expect(code).toBe(0);
     expect(existsSync(mark)).toBe(true);
-  }, 20_000);
+  }, 60_000);
 
   it.each([
     ['a missing file', 'missing.json', null, 'USER.MCP_PROXY.CONFIG_NOT_FOUND'],

@@ -3,11 +3,16 @@
 import { Module } from '@nestjs/common';
 import { ProxyModule } from '../../infrastructure/mcp/proxy.module';
 import { McpServeCommand } from './mcp-serve.command';
+import { WorkflowModule } from '../../infrastructure/workflow/workflow.module';
+import { ListCommand } from './list.command';
+import { RunCommand } from './run.command';
+import { ValidateCommand } from './validate.command';
 
 const commands = [McpServeCommand];
+const workflowCommands = [RunCommand, ValidateCommand, ListCommand];
 
 @Module({
-  imports: [ProxyModule],
-  providers: [...commands],
+  imports: [ProxyModule, WorkflowModule],
+  providers: [...commands, ...workflowCommands],
 })
 export class CliModule {}

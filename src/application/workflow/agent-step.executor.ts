@@ -1,0 +1,81 @@
+import { mkdirSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { AwfError, isAwfError } from '../../domain/errors/awf-error';
+import { ErrorCodes } from '../../domain/errors/error-codes';
+import type { AppLogger } from '../../domain/ports/app-logger.port';
+import type { AgentCatalog } from '../../domain/workflow/ports/agent-catalog.port';
+import type { AgentStep } from '../../domain/workflow/workflow.model';
+import { interpolate, interpolateDeep, type RunContext } from './run-context';
+import type { StepOutcome } from './step-outcome';
+import { countToolCalls } from './tool-call-count';
+import { type ProxySession, ToolProxyService } from './tool-proxy.service';
+
+/**
+ * A `type: agent`: resolve the provider, start the step's proxy when `mcp_proxy` asks for
+ * one, run the agent, and close the proxy whatever happened. Transitions are not evaluated
+ * on failure (AWF); the routing is the runner's.
+ */
+export class AgentStepExecutor {
+  constructor(private readonly agents: AgentCatalog, private readonly proxies: ToolProxyService, private readonly logger: AppLogger) {}
+
+  async execute(step: AgentStep, ctx: RunContext): Promise<StepOutcome> {
+    const providerName = interpolate(ctx, step.provider, step.name, 'provider');
+    const provider = this.agents.get(providerName);
+    if (!provider) {
+      throw new AwfError(ErrorCodes.WORKFLOW_UNKNOWN_PROVIDER, `states.${step.name}.provider: unknown agent provider "${providerName}"`,
+        { step: step.name, provider: providerName }, `Available providers: ${this.agents.names().join(', ') || 'none'}.`);
+    }
+    const prompt = interpolate(ctx, step.prompt, step.name, 'prompt');
+    const options = interpolateDeep(ctx, step.options, step.name, 'options') as Record<string, unknown>;
+    const dir = step.dir ? interpolate(ctx, step.dir, step.name, 'dir') : undefined;
+    const cwd = dir ? (isAbsolute(dir) ? dir : resolve(ctx.cwd, dir)) : ctx.cwd;
+    const eventsPath = join(ctx.runDir, `${step.name.replace(/[^A-Za-z0-9_-]/g, '_')}.events.jsonl`);
+    let session: ProxySession | undefined;
+    if (ToolProxyService.wanted(step.mcpProxy)) {
+      try {
+        mkdirSync(ctx.runDir, { recursive: true, mode: 0o700 });
+        session = await this.proxies.start({ workflow: ctx.workflow.name, step: step.name, runId: ctx.runId, rootDir: cwd, settings: step.mcpProxy, eventsPath });
+      } catch (err) {
+        // A refused proxy is the step's failure (AWF routes it through on_failure); no agent starts.
+        if (!isAwfError(err)) throw err;
+        return { status: 'failure', state: { Output: '', Stderr: '', ExitCode: 1, Status: 'failure' }, error: err, attempts: 1, toolCalls: 0 };
+      }
+      if (!provider.canInterceptBuiltins && step.mcpProxy.interceptBuiltins) {
+        this.logger.warn({ step: step.name, provider: provider.name, code: ErrorCodes.MCP_PROXY_UNSUPPORTED_PROVIDER },
+          'provider cannot switch its own tools off; the proxy runs alongside them (coexistence mode)');
+      }
+    }
+    const timeout = step.timeoutMs > 0 ? AbortSignal.timeout(step.timeoutMs) : undefined;
+    const signal = timeout ? AbortSignal.any([ctx.signal, timeout]) : ctx.signal;
+    const base = { Output: '', Stderr: '', ExitCode: 0 };
+    try {
+      const result = await provider.run({
+        workflow: ctx.workflow.name, step: step.name, runId: ctx.runId, prompt, options, cwd,
+        timeoutMs: step.timeoutMs || undefined, signal, env: { ...ctx.env }, proxy: session?.injection,
+      });
+      const state = { ...base, Output: result.output, ExitCode: result.exitCode, Status: 'success' as const, Response: parseJson(result.output) };
+      return { status: 'success', state, attempts: 1, toolCalls: countToolCalls(session && eventsPath) };
+    } catch (err) {
+      const toolCalls = countToolCalls(session && eventsPath);
+      if (ctx.signal.aborted) return { status: 'cancelled', state: { ...base, ExitCode: -1, Status: 'cancelled' }, attempts: 1, toolCalls };
+      const error = timeout?.aborted
+        ? new AwfError(ErrorCodes.EXECUTION_AGENT_TIMEOUT, `step "${step.name}" timed out after ${step.timeoutMs} ms`, { step: step.name })
+        : isAwfError(err) ? err : new AwfError(ErrorCodes.EXECUTION_AGENT_FAILED, `step "${step.name}": ${err instanceof Error ? err.message : String(err)}`, { step: step.name });
+      const output = typeof error.details.output === 'string' ? error.details.output : '';
+      const exitCode = typeof error.details.exit_code === 'number' ? error.details.exit_code : timeout?.aborted ? -1 : 1;
+      return { status: 'failure', state: { ...base, Output: output, ExitCode: exitCode, Status: 'failure' }, error, attempts: 1, toolCalls };
+    } finally {
+      session?.close();
+    }
+  }
+}
+
+function parseJson(text: string): unknown {
+  const t = text.trim();
+  if (!(t.startsWith('{') || t.startsWith('['))) return undefined;
+  try {
+    return JSON.parse(t);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,69 @@
+import { isAbsolute, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AwfError } from '../../domain/errors/awf-error';
+import { ErrorCodes } from '../../domain/errors/error-codes';
+import type { CommandExecutor, CommandResult } from '../../domain/workflow/ports/command-executor.port';
+import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
+import type { CommandStep, RetryConfig } from '../../domain/workflow/workflow.model';
+import { interpolate, type RunContext } from './run-context';
+import type { StepOutcome } from './step-outcome';
+
+/**
+ * A `type: step`: interpolate, run in the shell with the inputs as environment variables,
+ * retry per `retry:`. Neither a cancel nor a timeout is retried (as in AWF).
+ */
+export class CommandStepExecutor {
+  constructor(private readonly executor: CommandExecutor) {}
+
+  async execute(step: CommandStep, ctx: RunContext, observer?: RunObserver): Promise<StepOutcome> {
+    const command = interpolate(ctx, step.command, step.name, 'command');
+    const dir = step.dir ? interpolate(ctx, step.dir, step.name, 'dir') : undefined;
+    const cwd = dir ? (isAbsolute(dir) ? dir : resolve(ctx.cwd, dir)) : ctx.cwd;
+    const env = { ...ctx.env, ...ctx.inputs };
+    const retry = step.retry;
+    let attempt = 0;
+    for (;;) {
+      attempt++;
+      const result = await this.executor.run({ command, cwd, env, timeoutMs: step.timeoutMs, signal: ctx.signal });
+      const outcome = toOutcome(step, result, attempt);
+      if (outcome.status !== 'failure' || !shouldRetry(retry, result, attempt)) return outcome;
+      const delay = delayFor(retry!, attempt);
+      observer?.stepRetrying?.(step.name, attempt, delay);
+      try {
+        await sleep(delay, undefined, { signal: ctx.signal });
+      } catch {
+        return { ...outcome, status: 'cancelled' };
+      }
+    }
+  }
+}
+
+function toOutcome(step: CommandStep, r: CommandResult, attempts: number): StepOutcome {
+  const state = { Output: r.stdout, Stderr: r.stderr, ExitCode: r.exitCode, Status: 'success' as const };
+  if (r.cancelled) return { status: 'cancelled', state: { ...state, Status: 'cancelled' }, attempts, toolCalls: 0 };
+  if (r.timedOut) {
+    const error = new AwfError(ErrorCodes.EXECUTION_STEP_TIMEOUT, `step "${step.name}" timed out after ${step.timeoutMs} ms`, { step: step.name, timeout_ms: step.timeoutMs });
+    return { status: 'failure', state: { ...state, Status: 'failure' }, error, attempts, toolCalls: 0 };
+  }
+  if (r.exitCode !== 0) {
+    const why = r.stderr.trim().split('\n').slice(-5).join('\n') || `exit code ${r.exitCode}`;
+    const error = new AwfError(ErrorCodes.EXECUTION_STEP_FAILED, `step "${step.name}" failed (exit code ${r.exitCode}): ${why}`, { step: step.name, exit_code: r.exitCode });
+    return { status: 'failure', state: { ...state, Status: 'failure' }, error, attempts, toolCalls: 0 };
+  }
+  return { status: 'success', state, attempts, toolCalls: 0 };
+}
+
+function shouldRetry(retry: RetryConfig | undefined, r: CommandResult, attempt: number): boolean {
+  if (!retry || attempt >= retry.maxAttempts || r.cancelled || r.timedOut) return false;
+  return retry.retryableExitCodes.length === 0 || retry.retryableExitCodes.includes(r.exitCode);
+}
+
+/** Delay before attempt `attempt + 1`. */
+export function delayFor(retry: RetryConfig, attempt: number, random: () => number = Math.random): number {
+  const base = retry.backoff === 'constant' ? retry.initialDelayMs
+    : retry.backoff === 'linear' ? retry.initialDelayMs * attempt
+      : retry.initialDelayMs * retry.multiplier ** (attempt - 1);
+  const capped = retry.maxDelayMs !== undefined ? Math.min(base, retry.maxDelayMs) : base;
+  const jittered = capped * (1 + retry.jitter * (random() * 2 - 1));
+  return Math.max(0, Math.round(jittered));
+}

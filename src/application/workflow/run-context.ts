@@ -1,0 +1,59 @@
+import { hostname, userInfo } from 'node:os';
+import { AwfError, isAwfError } from '../../domain/errors/awf-error';
+import type { StepStateData, TemplateContext } from '../../domain/workflow/interpolation.types';
+import type { Workflow } from '../../domain/workflow/workflow.model';
+import { renderTemplate } from './template-engine';
+
+/** The state of one run as steps see it. */
+export interface RunContext {
+  workflow: Workflow;
+  runId: string;
+  inputs: Record<string, string>;
+  env: Record<string, string>;
+  states: Record<string, StepStateData>;
+  startedAt: Date;
+  current: string;
+  signal: AbortSignal;
+  /** Where the run keeps its files (the steps' audit events). */
+  runDir: string;
+  cwd: string;
+}
+
+export function templateData(ctx: RunContext): TemplateContext {
+  return {
+    inputs: ctx.inputs,
+    states: ctx.states,
+    env: ctx.env,
+    workflow: { ID: ctx.runId, Name: ctx.workflow.name, CurrentState: ctx.current, StartedAt: ctx.startedAt.toISOString() },
+    context: { WorkingDir: ctx.cwd, User: userName(ctx.env), Hostname: hostname() },
+  };
+}
+
+/** Renders one field of a step; a failure names the step and the field. */
+export function interpolate(ctx: RunContext, text: string, step: string, field: string): string {
+  try {
+    return renderTemplate(text, templateData(ctx) as unknown as Record<string, unknown>);
+  } catch (err) {
+    if (!isAwfError(err)) throw err;
+    throw new AwfError(err.code, `states.${step}.${field}: ${err.message}`, { ...err.details, step, field }, 'Run `awf validate` on the workflow; a state can only be read after it has run.');
+  }
+}
+
+/** Agent options may hold templates at any depth (AWF's docs show them; see ADR). */
+export function interpolateDeep(ctx: RunContext, value: unknown, step: string, path: string): unknown {
+  if (typeof value === 'string') return interpolate(ctx, value, step, path);
+  if (Array.isArray(value)) return value.map((v, i) => interpolateDeep(ctx, v, step, `${path}[${i}]`));
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolateDeep(ctx, v, step, `${path}.${k}`)]));
+  }
+  return value;
+}
+
+/** AWF's order: the OS user, then $USER, then `unknown`. */
+function userName(env: Record<string, string>): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return env.USER || 'unknown';
+  }
+}

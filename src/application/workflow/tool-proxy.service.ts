@@ -1,0 +1,120 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ProxyInjection } from '../../domain/ports/agent-provider.port';
+import type { ToolDispatcherFactory } from '../../domain/ports/tool-dispatcher-factory.port';
+import { PROXY_CONFIG_VERSION, type ProxyConfig } from '../../domain/proxy/proxy-config';
+import type { McpProxySettings } from '../../domain/workflow/workflow.model';
+import { buildToolScope } from '../tool-scope.factory';
+
+export const PROXY_SERVER_NAME = 'awf-proxy';
+
+export interface ProxyStartRequest {
+  workflow: string;
+  step: string;
+  runId: string;
+  /** The sandbox root: the step's working directory. */
+  rootDir: string;
+  settings: McpProxySettings;
+  eventsPath?: string;
+}
+
+export interface ProxySession {
+  injection: ProxyInjection;
+  /** Removes the config and its private directory. Idempotent. */
+  close(): void;
+}
+
+export interface ToolProxyOptions {
+  /** Absolute path of the built CLI (`dist/main.js`) that agents start as `mcp-serve`. */
+  mainScript: string;
+  nodeBinary?: string;
+  tmpRoot?: string;
+}
+
+/**
+ * The per-step proxy lifecycle of DESIGN.md. `start` writes the step's config (mode 0600,
+ * atomically, in a private 0700 directory) and opens the step's tools once in-process, so a
+ * USER.MCP_PROXY.* problem fails the step before any agent starts. It starts no process:
+ * the agent spawns `mcp-serve` itself. `close` removes every file `start` made.
+ */
+export class ToolProxyService {
+  private readonly open = new Set<ProxySession>();
+
+  constructor(private readonly tools: ToolDispatcherFactory, private readonly options: ToolProxyOptions) {}
+
+  /** Whether the step's settings call for a proxy at all (AWF: enabled and something to serve). */
+  static wanted(settings: McpProxySettings | undefined): settings is McpProxySettings {
+    return !!settings?.enable && (settings.interceptBuiltins || settings.pluginTools.length > 0);
+  }
+
+  async start(request: ProxyStartRequest): Promise<ProxySession> {
+    const config: ProxyConfig = {
+      version: PROXY_CONFIG_VERSION,
+      intercept_builtins: request.settings.interceptBuiltins,
+      plugin_tools: request.settings.pluginTools.map((p) => ({ plugin: p.plugin, expose: [...p.expose] })),
+      root_dir: request.rootDir,
+      workflow: request.workflow,
+      step: request.step,
+      run_id: request.runId,
+      owner_pid: process.pid,
+      ...(request.eventsPath ? { events_path: request.eventsPath } : {}),
+    };
+    const dir = mkdtempSync(join(this.options.tmpRoot ?? tmpdir(), 'awf-proxy-'));
+    const removeDir = (): void => rmSync(dir, { recursive: true, force: true });
+    try {
+      chmodSync(dir, 0o700);
+      const file = join(dir, `${safeName(request.step)}-${randomBytes(6).toString('hex')}.json`);
+      writeAtomic(file, JSON.stringify(config));
+      await this.preflight(config);
+      let closed = false;
+      const session: ProxySession = {
+        injection: {
+          serverName: PROXY_SERVER_NAME,
+          command: this.options.nodeBinary ?? process.execPath,
+          args: [this.options.mainScript, 'mcp-serve', `--config=${file}`],
+          env: {},
+          configPath: file,
+          interceptBuiltins: config.intercept_builtins,
+        },
+        close: () => {
+          if (closed) return;
+          closed = true;
+          this.open.delete(session);
+          removeDir();
+        },
+      };
+      this.open.add(session);
+      return session;
+    } catch (err) {
+      removeDir();
+      throw err;
+    }
+  }
+
+  /** Closes whatever is still open: the safety net for a run that ends abruptly. */
+  closeAll(): void {
+    for (const session of [...this.open]) session.close();
+  }
+
+  private async preflight(config: ProxyConfig): Promise<void> {
+    const dispatcher = await this.tools.open(buildToolScope(config));
+    await dispatcher.close();
+  }
+}
+
+function writeAtomic(file: string, text: string): void {
+  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    writeFileSync(temp, text, { mode: 0o600, flag: 'wx' });
+    renameSync(temp, file);
+  } catch (err) {
+    rmSync(temp, { force: true });
+    throw err;
+  }
+}
+
+function safeName(step: string): string {
+  return step.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40) || 'step';
+}

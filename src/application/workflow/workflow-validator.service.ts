@@ -1,0 +1,93 @@
+import { isAwfError } from '../../domain/errors/awf-error';
+import { ErrorCodes } from '../../domain/errors/error-codes';
+import type { PluginCatalog } from '../../domain/ports/plugin-catalog.port';
+import { type ValidationIssue, issue } from '../../domain/workflow/validation-issue.model';
+import type { AgentCatalog } from '../../domain/workflow/ports/agent-catalog.port';
+import type { LoadedWorkflow } from '../../domain/workflow/ports/workflow-repository.port';
+import { checkWorkflow } from '../../domain/workflow/workflow.rules';
+import type { AgentStep, Workflow } from '../../domain/workflow/workflow.model';
+import { Condition } from './condition-evaluator';
+import { checkTemplates } from './template-references';
+
+/** Providers whose CLIs cannot switch their own tools off, known before their adapters land. */
+const COEXISTENCE_PROVIDERS = new Set(['codex', 'copilot', 'github_copilot', 'opencode']);
+
+/**
+ * Everything `awf validate` checks, and `awf run` before the first step: parse issues, the
+ * domain rules, templates and conditions, agent providers, and ADR 017's cross-checks
+ * against the installed plugins. Returns all issues; warnings never fail.
+ */
+export class WorkflowValidator {
+  constructor(private readonly agents: AgentCatalog, private readonly plugins?: PluginCatalog) {}
+
+  async validate(loaded: LoadedWorkflow): Promise<ValidationIssue[]> {
+    const wf = loaded.workflow;
+    if (!wf) return loaded.issues;
+    const issues = [...loaded.issues, ...checkWorkflow(wf), ...checkTemplates(wf), ...this.checkConditions(wf)];
+    for (const step of wf.steps) if (step.type === 'agent') issues.push(...this.checkProvider(step));
+    issues.push(...(await this.checkPlugins(wf)));
+    return issues;
+  }
+
+  private checkConditions(wf: Workflow): ValidationIssue[] {
+    const out: ValidationIssue[] = [];
+    for (const step of wf.steps) {
+      step.transitions.forEach((t, i) => {
+        if (t.when === undefined) return;
+        try {
+          Condition.compile(t.when);
+        } catch (err) {
+          out.push(issue(ErrorCodes.WORKFLOW_INVALID_CONDITION, `states.${step.name}.transitions[${i}].when`, isAwfError(err) ? err.message : String(err)));
+        }
+      });
+    }
+    return out;
+  }
+
+  private checkProvider(step: AgentStep): ValidationIssue[] {
+    const out: ValidationIssue[] = [];
+    const templated = step.provider.includes('{{');
+    const provider = templated ? undefined : this.agents.get(step.provider);
+    if (!templated && step.provider && !provider) {
+      out.push(issue(ErrorCodes.WORKFLOW_UNKNOWN_PROVIDER, `states.${step.name}.provider`,
+        `unknown agent provider "${step.provider}" (available: ${this.agents.names().join(', ') || 'none'})`));
+    }
+    const coexists = provider ? !provider.canInterceptBuiltins : COEXISTENCE_PROVIDERS.has(step.provider.toLowerCase());
+    if (step.mcpProxy?.enable && coexists) {
+      out.push(issue(ErrorCodes.MCP_PROXY_UNSUPPORTED_PROVIDER, `states.${step.name}.mcp_proxy`,
+        `mcp_proxy on provider=${step.provider} runs in coexistence mode; built-in tools are not blocked`, 'warning'));
+    }
+    return out;
+  }
+
+  private async checkPlugins(wf: Workflow): Promise<ValidationIssue[]> {
+    const steps = wf.steps.filter((s) => s.mcpProxy?.enable && s.mcpProxy.pluginTools.length > 0);
+    if (steps.length === 0) return [];
+    const installed = new Map((this.plugins ? await this.plugins.list() : []).map((p) => [p.name, new Set(p.operations.map((o) => o.name))]));
+    const out: ValidationIssue[] = [];
+    for (const step of steps) {
+      const at = `states.${step.name}.mcp_proxy.plugin_tools`;
+      const toolNames = new Map<string, string>();
+      step.mcpProxy!.pluginTools.forEach((spec, i) => {
+        const ops = installed.get(spec.plugin);
+        if (!ops) {
+          out.push(issue(ErrorCodes.MCP_PROXY_UNKNOWN_PLUGIN, `${at}[${i}].plugin`,
+            `plugin "${spec.plugin}" not found (installed: ${[...installed.keys()].join(', ') || 'none'})`));
+          return;
+        }
+        spec.expose.forEach((op, j) => {
+          if (!ops.has(op)) out.push(issue(ErrorCodes.MCP_PROXY_UNKNOWN_OPERATION, `${at}[${i}].expose[${j}]`, `operation "${op}" not found in plugin "${spec.plugin}"`));
+        });
+        for (const op of spec.expose.length > 0 ? spec.expose : [...ops]) {
+          const tool = `${spec.plugin}_${op}`;
+          const other = toolNames.get(tool);
+          if (other && other !== spec.plugin) {
+            out.push(issue(ErrorCodes.MCP_PROXY_NAME_COLLISION, `${at}[${i}]`, `tool "${tool}" is exposed by both plugin "${other}" and plugin "${spec.plugin}"`));
+          }
+          toolNames.set(tool, spec.plugin);
+        }
+      });
+    }
+    return out;
+  }
+}

@@ -1,0 +1,82 @@
+import { AwfError } from '../../domain/errors/awf-error';
+import { categoryOf } from '../../domain/errors/error-codes';
+import type { SecretMasker } from '../../domain/ports/secret-masker.port';
+import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
+import type { LoadedWorkflow, WorkflowRepository, WorkflowSummary } from '../../domain/workflow/ports/workflow-repository.port';
+import type { RunReport } from '../../domain/workflow/run-report.model';
+import { formatIssue, type ValidationIssue } from '../../domain/workflow/validation-issue.model';
+import { resolveInputs } from './input-resolver';
+import type { WorkflowRunner } from './workflow-runner.service';
+import type { WorkflowValidator } from './workflow-validator.service';
+
+export interface ValidationReport {
+  workflow: string;
+  file: string;
+  valid: boolean;
+  errors: ValidationIssue[];
+  warnings: ValidationIssue[];
+}
+
+export interface RunRequest {
+  target: string;
+  inputs: Record<string, string>;
+  projectInputs?: Record<string, unknown>;
+  signal: AbortSignal;
+  observer?: RunObserver;
+  cwd: string;
+  env: Record<string, string>;
+  runsDir: string;
+}
+
+/** What the CLI commands call: one method per command. */
+export class WorkflowService {
+  constructor(
+    private readonly repository: WorkflowRepository,
+    private readonly validator: WorkflowValidator,
+    private readonly runner: WorkflowRunner,
+    private readonly masker: SecretMasker,
+  ) {}
+
+  async validate(target: string): Promise<ValidationReport> {
+    const loaded = await this.repository.load(target);
+    return this.report(loaded, await this.validator.validate(loaded));
+  }
+
+  /** Validates as `awf validate` does, then runs; invalid workflows never start a step. */
+  async run(request: RunRequest): Promise<RunReport> {
+    const loaded = await this.repository.load(request.target);
+    const validation = this.report(loaded, await this.validator.validate(loaded));
+    if (!validation.valid || !loaded.workflow) throw validationError(validation);
+    const workflow = loaded.workflow;
+    const inputs = resolveInputs(workflow.inputs, request.inputs, request.projectInputs);
+    this.masker.add(...workflow.inputs.filter((d) => d.secret && inputs[d.name] !== undefined).map((d) => inputs[d.name]));
+    validation.warnings.forEach((w) => request.observer?.warn?.(formatIssue(w)));
+    return this.runner.run(workflow, {
+      inputs, env: request.env, signal: request.signal, cwd: request.cwd, runsDir: request.runsDir, observer: request.observer,
+    });
+  }
+
+  list(): Promise<WorkflowSummary[]> {
+    return this.repository.list();
+  }
+
+  searchPaths(): string[] {
+    return this.repository.searchPaths();
+  }
+
+  private report(loaded: LoadedWorkflow, issues: ValidationIssue[]): ValidationReport {
+    const errors = issues.filter((i) => i.severity === 'error');
+    return { workflow: loaded.workflow?.name ?? loaded.file, file: loaded.file, valid: errors.length === 0, errors, warnings: issues.filter((i) => i.severity === 'warning') };
+  }
+}
+
+/**
+ * One error for a failed validation: exit 2 when the file itself is broken (any WORKFLOW
+ * issue), 1 when only USER issues remain. The message lists every issue.
+ */
+export function validationError(v: ValidationReport): AwfError {
+  const lead = v.errors.find((i) => categoryOf(i.code) === 'WORKFLOW') ?? v.errors[0];
+  const n = v.errors.length;
+  return new AwfError(lead.code as AwfError['code'], `${v.file}: ${n} error${n > 1 ? 's' : ''}\n${v.errors.map(formatIssue).join('\n')}`,
+    { file: v.file, errors: v.errors }, 'Fix the errors above; `awf validate` reports them without running anything.');
+}

@@ -1,0 +1,41 @@
+import { ErrorCodes } from '../errors/error-codes';
+import { type ValidationIssue, issue } from './validation-issue.model';
+import type { McpProxySettings } from './workflow.model';
+
+export const MCP_PROXY_KEYS = ['enable', 'intercept_builtins', 'plugin_tools'] as const;
+
+/**
+ * The one strict block of the format (ADR 017): unknown keys are all named in one
+ * UNKNOWN_KEY issue, in document order. `intercept_builtins` defaults to `enable`.
+ */
+export function parseMcpProxy(raw: unknown, at: string, issues: ValidationIssue[]): McpProxySettings | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, at, 'mcp_proxy must be a mapping'));
+    return undefined;
+  }
+  const r = raw as Record<string, unknown>;
+  const unknown = Object.keys(r).filter((k) => !(MCP_PROXY_KEYS as readonly string[]).includes(k));
+  if (unknown.length > 0) {
+    issues.push(issue(ErrorCodes.MCP_PROXY_UNKNOWN_KEY, at, `unknown field(s) in mcp_proxy: ${unknown.join(', ')} (allowed: ${MCP_PROXY_KEYS.join(', ')})`));
+  }
+  const enable = r.enable === true;
+  const interceptBuiltins = r.intercept_builtins === undefined ? enable : r.intercept_builtins === true;
+  const pluginTools: McpProxySettings['pluginTools'] = [];
+  if (r.plugin_tools !== undefined && r.plugin_tools !== null) {
+    if (!Array.isArray(r.plugin_tools)) {
+      issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.plugin_tools`, 'plugin_tools must be a list of {plugin, expose}'));
+    } else {
+      r.plugin_tools.forEach((entry, i) => {
+        const e = (typeof entry === 'object' && entry !== null ? entry : {}) as Record<string, unknown>;
+        if (typeof e.plugin !== 'string' || !e.plugin) {
+          issues.push(issue(ErrorCodes.WORKFLOW_MISSING_FIELD, `${at}.plugin_tools[${i}].plugin`, 'a plugin_tools entry needs a plugin name'));
+          return;
+        }
+        const expose = Array.isArray(e.expose) ? e.expose.map(String) : [];
+        pluginTools.push({ plugin: e.plugin, expose });
+      });
+    }
+  }
+  return { enable, interceptBuiltins, pluginTools };
+}

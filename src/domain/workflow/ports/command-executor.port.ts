@@ -1,0 +1,28 @@
+export interface CommandRequest {
+  command: string;
+  cwd: string;
+  env: Readonly<Record<string, string>>;
+  /** 0: none. */
+  timeoutMs: number;
+  signal: AbortSignal;
+}
+
+export interface CommandResult {
+  stdout: string;
+  stderr: string;
+  /** -1 when the process was stopped (timeout or cancel). */
+  exitCode: number;
+  timedOut: boolean;
+  cancelled: boolean;
+}
+
+/**
+ * Runs a command step's shell text. Contract: the command runs in its own process group;
+ * on timeout or abort the whole group gets SIGTERM, then SIGKILL after 5 s, and `run`
+ * settles only once the group leader has exited. A non-zero exit is a result, not an error.
+ */
+export interface CommandExecutor {
+  run(request: CommandRequest): Promise<CommandResult>;
+}
+
+export const COMMAND_EXECUTOR = Symbol.for('awf.CommandExecutor');

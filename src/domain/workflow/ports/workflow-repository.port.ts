@@ -1,0 +1,32 @@
+import type { ValidationIssue } from '../validation-issue.model';
+import type { Workflow } from '../workflow.model';
+
+export interface WorkflowSummary {
+  name: string;
+  file: string;
+  /** Which lookup directory it came from: `env`, `local` or `global`. */
+  source: string;
+  version?: string;
+  description?: string;
+}
+
+export interface LoadedWorkflow {
+  file: string;
+  /** Absent when the file is too broken to map (not YAML, not a mapping). */
+  workflow?: Workflow;
+  /** Parse problems, all of them; structural rules run later in the validator. */
+  issues: ValidationIssue[];
+}
+
+/**
+ * Where workflows live. `load` takes a path (anything with a `/` or ending in `.yaml`) or a
+ * name looked up in $AWF_WORKFLOWS_PATH, ./.awf/workflows, ~/.config/awf/workflows (first
+ * hit wins) and rejects with `USER.WORKFLOW.NOT_FOUND` naming the places it looked.
+ */
+export interface WorkflowRepository {
+  load(nameOrPath: string): Promise<LoadedWorkflow>;
+  list(): Promise<WorkflowSummary[]>;
+  searchPaths(): string[];
+}
+
+export const WORKFLOW_REPOSITORY = Symbol.for('awf.WorkflowRepository');

@@ -1,0 +1,189 @@
+import { ErrorCodes } from '../errors/error-codes';
+import { parseDurationMs } from './duration';
+import { parseInputs } from './input.parser';
+import { parseMcpProxy } from './mcp-proxy.parser';
+import { type ValidationIssue, issue } from './validation-issue.model';
+import type { AgentStep, CommandStep, RetryConfig, Step, TerminalStep, Transition, Workflow } from './workflow.model';
+
+/** Types of AWF that awf does not run yet: named in the error so the author knows why. */
+const UNSUPPORTED_TYPES = new Set(['parallel', 'for_each', 'while', 'operation', 'call_workflow']);
+
+export interface ParseResult {
+  workflow?: Workflow;
+  issues: ValidationIssue[];
+}
+
+type Raw = Record<string, unknown>;
+
+/**
+ * Maps the YAML document to the model the way AWF's loader does: unknown keys are ignored
+ * (except in `mcp_proxy`), `type: command` means `step`, an inline `on_failure` object
+ * becomes a terminal state. Every problem is collected; nothing stops at the first.
+ */
+export function parseWorkflow(doc: unknown, id: string): ParseResult {
+  const issues: ValidationIssue[] = [];
+  if (!isMap(doc)) return { issues: [issue(ErrorCodes.WORKFLOW_YAML_SYNTAX, '', 'a workflow file must be a YAML mapping')] };
+  const name = str(doc.name);
+  if (!name) issues.push(issue(ErrorCodes.WORKFLOW_MISSING_FIELD, 'name', 'required field missing'));
+  const inputs = parseInputs(doc.inputs, issues);
+  const states = doc.states;
+  if (!isMap(states)) {
+    issues.push(issue(ErrorCodes.WORKFLOW_MISSING_FIELD, 'states', 'required field missing (a mapping with `initial` and the steps)'));
+    return { issues };
+  }
+  const initial = str(states.initial);
+  if (!initial) issues.push(issue(ErrorCodes.WORKFLOW_MISSING_FIELD, 'states.initial', 'required field missing'));
+  const steps: Step[] = [];
+  const inline: Step[] = [];
+  for (const [stepName, raw] of Object.entries(states)) {
+    if (stepName === 'initial') continue;
+    const step = parseStep(stepName, raw, issues);
+    if (!step) continue;
+    steps.push(step);
+    const onFailure = isMap(raw) ? raw.on_failure : undefined;
+    if (isMap(onFailure)) inline.push(inlineTerminal(stepName, onFailure));
+  }
+  const workflow: Workflow = {
+    id,
+    name: name ?? id,
+    version: scalar(doc.version),
+    description: str(doc.description),
+    inputs,
+    initial: initial ?? '',
+    steps: [...steps, ...inline],
+  };
+  return { workflow, issues };
+}
+
+function parseStep(name: string, raw: unknown, issues: ValidationIssue[]): Step | undefined {
+  const at = `states.${name}`;
+  if (!isMap(raw)) {
+    issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, at, 'expected a mapping'));
+    return undefined;
+  }
+  const type = str(raw.type)?.toLowerCase();
+  const base = {
+    name,
+    description: str(raw.description),
+    onSuccess: str(raw.on_success),
+    onFailure: typeof raw.on_failure === 'string' ? raw.on_failure : isMap(raw.on_failure) ? inlineName(name) : undefined,
+    transitions: parseTransitions(raw.transitions, at, issues),
+    continueOnError: raw.continue_on_error === true,
+    timeoutMs: parseTimeout(raw.timeout, at, issues),
+    mcpProxy: parseMcpProxy(raw.mcp_proxy, `${at}.mcp_proxy`, issues),
+  };
+  if (!type) {
+    issues.push(issue(ErrorCodes.WORKFLOW_MISSING_FIELD, `${at}.type`, 'required field missing (step, agent or terminal)'));
+    return undefined;
+  }
+  if (type === 'step' || type === 'command') {
+    const command = str(raw.command);
+    if (raw.script_file !== undefined) issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.script_file`, 'script_file is not supported by awf yet; inline the script in `command`'));
+    else if (!command) issues.push(issue(ErrorCodes.WORKFLOW_MISSING_FIELD, `${at}.command`, 'a step needs a command'));
+    const step: CommandStep = { ...base, type: 'step', command: command ?? '', dir: str(raw.dir), retry: parseRetry(raw.retry, `${at}.retry`, issues) };
+    return step;
+  }
+  if (type === 'agent') {
+    const provider = str(raw.provider);
+    if (!provider) issues.push(issue(ErrorCodes.WORKFLOW_MISSING_FIELD, `${at}.provider`, 'an agent step needs a provider'));
+    const prompt = str(raw.prompt);
+    if (raw.prompt_file !== undefined) issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.prompt_file`, 'prompt_file is not supported by awf yet; inline the text in `prompt`'));
+    else if (prompt === undefined) issues.push(issue(ErrorCodes.WORKFLOW_MISSING_FIELD, `${at}.prompt`, 'an agent step needs a prompt'));
+    if (raw.options !== undefined && !isMap(raw.options)) issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.options`, 'options must be a mapping'));
+    const step: AgentStep = { ...base, type: 'agent', provider: provider ?? '', prompt: prompt ?? '', options: isMap(raw.options) ? raw.options : {}, dir: str(raw.dir) };
+    return step;
+  }
+  if (type === 'terminal') {
+    const status = raw.status === undefined || raw.status === '' ? 'success' : raw.status;
+    if (status !== 'success' && status !== 'failure') {
+      issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.status`, `status must be success or failure, not ${JSON.stringify(raw.status)}`));
+    }
+    const step: TerminalStep = { ...base, type: 'terminal', status: status === 'failure' ? 'failure' : 'success', message: str(raw.message) };
+    return step;
+  }
+  const why = UNSUPPORTED_TYPES.has(type) ? `step type "${type}" is not supported by awf yet` : `unknown step type "${type}" (expected step, agent or terminal)`;
+  issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.type`, why));
+  return undefined;
+}
+
+export function inlineName(step: string): string {
+  return `__inline_error_${step}`;
+}
+
+function inlineTerminal(step: string, raw: Raw): TerminalStep {
+  return { name: inlineName(step), type: 'terminal', status: 'failure', message: str(raw.message), transitions: [], continueOnError: false, timeoutMs: 0 };
+}
+
+function parseTransitions(raw: unknown, at: string, issues: ValidationIssue[]): Transition[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) {
+    issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.transitions`, 'transitions must be a list of {when, goto}'));
+    return [];
+  }
+  const out: Transition[] = [];
+  raw.forEach((t, i) => {
+    const goto = isMap(t) ? str(t.goto) : undefined;
+    if (!isMap(t) || !goto) {
+      issues.push(issue(ErrorCodes.WORKFLOW_MISSING_FIELD, `${at}.transitions[${i}].goto`, 'a transition needs a goto'));
+      return;
+    }
+    out.push({ goto, when: t.when === undefined || t.when === null ? undefined : String(t.when) });
+  });
+  return out;
+}
+
+function parseTimeout(raw: unknown, at: string, issues: ValidationIssue[]): number {
+  if (raw === undefined || raw === null) return 0;
+  const ms = parseDurationMs(raw);
+  if (ms === undefined) {
+    issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.timeout`, `timeout must be seconds or a duration like "90s" or "2m", not ${JSON.stringify(raw)}`));
+    return 0;
+  }
+  return ms;
+}
+
+function parseRetry(raw: unknown, at: string, issues: ValidationIssue[]): RetryConfig | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (!isMap(raw)) {
+    issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, at, 'retry must be a mapping'));
+    return undefined;
+  }
+  const bad = (key: string, why: string): void => void issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.${key}`, why));
+  const maxAttempts = raw.max_attempts === undefined ? 1 : Number(raw.max_attempts);
+  if (!Number.isInteger(maxAttempts) || maxAttempts < 1) bad('max_attempts', 'max_attempts must be an integer ≥ 1');
+  const delay = (key: string): number | undefined => {
+    if (raw[key] === undefined) return undefined;
+    const ms = parseDurationMs(raw[key]);
+    if (ms === undefined) bad(key, `${key} must be seconds or a duration like "2s"`);
+    return ms;
+  };
+  const backoff = raw.backoff === undefined ? 'constant' : String(raw.backoff);
+  if (!['constant', 'linear', 'exponential'].includes(backoff)) bad('backoff', 'backoff must be constant, linear or exponential');
+  const multiplier = raw.multiplier === undefined ? 2 : Number(raw.multiplier);
+  if (!(multiplier >= 0)) bad('multiplier', 'multiplier must be a number ≥ 0');
+  const jitter = raw.jitter === undefined ? 0 : Number(raw.jitter);
+  if (!(jitter >= 0 && jitter <= 1)) bad('jitter', 'jitter must be between 0 and 1');
+  const codes = raw.retryable_exit_codes ?? [];
+  if (!Array.isArray(codes) || codes.some((c) => !Number.isInteger(c))) bad('retryable_exit_codes', 'retryable_exit_codes must be a list of integers');
+  return {
+    maxAttempts: Number.isInteger(maxAttempts) && maxAttempts >= 1 ? maxAttempts : 1,
+    initialDelayMs: delay('initial_delay') ?? 1000,
+    maxDelayMs: delay('max_delay'),
+    backoff: backoff as RetryConfig['backoff'],
+    multiplier: multiplier >= 0 ? multiplier : 2,
+    jitter: jitter >= 0 && jitter <= 1 ? jitter : 0,
+    retryableExitCodes: Array.isArray(codes) ? codes.filter(Number.isInteger) : [],
+  };
+}
+
+export function isMap(value: unknown): value is Raw {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function str(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function scalar(value: unknown): string | undefined {
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
+}

@@ -1,0 +1,67 @@
+import type { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StdioClientTransport as SdkStdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Injectable } from '@nestjs/common';
+import { AwfError } from '../../domain/errors/awf-error';
+import { ErrorCodes } from '../../domain/errors/error-codes';
+import { errorResult, type ToolResult } from '../../domain/model/tool-result';
+import type { ProxyInjection } from '../../domain/ports/agent-provider.port';
+import type { ToolClientConnector, ToolClientSession } from '../../domain/ports/tool-client.port';
+import { AWF_VERSION } from '../../version';
+
+/** Tool calls are bounded by the step's timeout and signal, not by the SDK's 60 s default. */
+const NO_REQUEST_TIMEOUT = 2_147_483_647;
+const STDERR_TAIL_CHARS = 4000;
+
+/**
+ * The official SDK `Client` over stdio: what the `script` agent uses to drive
+ * `awf mcp-serve` exactly as an agent CLI would. Closing ends stdin, then SIGTERM, then
+ * SIGKILL (the SDK transport's sequence), so no server outlives its session.
+ */
+@Injectable()
+export class McpStdioClientConnector implements ToolClientConnector {
+  async connect(injection: ProxyInjection, options: { cwd: string; env: Readonly<Record<string, string>> }): Promise<ToolClientSession> {
+    // Loaded here, not at the top: every other command (mcp-serve above all) starts without it.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { Client } = require('@modelcontextprotocol/sdk/client/index.js') as { Client: typeof SdkClient };
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js') as { StdioClientTransport: typeof SdkStdioClientTransport };
+    const transport = new StdioClientTransport({
+      command: injection.command,
+      args: injection.args,
+      cwd: options.cwd,
+      env: { ...options.env, ...injection.env },
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-STDERR_TAIL_CHARS)));
+    const client = new Client({ name: 'awf-script-agent', version: AWF_VERSION });
+    let closed: Promise<void> | undefined;
+    const close = (): Promise<void> => (closed ??= client.close().catch(() => undefined));
+    try {
+      await client.connect(transport);
+    } catch (err) {
+      await close();
+      throw new AwfError(ErrorCodes.EXECUTION_AGENT_FAILED, `cannot start the step's MCP proxy: ${(err as Error).message}${tail(stderr)}`,
+        { command: [injection.command, ...injection.args].join(' ') });
+    }
+    return {
+      close,
+      stderrTail: () => stderr,
+      listTools: async () => (await client.listTools()).tools,
+      callTool: async (name, args, signal) => {
+        try {
+          const result = await client.callTool({ name, arguments: args }, undefined, { signal, timeout: NO_REQUEST_TIMEOUT });
+          return { content: (result.content as ToolResult['content']).filter((c) => c.type === 'text'), ...(result.isError ? { isError: true } : {}) };
+        } catch (err) {
+          if (signal?.aborted) throw err;
+          return errorResult((err as Error).message);
+        }
+      },
+    };
+  }
+}
+
+function tail(stderr: string): string {
+  const lines = stderr.trim().split('\n').slice(-3).join('\n');
+  return lines ? `\n${lines}` : '';
+}

@@ -1,0 +1,84 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { stat } from 'node:fs/promises';
+import { errorResult, textResult, type ToolResult } from '../../domain/model/tool-result';
+import type { SecretMasker } from '../../domain/ports/secret-masker.port';
+import { SECRET_MASKER } from '../../domain/ports/tokens';
+import type { ToolCallContext } from '../../domain/ports/tool-scope';
+import { bashEnvironment } from './bash-environment.policy';
+import type { BuiltinTool } from './builtin-tool.interface';
+import { findExecutable } from './executable.lookup';
+import { PathSandbox } from './path-sandbox.service';
+import { runShell, type ShellOutcome } from './shell-process.runner';
+import { ToolArgs } from './tool-args.reader';
+import { ToolFailure } from './tool-failure.error';
+
+/**
+ * Claude Code's Bash. The sandbox bounds where the command starts (cwd = root) and what
+ * environment it sees, not what it does: it runs with the user's rights.
+ */
+@Injectable()
+export class BashTool implements BuiltinTool {
+  readonly name = 'Bash';
+  readonly description =
+    'Runs a bash command in the sandbox root with stdin closed and a reduced environment. Returns stdout, stderr and the exit code; ' +
+    'a non-zero exit is an error. timeout is in milliseconds (default 120000, max 600000); on timeout the whole process group is killed. ' +
+    'Output above 30000 characters is cut in the middle. Shell state (cd, variables) does not persist between calls.';
+  readonly inputSchema = {
+    type: 'object' as const,
+    properties: {
+      command: { type: 'string', description: 'The command to run' },
+      timeout: { type: 'integer', minimum: 1, maximum: 600000, description: 'Timeout in milliseconds (max 600000)' },
+      description: { type: 'string', description: 'Clear, concise description of what this command does in 5-10 words' },
+    },
+    required: ['command'],
+  };
+
+  constructor(
+    private readonly sandbox: PathSandbox,
+    @Inject(SECRET_MASKER) private readonly masker: SecretMasker,
+  ) {}
+
+  async run(raw: Record<string, unknown>, ctx: ToolCallContext): Promise<ToolResult> {
+    const args = new ToolArgs(this.name, raw);
+    const command = args.string('command', { required: true });
+    const { limits, rootDir } = ctx.scope;
+    const timeoutMs = args.integer('timeout', { min: 1, max: limits.bash_max_timeout_ms }) ?? limits.bash_default_timeout_ms;
+    args.string('description');
+    if (command.trim().length === 0) throw new ToolFailure('Bash: command is empty');
+    // `cwd` is AWF's own argument: still accepted, still held to the sandbox.
+    const cwdInput = args.string('cwd');
+    const cwd = cwdInput === undefined ? rootDir : await this.directory(cwdInput, rootDir);
+    const env = bashEnvironment(process.env, limits.env_passthrough);
+    const shell = findExecutable('bash', env.PATH) ?? '/bin/sh';
+    const outcome = await runShell({ shell, command, cwd, env, timeoutMs, signal: ctx.signal, keep: limits.bash_output_max_chars });
+    return this.present(outcome, timeoutMs, limits.bash_output_max_chars);
+  }
+
+  private async directory(input: string, rootDir: string): Promise<string> {
+    const { real, exists } = await this.sandbox.resolve(input, rootDir, 'cwd');
+    if (!exists || !(await stat(real)).isDirectory()) throw new ToolFailure(`Bash: cwd ${input} is not an existing directory`);
+    return real;
+  }
+
+  private present(outcome: ShellOutcome, timeoutMs: number, max: number): ToolResult {
+    if (outcome.spawnError) return errorResult(`Bash: could not start the shell: ${outcome.spawnError.message}`);
+    const body = this.masker.mask(renderStreams(outcome, max));
+    if (outcome.timedOut) return errorResult(`Command timed out after ${timeoutMs} ms; its process group was killed.\n${body}`.trimEnd());
+    if (outcome.aborted) return errorResult(`Command cancelled; its process group was killed.\n${body}`.trimEnd());
+    if (outcome.code !== 0) {
+      const status = outcome.code === null ? `Killed by signal ${outcome.signal}` : `Exit code ${outcome.code}`;
+      return errorResult(`${status}\n${body}`.trimEnd());
+    }
+    return textResult(body.length > 0 ? body : '(no output)');
+  }
+}
+
+/** Shares the character budget between the streams, stderr getting at most half unless stdout leaves room. */
+function renderStreams({ stdout, stderr }: ShellOutcome, max: number): string {
+  const errBudget = Math.min(stderr.total, Math.max(Math.floor(max / 2), max - stdout.total));
+  const outBudget = max - errBudget;
+  const out = stdout.total > 0 ? stdout.render(outBudget) : '';
+  const err = stderr.total > 0 ? stderr.render(errBudget) : '';
+  if (!err) return out;
+  return `${out}${out && !out.endsWith('\n') ? '\n' : ''}[stderr]\n${err}`;
+}

@@ -1,0 +1,79 @@
+import { Injectable } from '@nestjs/common';
+import { lstat } from 'node:fs/promises';
+import { textResult, type ToolResult } from '../../domain/model/tool-result';
+import type { ToolCallContext } from '../../domain/ports/tool-scope';
+import type { BuiltinTool } from './builtin-tool.interface';
+import { PathSandbox } from './path-sandbox.service';
+import { ToolArgs } from './tool-args.reader';
+import { ToolFailure } from './tool-failure.error';
+
+/** Directories no agent means to search: version-control internals and installed dependencies. */
+export const SKIPPED_DIRS = ['.git', 'node_modules'];
+
+/** A `..` segment anywhere, braces and lists included: `{..,x}/y` must not slip through. */
+const PARENT_SEGMENT = /(^|[/{,])\.\.($|[/},])/;
+
+/** Claude Code's Glob: file paths matching a pattern, newest first. */
+@Injectable()
+export class GlobTool implements BuiltinTool {
+  readonly name = 'Glob';
+  readonly description =
+    'Finds files by glob pattern (e.g. "**/*.ts", "src/**/*.{js,jsx}") under a directory of the sandbox root. ' +
+    'Returns absolute paths sorted by modification time, newest first. Hidden files are included; .git and node_modules are skipped.';
+  readonly inputSchema = {
+    type: 'object' as const,
+    properties: {
+      pattern: { type: 'string', description: 'The glob pattern to match files against' },
+      path: { type: 'string', description: 'The directory to search in (default: the sandbox root)' },
+    },
+    required: ['pattern'],
+  };
+
+  constructor(private readonly sandbox: PathSandbox) {}
+
+  async run(raw: Record<string, unknown>, ctx: ToolCallContext): Promise<ToolResult> {
+    const args = new ToolArgs(this.name, raw);
+    const pattern = args.string('pattern', { required: true });
+    const { limits, rootDir } = ctx.scope;
+    if (pattern.length === 0) throw new ToolFailure('Glob: pattern is empty');
+    if (pattern.includes('\0')) throw new ToolFailure('Glob: pattern contains a NUL byte and was refused');
+    if (pattern.startsWith('/') || pattern.startsWith('~')) {
+      throw new ToolFailure(`Glob: absolute patterns are refused; give a pattern relative to "path" (e.g. "**/*.ts")`);
+    }
+    if (PARENT_SEGMENT.test(pattern)) throw new ToolFailure('Glob: ".." in a pattern is refused; set "path" to the directory to search instead');
+    const pathInput = args.string('path') ?? '.';
+    const base = await this.sandbox.resolve(pathInput, rootDir, 'path');
+    if (!base.exists) throw new ToolFailure(`Glob: directory ${pathInput} does not exist`);
+    if (!(await lstat(base.real)).isDirectory()) throw new ToolFailure(`Glob: ${pathInput} is not a directory`);
+
+    // Loaded on first use: mcp-serve's startup should not pay for a walker it may never need.
+    const { glob } = require('tinyglobby') as typeof import('tinyglobby');
+    const found = await glob(pattern, {
+      cwd: base.real,
+      absolute: true,
+      dot: true,
+      onlyFiles: true,
+      followSymbolicLinks: false,
+      expandDirectories: false,
+      ignore: SKIPPED_DIRS.map((d) => `**/${d}/**`),
+    });
+    const files = await this.newestFirst(found, rootDir);
+    if (files.length === 0) return textResult('No files found');
+    const cap = limits.glob_max_results;
+    const shown = files.slice(0, cap);
+    const note = files.length > cap ? `\n[Results truncated: showing ${cap} of ${files.length} files. Use a narrower path or pattern.]` : '';
+    return textResult(shown.join('\n') + note);
+  }
+
+  /** Symlinks are never listed: only regular files whose real path stays in the root. */
+  private async newestFirst(paths: string[], rootDir: string): Promise<string[]> {
+    const entries: Array<{ path: string; mtime: number }> = [];
+    for (const path of paths) {
+      const stat = await lstat(path).catch(() => undefined);
+      if (!stat?.isFile() || !(await this.sandbox.stillInside(path, rootDir))) continue;
+      entries.push({ path, mtime: stat.mtimeMs });
+    }
+    entries.sort((a, b) => b.mtime - a.mtime || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return entries.map((e) => e.path);
+  }
+}

@@ -1,0 +1,118 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { basename } from 'node:path';
+import picomatch from 'picomatch';
+import { walkFiles } from './file-tree.walker';
+import { entriesOf, GREP_SKIPPED_NAMES, type GrepFileHit, type GrepLine, type GrepOutcome, type GrepQuery, type GrepRequest } from './grep-query.model';
+
+/** Thrown for a pattern JavaScript cannot compile; the tool reports it as an invalid regex. */
+export class GrepPatternError extends Error {}
+
+/**
+ * The JS engine: the same files, order and lines as ripgrep with the flags the ripgrep
+ * engine passes. Synchronous on purpose: it runs inside a worker that the caller can
+ * terminate, which is the only way to stop a catastrophically backtracking regex.
+ */
+export function searchFiles(request: GrepRequest): GrepOutcome {
+  const matcher = compilePattern(request.query);
+  const accepts = fileFilter(request.query);
+  const files = request.targetIsDir
+    ? walkFiles(request.target, GREP_SKIPPED_NAMES)
+    : [{ abs: request.target, rel: basename(request.target), explicit: true }];
+  const hits: GrepFileHit[] = [];
+  let entries = 0;
+  for (const file of files) {
+    if (!('explicit' in file) && !accepts(file.rel)) continue;
+    const text = readText(file.abs, request.maxFileBytes);
+    if (text === undefined) continue;
+    const hit = searchText(file.abs, text, matcher, request.query);
+    if (!hit) continue;
+    hits.push(hit);
+    entries += entriesOf(hit, request.mode);
+    if (entries > request.stopAfter) return { hits, stopped: true };
+  }
+  return { hits, stopped: false };
+}
+
+export function compilePattern(query: GrepQuery): RegExp {
+  // dotAll everywhere: in Rust's regex `.` matches `\r`; only `\n` ends a line.
+  const flags = `s${query.ignoreCase ? 'i' : ''}${query.multiline ? 'gm' : ''}`;
+  for (const extra of ['u', '']) {
+    try {
+      return new RegExp(query.pattern, flags + extra);
+    } catch (err) {
+      if (extra === '') throw new GrepPatternError((err as Error).message);
+    }
+  }
+  throw new GrepPatternError('unreachable');
+}
+
+function fileFilter(query: GrepQuery): (rel: string) => boolean {
+  const types = query.typeGlobs?.length ? picomatch([...query.typeGlobs], { dot: true, basename: true }) : undefined;
+  let glob: ((rel: string) => boolean) | undefined;
+  if (query.glob) {
+    const negated = query.glob.startsWith('!');
+    const pattern = negated ? query.glob.slice(1) : query.glob;
+    const test = picomatch(pattern, { dot: true, basename: !pattern.includes('/') });
+    glob = negated ? (rel) => !test(rel) : test;
+  }
+  return (rel) => (!types || types(rel)) && (!glob || glob(rel));
+}
+
+/** undefined for files that are too large, unreadable or binary (a NUL byte anywhere). */
+function readText(path: string, maxBytes: number): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.size > maxBytes) return undefined;
+    const data = Buffer.alloc(stat.size);
+    let filled = 0;
+    while (filled < stat.size) {
+      const read = readSync(fd, data, filled, stat.size - filled, filled);
+      if (read === 0) break;
+      filled += read;
+    }
+    if (data.subarray(0, filled).includes(0)) return undefined;
+    return data.subarray(0, filled).toString('utf8');
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+function searchText(path: string, text: string, regex: RegExp, query: GrepQuery): GrepFileHit | undefined {
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  const matched = query.multiline ? multilineMatches(text, regex) : new Set(lines.flatMap((l, i) => (regex.test(l) ? [i + 1] : [])));
+  if (matched.size === 0) return undefined;
+  const shown = new Map<number, boolean>();
+  for (const n of matched) {
+    for (let c = Math.max(1, n - query.before); c <= Math.min(lines.length, n + query.after); c++) if (!shown.has(c)) shown.set(c, false);
+  }
+  for (const n of matched) shown.set(n, true);
+  const out: GrepLine[] = [...shown.keys()].sort((a, b) => a - b).map((n) => ({ line: n, text: lines[n - 1].replace(/\r$/, ''), match: shown.get(n)! }));
+  return { path, lines: out, matchedLines: matched.size };
+}
+
+function multilineMatches(text: string, regex: RegExp): Set<number> {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  const lineOf = (offset: number): number => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+  const matched = new Set<number>();
+  for (const m of text.matchAll(regex)) {
+    const first = lineOf(m.index);
+    const last = lineOf(m.index + Math.max(m[0].length - 1, 0));
+    for (let n = first; n <= last; n++) matched.add(n);
+  }
+  return matched;
+}

@@ -1,0 +1,44 @@
+import { readdirSync, readFileSync, statSync, writeFileSync, chmodSync } from 'node:fs';
+import { join } from 'node:path';
+import { builtinContext, builtinSandbox, builtinTools, text } from '../../../test/support/builtin-context';
+
+describe('WriteTool', () => {
+  const box = builtinSandbox();
+  const tools = builtinTools();
+  const write = (args: Record<string, unknown>) => tools.callTool('Write', args, builtinContext(box.root, { write_max_bytes: 100 }));
+  afterAll(() => box.cleanup());
+
+  it('creates parent directories, writes exact content and leaves no temp file', async () => {
+    const result = await write({ file_path: 'a/b/c/file.txt', content: 'héllo\n' });
+    expect(text(result)).toBe(`Created ${join(box.root, 'a/b/c/file.txt')} (7 bytes).`);
+    expect(readFileSync(join(box.root, 'a/b/c/file.txt'), 'utf8')).toBe('héllo\n');
+    expect(readdirSync(join(box.root, 'a/b/c'))).toEqual(['file.txt']);
+  });
+
+  it('overwrites an existing file and keeps its permissions', async () => {
+    writeFileSync(join(box.root, 'script.sh'), 'old');
+    chmodSync(join(box.root, 'script.sh'), 0o755);
+    expect(text(await write({ file_path: 'script.sh', content: 'new' }))).toMatch(/^Overwrote/);
+    expect(readFileSync(join(box.root, 'script.sh'), 'utf8')).toBe('new');
+    expect(statSync(join(box.root, 'script.sh')).mode & 0o777).toBe(0o755);
+  });
+
+  it('refuses content over the size cap and creates nothing', async () => {
+    const result = await write({ file_path: 'big.txt', content: 'x'.repeat(101) });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/101 bytes, which exceeds the 100-byte limit/);
+    expect(readdirSync(box.root)).not.toContain('big.txt');
+  });
+
+  it('refuses a directory target and missing arguments', async () => {
+    expect(text(await write({ file_path: 'a', content: 'x' }))).toMatch(/is a directory/);
+    expect(text(await write({ file_path: 'x.txt' }))).toMatch(/missing required argument "content"/);
+    expect(text(await write({ content: 'x' }))).toMatch(/missing required argument "file_path"/);
+  });
+
+  it('refuses paths outside the root', async () => {
+    const result = await write({ file_path: join(box.outside, 'x.txt'), content: 'x' });
+    expect(result.isError).toBe(true);
+    expect(readdirSync(box.outside)).toEqual([]);
+  });
+});

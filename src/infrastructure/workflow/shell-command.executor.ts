@@ -1,0 +1,70 @@
+import { spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import type { CommandExecutor, CommandRequest, CommandResult } from '../../domain/workflow/ports/command-executor.port';
+import { signalGroup, stopProcessGroup } from './process-group';
+
+/** Captured output beyond this is dropped (the step still sees the exit code). */
+const MAX_CAPTURE_CHARS = 10 * 1024 * 1024;
+
+/**
+ * Runs command steps with `$SHELL -c` (when $SHELL is an absolute, executable path; else
+ * /bin/sh) in a new process group with stdin closed, as AWF does (ADR 012). Timeout and
+ * abort stop the whole group: SIGTERM, then SIGKILL after 5 s.
+ */
+export class ShellCommandExecutor implements CommandExecutor {
+  constructor(private readonly shell: string = pickShell(process.env.SHELL)) {}
+
+  run(request: CommandRequest): Promise<CommandResult> {
+    return new Promise((resolve) => {
+      const child = spawn(this.shell, ['-c', request.command], {
+        cwd: request.cwd, env: request.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      let timedOut = false;
+      let cancelled = false;
+      let stopping: Promise<void> | undefined;
+      child.stdout.on('data', (c: Buffer) => (stdout = append(stdout, c)));
+      child.stderr.on('data', (c: Buffer) => (stderr = append(stderr, c)));
+      const stop = (): void => void (stopping ??= stopProcessGroup(child));
+      const onAbort = (): void => {
+        cancelled = true;
+        stop();
+      };
+      const timer = request.timeoutMs > 0 ? setTimeout(() => ((timedOut = true), stop()), request.timeoutMs) : undefined;
+      if (request.signal.aborted) onAbort();
+      else request.signal.addEventListener('abort', onAbort, { once: true });
+      const settle = (exitCode: number, extraErr = ''): void => {
+        if (timer) clearTimeout(timer);
+        request.signal.removeEventListener('abort', onAbort);
+        const stopped = timedOut || cancelled;
+        resolve({ stdout, stderr: stderr + extraErr, exitCode: stopped ? -1 : exitCode, timedOut: timedOut && !cancelled, cancelled });
+      };
+      // Whatever the shell left in its group goes with it, or its pipes would hold `close` open.
+      child.once('exit', () => child.pid && signalGroup(child.pid, 'SIGKILL'));
+      child.once('error', (err) => settle(127, `${err.message}\n`));
+      child.once('close', (code, signal) => settle(code ?? (signal ? 128 + signalNumber(signal) : 1)));
+    });
+  }
+}
+
+function append(buffer: string, chunk: Buffer): string {
+  return buffer.length >= MAX_CAPTURE_CHARS ? buffer : buffer + chunk.toString('utf8');
+}
+
+function pickShell(shell: string | undefined): string {
+  if (shell && isAbsolute(shell)) {
+    try {
+      accessSync(shell, constants.X_OK);
+      return shell;
+    } catch {
+      // fall through
+    }
+  }
+  return '/bin/sh';
+}
+
+function signalNumber(signal: NodeJS.Signals): number {
+  return ({ SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 } as Record<string, number>)[signal] ?? 0;
+}

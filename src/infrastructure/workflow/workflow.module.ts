@@ -1,0 +1,63 @@
+// WorkflowModule: `awf run / validate / list` behind WorkflowService — the YAML repository,
+// the shell executor, the validator, the runner and the per-step ToolProxyService.
+// Agent providers and tool providers are found by marker through CoreModule; plugins through
+// the optional PLUGIN_CATALOG token. Must never import the MCP SDK, a tools/plugins/agents
+// module, or the CLI.
+import { Module, type OnModuleDestroy } from '@nestjs/common';
+import { AgentStepExecutor } from '../../application/workflow/agent-step.executor';
+import { CommandStepExecutor } from '../../application/workflow/command-step.executor';
+import { ToolProxyService } from '../../application/workflow/tool-proxy.service';
+import { WorkflowRunner } from '../../application/workflow/workflow-runner.service';
+import { WorkflowService } from '../../application/workflow/workflow.service';
+import { WorkflowValidator } from '../../application/workflow/workflow-validator.service';
+import { PLUGIN_CATALOG, type PluginCatalog } from '../../domain/ports/plugin-catalog.port';
+import type { AppLogger } from '../../domain/ports/app-logger.port';
+import type { SecretMasker } from '../../domain/ports/secret-masker.port';
+import type { ToolDispatcherFactory } from '../../domain/ports/tool-dispatcher-factory.port';
+import { APP_LOGGER, SECRET_MASKER, TOOL_ROUTER_FACTORY } from '../../domain/ports/tokens';
+import { AGENT_CATALOG, type AgentCatalog } from '../../domain/workflow/ports/agent-catalog.port';
+import { COMMAND_EXECUTOR, type CommandExecutor } from '../../domain/workflow/ports/command-executor.port';
+import { WORKFLOW_REPOSITORY, type WorkflowRepository } from '../../domain/workflow/ports/workflow-repository.port';
+import { mainScriptPath } from './main-script';
+import { RegistryAgentCatalog } from './registry-agent-catalog.adapter';
+import { ShellCommandExecutor } from './shell-command.executor';
+import { YamlWorkflowRepository } from './yaml-workflow.repository';
+
+@Module({
+  providers: [
+    { provide: WORKFLOW_REPOSITORY, useFactory: () => new YamlWorkflowRepository() },
+    { provide: COMMAND_EXECUTOR, useFactory: () => new ShellCommandExecutor() },
+    { provide: AGENT_CATALOG, useClass: RegistryAgentCatalog },
+    {
+      provide: ToolProxyService,
+      useFactory: (tools: ToolDispatcherFactory) => new ToolProxyService(tools, { mainScript: mainScriptPath() }),
+      inject: [TOOL_ROUTER_FACTORY],
+    },
+    {
+      provide: WorkflowValidator,
+      useFactory: (agents: AgentCatalog, plugins?: PluginCatalog) => new WorkflowValidator(agents, plugins),
+      inject: [AGENT_CATALOG, { token: PLUGIN_CATALOG, optional: true }],
+    },
+    {
+      provide: WorkflowRunner,
+      useFactory: (exec: CommandExecutor, agents: AgentCatalog, proxies: ToolProxyService, logger: AppLogger) =>
+        new WorkflowRunner(new CommandStepExecutor(exec), new AgentStepExecutor(agents, proxies, logger)),
+      inject: [COMMAND_EXECUTOR, AGENT_CATALOG, ToolProxyService, APP_LOGGER],
+    },
+    {
+      provide: WorkflowService,
+      useFactory: (repo: WorkflowRepository, validator: WorkflowValidator, runner: WorkflowRunner, masker: SecretMasker) =>
+        new WorkflowService(repo, validator, runner, masker),
+      inject: [WORKFLOW_REPOSITORY, WorkflowValidator, WorkflowRunner, SECRET_MASKER],
+    },
+  ],
+  exports: [WorkflowService, ToolProxyService],
+})
+export class WorkflowModule implements OnModuleDestroy {
+  constructor(private readonly proxies: ToolProxyService) {}
+
+  /** The safety net: a run that ended abruptly still leaves no proxy config behind. */
+  onModuleDestroy(): void {
+    this.proxies.closeAll();
+  }
+}

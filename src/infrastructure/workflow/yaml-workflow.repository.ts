@@ -1,0 +1,90 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { parseDocument } from 'yaml';
+import { AwfError } from '../../domain/errors/awf-error';
+import { ErrorCodes } from '../../domain/errors/error-codes';
+import { issue } from '../../domain/workflow/validation-issue.model';
+import type { LoadedWorkflow, WorkflowRepository, WorkflowSummary } from '../../domain/workflow/ports/workflow-repository.port';
+import { parseWorkflow } from '../../domain/workflow/workflow.parser';
+import { workflowDirs } from './workflow-paths';
+
+/** Workflows are single `.yaml` files, as in AWF (`.yml` is not recognised there either). */
+const EXT = '.yaml';
+
+export class YamlWorkflowRepository implements WorkflowRepository {
+  constructor(private readonly env: NodeJS.ProcessEnv = process.env, private readonly cwd: () => string = () => process.cwd()) {}
+
+  searchPaths(): string[] {
+    return workflowDirs(this.env, this.cwd()).map((d) => d.dir);
+  }
+
+  async load(target: string): Promise<LoadedWorkflow> {
+    const file = this.locate(target);
+    return loadFile(file);
+  }
+
+  async list(): Promise<WorkflowSummary[]> {
+    const seen = new Map<string, WorkflowSummary>();
+    for (const { dir, source } of workflowDirs(this.env, this.cwd())) {
+      if (!isDir(dir)) continue;
+      for (const entry of readdirSync(dir).filter((f) => f.endsWith(EXT)).sort()) {
+        const name = entry.slice(0, -EXT.length);
+        if (seen.has(name)) continue;
+        const loaded = loadFile(join(dir, entry));
+        const wf = loaded.workflow;
+        seen.set(name, { name, file: loaded.file, source, version: wf?.version, description: wf ? wf.description : `(cannot be parsed: ${loaded.issues[0]?.message ?? 'unknown error'})` });
+      }
+    }
+    return [...seen.values()];
+  }
+
+  private locate(target: string): string {
+    const looksLikePath = target.includes('/') || target.endsWith(EXT) || target.endsWith('.yml');
+    if (looksLikePath) {
+      const file = resolve(this.cwd(), target);
+      if (existsSync(file) && !isDir(file)) return file;
+      throw notFound(target, [file]);
+    }
+    if (target.includes('..') || target.includes('\\')) throw notFound(target, []);
+    const tried: string[] = [];
+    for (const { dir } of workflowDirs(this.env, this.cwd())) {
+      const file = join(dir, target + EXT);
+      tried.push(file);
+      if (existsSync(file)) return file;
+    }
+    throw notFound(target, tried);
+  }
+}
+
+export function loadFile(file: string): LoadedWorkflow {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new AwfError(ErrorCodes.SYSTEM_IO, `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, { file });
+  }
+  const doc = parseDocument(text, { prettyErrors: true });
+  if (doc.errors.length > 0) {
+    return { file, issues: doc.errors.map((e) => issue(ErrorCodes.WORKFLOW_YAML_SYNTAX, '', e.message.split('\n')[0])) };
+  }
+  const id = basename(file).replace(/\.ya?ml$/, '');
+  const { workflow, issues } = parseWorkflow(doc.toJS(), id);
+  if (workflow) {
+    workflow.file = file;
+    workflow.sourceDir = dirname(file);
+  }
+  return { file, workflow, issues };
+}
+
+function notFound(target: string, tried: string[]): AwfError {
+  return new AwfError(ErrorCodes.WORKFLOW_NOT_FOUND, `workflow "${target}" not found${tried.length ? ` (looked in: ${tried.join(', ')})` : ''}`,
+    { workflow: target, searched: tried }, 'Pass a path to a .yaml file, or put the workflow in ./.awf/workflows; `awf list` shows what is found.');
+}
+
+function isDir(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,62 @@
+import type { SecretMasker } from '../../domain/ports/secret-masker.port';
+import { formatDuration } from '../../domain/workflow/duration';
+import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
+import type { StepReport } from '../../domain/workflow/run-report.model';
+
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+const MARK: Record<StepReport['status'], string> = { success: '✓', failure: '✗', cancelled: '■' };
+
+/**
+ * Progress on stderr: one line per finished step with its status and duration. On a TTY a
+ * spinner shows the running step; elsewhere (CI, pipes) only the finished lines appear.
+ */
+export class RunProgressRenderer implements RunObserver {
+  private timer?: NodeJS.Timeout;
+
+  constructor(private readonly out: NodeJS.WriteStream, private readonly masker: SecretMasker) {}
+
+  stepStarted(step: string): void {
+    if (!this.out.isTTY) return;
+    let frame = 0;
+    const started = Date.now();
+    this.stopSpinner();
+    this.timer = setInterval(() => {
+      this.out.write(`\r\x1b[2K${FRAMES[frame++ % FRAMES.length]} ${this.masker.mask(step)} ${formatDuration(Date.now() - started)}`);
+    }, 100);
+    this.timer.unref();
+  }
+
+  stepFinished(r: StepReport): void {
+    this.stopSpinner();
+    const detail = [
+      r.status === 'failure' && r.exit_code > 0 ? `exit ${r.exit_code}` : '',
+      r.type === 'agent' ? `${r.tool_calls} tool call${r.tool_calls === 1 ? '' : 's'}` : '',
+      r.attempts ? `${r.attempts} attempts` : '',
+    ].filter(Boolean).join(', ');
+    this.line(`${MARK[r.status]} ${r.name}  ${r.status}  ${formatDuration(r.duration_ms)}${detail ? `  (${detail})` : ''}`);
+  }
+
+  stepRetrying(step: string, attempt: number, delayMs: number): void {
+    this.stopSpinner();
+    this.line(`↻ ${step}  attempt ${attempt} failed, retrying in ${formatDuration(delayMs)}`);
+  }
+
+  warn(message: string): void {
+    this.line(`warning: ${message}`);
+  }
+
+  close(): void {
+    this.stopSpinner();
+  }
+
+  private line(text: string): void {
+    this.out.write(`${this.masker.mask(text)}\n`);
+  }
+
+  private stopSpinner(): void {
+    if (!this.timer) return;
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.out.write('\r\x1b[2K');
+  }
+}

@@ -1,0 +1,153 @@
+import { join } from 'node:path';
+import { awf, WORKFLOW_FIXTURES, workflowProject } from './workflow-support';
+
+jest.setTimeout(120_000);
+
+const validate = (name: string, extra: string[] = []) => awf(['validate', join(WORKFLOW_FIXTURES, `${name}.yaml`), ...extra]);
+
+describe('awf validate (the fixture list is covered in test/integration/workflow/validate-fixtures.spec.ts)', () => {
+  it('says a valid workflow is valid (exit 0)', () => {
+    const r = validate('mcp-proxy-valid-enabled');
+    expect(r.stdout).toBe("Workflow 'mcp-proxy-valid-enabled' is valid\n");
+    expect(r.status).toBe(0);
+  });
+
+  it('prints each USER problem as [CODE] path: message on stderr and exits 1', () => {
+    const r = validate('mcp-proxy-unknown-key');
+    expect(r.stderr).toContain('[USER.MCP_PROXY.UNKNOWN_KEY] states.start.mcp_proxy: unknown field(s) in mcp_proxy: policy');
+    expect(r.stdout).toBe('');
+    expect(r.status).toBe(1);
+  });
+
+  it('reports every structural problem of a broken file at once and exits 2', () => {
+    const r = validate('broken-structure');
+    for (const line of [
+      '[WORKFLOW.PARSE.INVALID_FIELD] inputs.target.type: unknown type "strin"',
+      '[WORKFLOW.PARSE.INVALID_FIELD] states.build.timeout:',
+      '[WORKFLOW.PARSE.INVALID_FIELD] states.fancy.type: step type "parallel" is not supported',
+      '[WORKFLOW.VALIDATION.MISSING_FIELD] states.talk.provider:',
+      '[WORKFLOW.VALIDATION.MISSING_STATE] states.initial: initial state "begin" does not exist',
+      '[WORKFLOW.VALIDATION.NO_TERMINAL] states:',
+      '[WORKFLOW.VALIDATION.MISSING_STATE] states.build.on_success: state "tset" does not exist',
+      '[WORKFLOW.VALIDATION.NO_ROUTE] states.lint:',
+      '[WORKFLOW.TEMPLATE.UNDEFINED_REFERENCE] states.build.command: {{.inputs.nope}}: input "nope" is not declared',
+      '[WORKFLOW.TEMPLATE.UNDEFINED_REFERENCE] states.lint.command: {{.states.ghost.Output}}',
+      '[WORKFLOW.TEMPLATE.UNDEFINED_REFERENCE] states.lint.command: {{.states.build.output}}: a state has no field "output"',
+      '[WORKFLOW.TEMPLATE.SYNTAX] states.talk.prompt:',
+      '[WORKFLOW.VALIDATION.INVALID_CONDITION] states.check.transitions[0].when:',
+    ]) expect(r.stderr).toContain(line);
+    expect(r.stderr).toContain('13 errors');
+    expect(r.status).toBe(2);
+  });
+
+  it('prints one JSON verdict with -f json; a missing workflow is USER.WORKFLOW.NOT_FOUND (exit 1)', () => {
+    const r = validate('mcp-proxy-unknown-plugin', ['-f', 'json']);
+    expect(JSON.parse(r.stdout)).toEqual({
+      valid: false, workflow: 'mcp-proxy-unknown-plugin', file: join(WORKFLOW_FIXTURES, 'mcp-proxy-unknown-plugin.yaml'),
+      errors: [{ code: 'USER.MCP_PROXY.UNKNOWN_PLUGIN', path: 'states.start.mcp_proxy.plugin_tools[0].plugin', message: expect.stringContaining('nonexistent_plugin') }],
+      warnings: [],
+    });
+    expect(r.status).toBe(1);
+    const missing = awf(['validate', 'no-such-workflow']);
+    expect(missing.stderr).toContain('[USER.WORKFLOW.NOT_FOUND] workflow "no-such-workflow" not found');
+    expect(missing.status).toBe(1);
+  });
+});
+
+describe('awf run and awf list', () => {
+  const pipeline = `name: pipeline
+description: Counts words
+version: "1.0"
+inputs:
+  - {name: text, required: true}
+  - {name: api_token, secret: true, default: tok-3f9a8b7c}
+states:
+  initial: count
+  count:
+    type: step
+    command: 'printf "%s" "$text" | wc -w | tr -d " "'
+    on_success: report
+  report:
+    type: step
+    command: 'echo "words={{trimSpace .states.count.Output}} token={{.inputs.api_token}} env=$MY_SECRET"'
+    transitions:
+      - when: "states.count.Output startsWith '0'"
+        goto: empty
+    on_success: done
+  empty: {type: terminal, status: failure, message: 'no words in input'}
+  done: {type: terminal}
+`;
+
+  it('runs a workflow by name from ./.awf/workflows: progress on stderr, output on stdout, secrets masked', () => {
+    const p = workflowProject({ '.awf/workflows/pipeline.yaml': pipeline });
+    try {
+      const r = awf(['run', 'pipeline', '--input', 'text=one two three'], { cwd: p.dir, env: { ...p.env, MY_SECRET: 'hunter2-value' } });
+      expect(r.stdout).toBe('words=3 token=*** env=***\n');
+      expect(r.stderr).toMatch(/^✓ count {2}success {2}\d+(ms|\.\ds)$/m);
+      expect(r.stderr).toMatch(/^✓ report {2}success/m);
+      expect(r.stderr + r.stdout).not.toContain('tok-3f9a8b7c');
+      expect(r.status).toBe(0);
+    } finally {
+      p.cleanup();
+    }
+  });
+
+  it('prints one JSON report with -f json and exits 3 on a failure terminal', () => {
+    const p = workflowProject({ '.awf/workflows/pipeline.yaml': pipeline });
+    try {
+      const r = awf(['run', 'pipeline', '-i', 'text=', '-f', 'json'], { cwd: p.dir, env: p.env });
+      const report = JSON.parse(r.stdout);
+      expect(report).toMatchObject({ workflow: 'pipeline', status: 'failure', terminal: 'empty', error: { code: 'EXECUTION.WORKFLOW.TERMINAL_FAILURE', message: 'no words in input' } });
+      expect(report.steps).toEqual([
+        { name: 'count', type: 'step', status: 'success', duration_ms: expect.any(Number), exit_code: 0, output: '0\n', tool_calls: 0 },
+        { name: 'report', type: 'step', status: 'success', duration_ms: expect.any(Number), exit_code: 0, output: 'words=0 token=*** env=\n', tool_calls: 0 },
+      ]);
+      expect(JSON.parse(r.stderr.trim().split('\n').pop()!)).toMatchObject({ status: 'error', error: { code: 'EXECUTION.WORKFLOW.TERMINAL_FAILURE' } });
+      expect(r.status).toBe(3);
+    } finally {
+      p.cleanup();
+    }
+  });
+
+  it('refuses missing or undeclared inputs with exit 1 before running anything', () => {
+    const p = workflowProject({ '.awf/workflows/pipeline.yaml': pipeline });
+    try {
+      const r = awf(['run', 'pipeline', '-i', 'colour=red'], { cwd: p.dir, env: p.env });
+      expect(r.stderr).toContain('[USER.INPUT.VALIDATION_FAILED] input validation failed');
+      expect(r.stderr).toContain('inputs.text: required');
+      expect(r.stderr).toContain('inputs.colour: not declared');
+      expect(r.stdout).toBe('');
+      expect(r.status).toBe(1);
+    } finally {
+      p.cleanup();
+    }
+  });
+
+  it('refuses to run an invalid workflow with the validate codes (exit 2)', () => {
+    const r = awf(['run', join(WORKFLOW_FIXTURES, 'no-terminal.yaml')]);
+    expect(r.stderr).toContain('[WORKFLOW.VALIDATION.NO_TERMINAL]');
+    expect(r.status).toBe(2);
+  });
+
+  it('lists workflows from every lookup dir, first hit per name, with descriptions', () => {
+    const p = workflowProject({
+      '.awf/workflows/pipeline.yaml': pipeline,
+      'extra/review.yaml': 'name: review\ndescription: Reviews code\nstates:\n  initial: d\n  d: {type: terminal}\n',
+      'config/awf/workflows/pipeline.yaml': 'name: pipeline\ndescription: shadowed\nstates:\n  initial: d\n  d: {type: terminal}\n',
+    });
+    try {
+      const env = { ...p.env, AWF_WORKFLOWS_PATH: join(p.dir, 'extra') };
+      const text = awf(['list'], { cwd: p.dir, env });
+      expect(text.stdout.split('\n')[0]).toMatch(/^NAME\s+SOURCE\s+VERSION\s+DESCRIPTION$/);
+      expect(text.stdout).toMatch(/^review\s+env\s+Reviews code$/m);
+      expect(text.stdout).toMatch(/^pipeline\s+local\s+1\.0\s+Counts words$/m);
+      expect(text.stdout).not.toContain('shadowed');
+      const json = JSON.parse(awf(['list', '-f', 'json'], { cwd: p.dir, env }).stdout);
+      expect(json.map((w: { name: string; source: string }) => `${w.name}:${w.source}`)).toEqual(['review:env', 'pipeline:local']);
+      const none = awf(['list'], { cwd: join(p.dir, 'tmp'), env: { ...p.env, XDG_CONFIG_HOME: join(p.dir, 'tmp') } });
+      expect(none.stdout).toContain('No workflows found. Looked in:');
+    } finally {
+      p.cleanup();
+    }
+  });
+});

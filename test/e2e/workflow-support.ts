@@ -1,0 +1,37 @@
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { REPO_ROOT, runAwf, scratchDir } from '../support/cli';
+
+export const WORKFLOW_FIXTURES = resolve(REPO_ROOT, 'test/fixtures/workflows');
+export const SLOW_EXTENSION = resolve(REPO_ROOT, 'test/fixtures/workflow-extension/slow-tools.module.js');
+
+/** A project dir with its own TMPDIR and data dir, so a test can prove nothing was left behind. */
+export function workflowProject(files: Record<string, string> = {}, extensions: string[] = []) {
+  const project = scratchDir({
+    ...files,
+    ...(extensions.length ? { '.awf/config.yaml': `extensions:\n${extensions.map((e) => `  - ${JSON.stringify(e)}`).join('\n')}\n` } : {}),
+  });
+  const tmp = join(project.dir, 'tmp');
+  mkdirSync(tmp);
+  const env = { TMPDIR: tmp, XDG_DATA_HOME: join(project.dir, 'data'), XDG_CONFIG_HOME: join(project.dir, 'config'), AWF_WORKFLOWS_PATH: '' };
+  return { ...project, tmp, env, leftovers: () => readdirSync(tmp) };
+}
+
+/** Live processes whose command line contains `marker` (what `ps | grep` would show). */
+export function processesWith(marker: string): number[] {
+  return readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/** `runAwf` with a bound generous enough for a loaded, shared machine. */
+export function awf(args: string[], options: Parameters<typeof runAwf>[1] = {}): ReturnType<typeof runAwf> {
+  return runAwf(args, { ...options, timeout: 100_000 });
+}
