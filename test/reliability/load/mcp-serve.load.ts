@@ -12,7 +12,7 @@ import { SeededRandom, seedFromEnv } from '../support/seeded-random';
  */
 const INSTANCES = Number(process.env.AWF_LOAD_INSTANCES ?? 8);
 const CALLS = Number(process.env.AWF_LOAD_CALLS ?? 2000);
-const IN_FLIGHT = 4;
+const IN_FLIGHT = 8;
 const seed = seedFromEnv('AWF_LOAD_SEED', 'load');
 
 interface InstanceReport {
