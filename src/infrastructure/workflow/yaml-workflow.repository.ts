@@ -68,7 +68,14 @@ export function loadFile(file: string): LoadedWorkflow {
     return { file, issues: doc.errors.map((e) => issue(ErrorCodes.WORKFLOW_YAML_SYNTAX, '', e.message.split('\n')[0])) };
   }
   const id = basename(file).replace(/\.ya?ml$/, '');
-  const { workflow, issues } = parseWorkflow(doc.toJS(), id);
+  let data: unknown;
+  try {
+    data = doc.toJS();
+  } catch (err) {
+    // The yaml library refuses alias bombs (and similar resource attacks) only here, by throwing.
+    return { file, issues: [issue(ErrorCodes.WORKFLOW_YAML_SYNTAX, '', err instanceof Error ? err.message : String(err))] };
+  }
+  const { workflow, issues } = parseWorkflow(data, id);
   if (workflow) {
     workflow.file = file;
     workflow.sourceDir = dirname(file);
