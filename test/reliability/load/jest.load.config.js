@@ -7,5 +7,5 @@ module.exports = {
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
   moduleFileExtensions: ['ts', 'js', 'json'],
   maxWorkers: 1,
-  testTimeout: 600_000,
+  testTimeout: 1_600_000,
 };

@@ -90,11 +90,12 @@ describe(`${INSTANCES} awf mcp-serve instances under load, ${CALLS} mixed calls 
     const mib = (k: number): string => (k / 1024).toFixed(1);
     for (const r of reports) {
       process.stderr.write(
-        `[load] pid ${r.pid}: ${JSON.stringify(r.counts)}, ${r.errors.length} errors, fds ${r.fdsWarm} -> ${r.fdsEnd}, RSS ${mib(r.rssWarmKiB)} -> ${mib(r.rssEndKiB)} MiB, VmHWM ${mib(r.hwmKiB)} MiB\n`,
+        `[load] pid ${r.pid}: ${JSON.stringify(r.counts)}, ${r.errors.length} errors, fds ${r.fdsWarm} -> ${r.fdsEnd}, RSS ${mib(r.rssWarmKiB)} -> ${mib(r.rssEndKiB)} MiB, VmHWM ${mib(r.hwmKiB)} MiB\n` +
+          r.errors.slice(0, 3).map((e) => `[load]   ${e}\n`).join(''),
       );
     }
     process.stderr.write(`[load] ${INSTANCES * CALLS} calls in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
-  }, 590_000);
+  }, 1_500_000);
   afterAll(() => roots.forEach((r) => r.cleanup()));
 
   it('answers every call without an error', () => {
