@@ -5,12 +5,22 @@
 import { Module } from '@nestjs/common';
 import { TOOL_CLIENT_CONNECTOR } from '../../domain/ports/tool-client.port';
 import { McpStdioClientConnector } from '../mcp/mcp-stdio.client';
+import { ClaudeAgentProvider } from './claude.provider';
+import { CodexAgentProvider } from './codex.provider';
+import { GeminiAgentProvider } from './gemini.provider';
+import { OpenAiCompatibleAgentProvider } from './openai-compatible.provider';
+import { OpencodeAgentProvider } from './opencode.provider';
 import { ScriptAgentProvider } from './script-agent.provider';
 
 @Module({
   providers: [
     { provide: TOOL_CLIENT_CONNECTOR, useClass: McpStdioClientConnector },
     ScriptAgentProvider,
+    ClaudeAgentProvider,
+    CodexAgentProvider,
+    GeminiAgentProvider,
+    OpencodeAgentProvider,
+    OpenAiCompatibleAgentProvider,
   ],
 })
 export class AgentsModule {}

@@ -1,7 +1,29 @@
-// PluginsModule: gRPC plugin discovery, the plugin process host, and the tools plugins
-// expose (<plugin>_<operation>). Contributes ToolProviders by marker (@ProvidesTools).
-// Must never import the MCP SDK or another feature module.
-import { Module } from '@nestjs/common';
+// PluginsModule: gRPC plugin discovery, the plugin process host (go-plugin handshake,
+// AutoMTLS, Init/Shutdown), the tools plugins expose (<plugin>_<operation>, found by the
+// router through @ProvidesTools), PLUGIN_CATALOG, and the `awf plugin init` scaffolder.
+// Global so that PLUGIN_CATALOG reaches `validate`/`run` without them importing this module.
+// gRPC is loaded only when a plugin starts. Must never import the MCP SDK or another
+// feature module.
+import { Global, Module } from '@nestjs/common';
+import { PLUGIN_CATALOG } from '../../domain/ports/plugin-catalog.port';
+import { PluginCatalogService } from './plugin-catalog.service';
+import { PluginDiscovery } from './plugin-discovery.service';
+import { PluginHost } from './plugin-host.service';
+import { PluginScaffolder } from './plugin-scaffold.service';
+import { PluginStateStore } from './plugin-state.store';
+import { PluginToolProvider } from './plugin-tool.provider';
 
-@Module({})
+@Global()
+@Module({
+  providers: [
+    PluginDiscovery,
+    PluginStateStore,
+    PluginHost,
+    PluginToolProvider,
+    PluginCatalogService,
+    PluginScaffolder,
+    { provide: PLUGIN_CATALOG, useExisting: PluginCatalogService },
+  ],
+  exports: [PLUGIN_CATALOG, PluginCatalogService, PluginScaffolder],
+})
 export class PluginsModule {}

@@ -7,12 +7,14 @@ import { WorkflowModule } from '../../infrastructure/workflow/workflow.module';
 import { ListCommand } from './list.command';
 import { RunCommand } from './run.command';
 import { ValidateCommand } from './validate.command';
+import { PLUGIN_SUBCOMMANDS, PluginCommand } from './plugin.command';
 
 const commands = [McpServeCommand];
 const workflowCommands = [RunCommand, ValidateCommand, ListCommand];
+const pluginCommands = [PluginCommand, ...PLUGIN_SUBCOMMANDS];
 
 @Module({
   imports: [ProxyModule, WorkflowModule],
-  providers: [...commands, ...workflowCommands],
+  providers: [...commands, ...workflowCommands, ...pluginCommands],
 })
 export class CliModule {}

@@ -1,0 +1,97 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AwfError } from '../../domain/errors/awf-error';
+import { ErrorCodes } from '../../domain/errors/error-codes';
+import type { AgentProvider, AgentRunRequest, AgentRunResult } from '../../domain/ports/agent-provider.port';
+import type { AppLogger } from '../../domain/ports/app-logger.port';
+import { APP_LOGGER } from '../../domain/ports/tokens';
+import { AgentOptions } from './agent-options';
+import { runAgentProcess } from './agent-process.runner';
+import { PrivateTempDir } from './private-temp-dir';
+
+/** What one provider puts on the command line and in the environment for one step. */
+export interface CliInvocation {
+  args: string[];
+  env?: Record<string, string>;
+}
+
+export interface CliRunContext {
+  request: AgentRunRequest;
+  /** The step's prompt, with the coexistence instruction already in front when it applies. */
+  prompt: string;
+  options: AgentOptions;
+  /** Private, removed when the step settles: for per-run config files. */
+  dir: PrivateTempDir;
+}
+
+export interface ParsedAgentOutput {
+  output: string;
+  tokens?: { input?: number; output?: number };
+  costUsd?: number;
+  /** Set when the CLI exited 0 but reported the run as failed. */
+  error?: string;
+  raw?: unknown;
+}
+
+/** Put in front of the prompt when an agent keeps its own tools next to the proxy's. */
+export const COEXISTENCE_INSTRUCTION =
+  'Use only the tools of the MCP server "awf-proxy" for reading, searching, editing files and running commands; never use your built-in tools.';
+
+/**
+ * The shared life of a CLI agent step: read options, write per-run config into a private
+ * temp dir, run the CLI in its own process group, parse what it printed, remove the dir.
+ * Subclasses say only how their CLI is invoked and how its output reads.
+ */
+@Injectable()
+export abstract class CliAgentProvider implements AgentProvider {
+  abstract readonly name: string;
+  abstract readonly canInterceptBuiltins: boolean;
+  /** The executable looked up on PATH unless `options.binary` names another. */
+  protected abstract readonly binary: string;
+  protected abstract readonly installHint: string;
+
+  constructor(@Inject(APP_LOGGER) protected readonly logger: AppLogger) {}
+
+  protected abstract invocation(ctx: CliRunContext): CliInvocation;
+  protected abstract parse(stdout: string): ParsedAgentOutput;
+
+  async run(request: AgentRunRequest): Promise<AgentRunResult> {
+    if (!request.prompt || request.prompt.trim() === '') {
+      throw new AwfError(ErrorCodes.AGENT_INVALID_OPTIONS, `${this.name}: the prompt is empty`, { provider: this.name, step: request.step });
+    }
+    const options = new AgentOptions(this.name, request.options);
+    const binary = options.string('binary') ?? this.binary;
+    const dir = new PrivateTempDir(`awf-${this.name}-`);
+    try {
+      const { args, env } = this.invocation({ request, prompt: this.promptFor(request), options, dir });
+      const { stdout } = await runAgentProcess({
+        provider: this.name,
+        binary,
+        args,
+        cwd: request.cwd,
+        env: { ...process.env, ...request.env, ...env },
+        timeoutMs: request.timeoutMs,
+        signal: request.signal,
+        installHint: this.installHint,
+      });
+      const parsed = this.parse(stdout);
+      if (parsed.error !== undefined) {
+        throw new AwfError(ErrorCodes.AGENT_REPORTED_ERROR, `${this.name} reported an error: ${parsed.error}`, { provider: this.name, step: request.step });
+      }
+      return { output: parsed.output || stdout.trim() || ' ', exitCode: 0, tokens: parsed.tokens, costUsd: parsed.costUsd, raw: parsed.raw };
+    } finally {
+      dir.remove();
+    }
+  }
+
+  /**
+   * With intercept_builtins on an agent that cannot switch its tools off, the model is asked
+   * in the prompt itself (AWF put it in a system prompt the CLI never received). The WARN
+   * for coexistence mode is the agent step's, once per step.
+   */
+  private promptFor(request: AgentRunRequest): string {
+    if (!request.proxy?.interceptBuiltins || this.canInterceptBuiltins) return request.prompt;
+    this.logger.info({ provider: this.name, workflow: request.workflow, step: request.step },
+      `${this.name} keeps its own tools next to the proxy's (coexistence mode): the prompt asks the model to use only the proxy's`);
+    return `${COEXISTENCE_INSTRUCTION}\n\n${request.prompt}`;
+  }
+}

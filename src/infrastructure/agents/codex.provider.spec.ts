@@ -1,0 +1,52 @@
+import { proxyInjection, runFake } from '../../../test/agents/fake-agent';
+import { recordingLogger } from '../../../test/agents/agent-cli.harness';
+import { COEXISTENCE_INSTRUCTION } from './cli-agent.provider';
+import { CODEX_NATIVE_FEATURES, CodexAgentProvider } from './codex.provider';
+
+const OUTPUT = [
+  '{"type":"thread.started","thread_id":"t1"}',
+  '{"type":"item.completed","item":{"id":"item_0","type":"error","message":"Model metadata not found"}}',
+  '{"type":"item.completed","item":{"id":"item_1","type":"mcp_tool_call","server":"awf-proxy","tool":"Read","status":"completed"}}',
+  '{"type":"item.completed","item":{"id":"item_2","type":"agent_message","text":"Done editing."}}',
+  '{"type":"turn.completed","usage":{"input_tokens":22,"cached_input_tokens":0,"output_tokens":14}}',
+].join('\n');
+
+describe('CodexAgentProvider', () => {
+  it('runs codex exec --json and returns the last agent message with usage', async () => {
+    const { result, probe } = await runFake(new CodexAgentProvider(recordingLogger()), OUTPUT, { options: { model: 'gpt-5' } });
+    expect(probe.argv).toEqual(['exec', '--json', '--skip-git-repo-check', '--model', 'gpt-5', '--', 'Fix the bug.']);
+    expect(result).toMatchObject({ output: 'Done editing.', tokens: { input: 22, output: 14 } });
+  });
+
+  it('injects the proxy as -c overrides, passes its env by name only, and asks the model in the prompt when intercepting', async () => {
+    const logger = recordingLogger();
+    const { probe } = await runFake(new CodexAgentProvider(logger), OUTPUT, { proxy: proxyInjection(true), timeoutMs: 90_000 });
+    const overrides = probe.argv.filter((_, i) => probe.argv[i - 1] === '-c');
+    expect(overrides).toEqual([
+      'mcp_servers.awf-proxy.command="/usr/bin/node"',
+      'mcp_servers.awf-proxy.args=["/opt/awf/dist/main.js","mcp-serve","--config=/tmp/step \\"1\\".json"]',
+      'mcp_servers.awf-proxy.env_vars=["AWF_LOG_LEVEL","TRACEPARENT"]',
+      'mcp_servers.awf-proxy.required=true',
+      'mcp_servers.awf-proxy.startup_timeout_sec=120',
+      'mcp_servers.awf-proxy.tool_timeout_sec=90',
+      'mcp_servers.awf-proxy.default_tools_approval_mode="approve"',
+      'web_search="disabled"',
+    ]);
+    expect(probe.argv.join(' ')).not.toContain('00-abc-def-01');
+    expect(probe.argv.filter((_, i) => probe.argv[i - 1] === '--disable')).toEqual(CODEX_NATIVE_FEATURES);
+    expect(probe.env).toMatchObject({ TRACEPARENT: '00-abc-def-01', AWF_LOG_LEVEL: 'warn' });
+    expect(probe.argv.at(-1)).toBe(`${COEXISTENCE_INSTRUCTION}\n\nFix the bug.`);
+    expect(logger.lines.filter((l) => l.msg.includes('coexistence'))).toHaveLength(1);
+  });
+
+  it('leaves the prompt alone without intercept_builtins', async () => {
+    const { probe } = await runFake(new CodexAgentProvider(recordingLogger()), OUTPUT, { proxy: proxyInjection(false) });
+    expect(probe.argv.at(-1)).toBe('Fix the bug.');
+    expect(probe.argv).not.toContain('--disable');
+  });
+
+  it('fails with EXECUTION.AGENT.REPORTED_ERROR on turn.failed', async () => {
+    const stdout = '{"type":"turn.failed","error":{"message":"stream disconnected"}}';
+    await expect(runFake(new CodexAgentProvider(recordingLogger()), stdout)).rejects.toMatchObject({ code: 'EXECUTION.AGENT.REPORTED_ERROR', message: expect.stringContaining('stream disconnected') });
+  });
+});

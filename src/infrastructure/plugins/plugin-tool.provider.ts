@@ -1,0 +1,117 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AwfError } from '../../domain/errors/awf-error';
+import { ErrorCodes } from '../../domain/errors/error-codes';
+import type { ToolDefinition } from '../../domain/model/tool-definition';
+import { errorResult, type ToolResult } from '../../domain/model/tool-result';
+import type { AppLogger } from '../../domain/ports/app-logger.port';
+import { ProvidesTools } from '../../domain/ports/markers';
+import { APP_LOGGER } from '../../domain/ports/tokens';
+import type { ToolCallContext, ToolScope } from '../../domain/ports/tool-scope';
+import type { ToolProvider } from '../../domain/ports/tool-provider.port';
+import { PluginDiscovery } from './plugin-discovery.service';
+import { PluginHost, type RunningPlugin } from './plugin-host.service';
+import type { DiscoveredPlugin } from './plugin-manifest';
+import { mapExecuteResult, mapOperationTool } from './plugin-schema.mapper';
+import { PluginStateStore } from './plugin-state.store';
+
+interface Route {
+  plugin: DiscoveredPlugin;
+  operation: string;
+}
+
+const EXIT_WAIT_MS = 300;
+
+/**
+ * The operations a step exposes (`plugin_tools`) as `<plugin>_<operation>` tools. Only
+ * the plugins the scope names are started, all at once; an unknown plugin or operation
+ * fails the listing with a USER error, so `mcp-serve` exits before serving anything.
+ */
+@ProvidesTools()
+@Injectable()
+export class PluginToolProvider implements ToolProvider {
+  private readonly routes = new Map<string, Route>();
+
+  constructor(
+    private readonly discovery: PluginDiscovery,
+    private readonly state: PluginStateStore,
+    private readonly host: PluginHost,
+    @Inject(APP_LOGGER) private readonly logger: AppLogger,
+  ) {}
+
+  async listTools(scope: ToolScope): Promise<ToolDefinition[]> {
+    if (scope.pluginTools.length === 0) return [];
+    const installed = new Map(this.discovery.discover().map((p) => [p.name, p]));
+    const seen = new Set<string>();
+    const wanted = scope.pluginTools.map((spec, index) => {
+      if (seen.has(spec.plugin)) {
+        throw new AwfError(ErrorCodes.MCP_PROXY_NAME_COLLISION, `duplicate plugin entry: ${spec.plugin}`, { plugin: spec.plugin, path: `plugin_tools[${index}]` },
+          'List each plugin once, with all the operations it exposes.');
+      }
+      seen.add(spec.plugin);
+      return { spec, plugin: this.installedPlugin(installed, spec.plugin, index) };
+    });
+    const started = await Promise.allSettled(wanted.map((w) => this.host.acquire(w.plugin)));
+    const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failed) throw failed.reason;
+    const tools: ToolDefinition[] = [];
+    wanted.forEach(({ spec, plugin }, index) => {
+      const running = (started[index] as PromiseFulfilledResult<RunningPlugin>).value;
+      for (const opName of [...new Set(spec.expose)]) {
+        const op = running.operations.find((o) => o.name === opName);
+        if (!op) {
+          throw new AwfError(ErrorCodes.MCP_PROXY_UNKNOWN_OPERATION, `operation "${opName}" not found in plugin "${plugin.name}"`,
+            { plugin: plugin.name, operation: opName, available: running.operations.map((o) => o.name) },
+            `Plugin ${plugin.name} offers: ${running.operations.map((o) => o.name).join(', ') || '(no operations)'}.`);
+        }
+        const tool = mapOperationTool(plugin.name, op);
+        this.routes.set(tool.name, { plugin, operation: op.name });
+        tools.push(tool);
+      }
+    });
+    return tools;
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, ctx: ToolCallContext): Promise<ToolResult> {
+    const route = this.routes.get(name);
+    if (!route) return errorResult(`${name}: not a plugin tool of this proxy`);
+    let running: RunningPlugin;
+    try {
+      running = await this.host.acquire(route.plugin);
+    } catch (err) {
+      return errorResult(err instanceof Error ? err.message : String(err));
+    }
+    try {
+      const res = await running.connection.execute(route.operation, args, ctx.signal);
+      return mapExecuteResult(route.plugin.name, route.operation, res);
+    } catch (err) {
+      return this.failedCall(running, name, err, ctx.signal);
+    }
+  }
+
+  private installedPlugin(installed: Map<string, DiscoveredPlugin>, name: string, index: number): DiscoveredPlugin {
+    const plugin = installed.get(name);
+    const path = `plugin_tools[${index}].plugin`;
+    if (!plugin) {
+      throw new AwfError(ErrorCodes.MCP_PROXY_UNKNOWN_PLUGIN, `plugin "${name}" is not installed`, { plugin: name, path },
+        `Installed plugins: ${[...installed.keys()].join(', ') || '(none)'}. Plugins are looked up in AWF_PLUGINS_PATH, else ./.awf/plugins and $XDG_DATA_HOME/awf/plugins.`);
+    }
+    if (!this.state.isEnabled(name)) {
+      throw new AwfError(ErrorCodes.MCP_PROXY_UNKNOWN_PLUGIN, `plugin "${name}" is disabled`, { plugin: name, path }, `Run \`awf plugin enable ${name}\`.`);
+    }
+    return plugin;
+  }
+
+  /** A crash names the plugin and its last stderr lines; the next call restarts it. */
+  private async failedCall(running: RunningPlugin, tool: string, err: unknown, signal: AbortSignal): Promise<ToolResult> {
+    if (signal.aborted) return errorResult(`${tool} was cancelled`);
+    await Promise.race([running.process.exited, new Promise((r) => setTimeout(r, EXIT_WAIT_MS))]);
+    if (!running.process.alive) {
+      const tail = running.process.stderrTail();
+      this.logger.warn({ plugin: running.name, tool }, `plugin ${running.process.describeExit()} during a call`);
+      return errorResult(`plugin ${running.name} crashed during ${tool} (it ${running.process.describeExit()})` +
+        (tail.length ? `; its last stderr lines:\n${tail.join('\n')}` : '; it wrote nothing to stderr') + '\nawf starts it again on the next call.');
+    }
+    const details = (err as { details?: string }).details ?? (err instanceof Error ? err.message : String(err));
+    return errorResult(`plugin ${running.name}: ${tool} failed: ${details}`);
+  }
+}

@@ -1,0 +1,14 @@
+import { SubCommand, CommandRunner } from 'nest-commander';
+import { PluginCatalogService } from '../../infrastructure/plugins/plugin-catalog.service';
+
+@SubCommand({ name: 'disable', arguments: '<name>', description: 'Disable an installed plugin: it is no longer started or exposed' })
+export class PluginDisableCommand extends CommandRunner {
+  constructor(private readonly catalog: PluginCatalogService) {
+    super();
+  }
+
+  async run([name]: string[]): Promise<void> {
+    const result = this.catalog.setEnabled(name, false);
+    process.stdout.write(`plugin ${result.name} disabled (${result.stateFile})\n`);
+  }
+}

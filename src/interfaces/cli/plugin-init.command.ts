@@ -1,0 +1,42 @@
+import { Option, SubCommand, CommandRunner } from 'nest-commander';
+import { PluginScaffolder } from '../../infrastructure/plugins/plugin-scaffold.service';
+
+interface InitOptions {
+  output?: string;
+  force?: boolean;
+  awf?: string;
+}
+
+@SubCommand({ name: 'init', arguments: '<name>', description: 'Create a TypeScript plugin project that builds and passes its own test' })
+export class PluginInitCommand extends CommandRunner {
+  constructor(private readonly scaffolder: PluginScaffolder) {
+    super();
+  }
+
+  async run([name]: string[], options: InitOptions): Promise<void> {
+    const result = this.scaffolder.scaffold(name, { output: options.output, force: options.force, awfDependency: options.awf });
+    process.stdout.write([
+      `created plugin ${result.name} in ${result.dir}:`,
+      ...result.files.map((f) => `  ${f}`),
+      'next:',
+      `  cd ${result.dir} && npm install && npm test`,
+      `  link or copy the folder into .awf/plugins/${result.name}, then: awf plugin list`,
+      '',
+    ].join('\n'));
+  }
+
+  @Option({ flags: '-o, --output <dir>', description: 'where to create the project (default: ./<name>)' })
+  parseOutput(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--force', description: 'write into a non-empty folder, overwriting the scaffold files' })
+  parseForce(): boolean {
+    return true;
+  }
+
+  @Option({ flags: '--awf <spec>', description: 'the awf dependency in package.json (default: file: path of this awf)' })
+  parseAwf(value: string): string {
+    return value;
+  }
+}

@@ -1,0 +1,36 @@
+/** The plugin.v1 messages as proto-loader hands them over (camelCase fields, defaults filled in). */
+export interface InputSchemaMessage {
+  name: string;
+  type: string;
+  required: boolean;
+  default: string;
+  description: string;
+  validation: string;
+}
+
+export interface OutputSchemaMessage {
+  name: string;
+  type: string;
+  description: string;
+}
+
+export interface OperationSchemaMessage {
+  name: string;
+  description: string;
+  inputs: InputSchemaMessage[];
+  outputs: OutputSchemaMessage[];
+}
+
+export interface ExecuteResponseMessage {
+  success: boolean;
+  output: string;
+  data: Record<string, Uint8Array>;
+  error: string;
+}
+
+export interface GetInfoResponseMessage {
+  name: string;
+  version: string;
+  description: string;
+  capabilities: string[];
+}

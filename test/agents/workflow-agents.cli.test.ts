@@ -1,0 +1,137 @@
+/**
+ * The issue's proof: `awf run` on a workflow whose agent step uses the proxy, for each real
+ * agent CLI and for openai_compatible. The (scripted) model asks for Read, then Edit, by the
+ * names the agent gave the proxy's tools. The file must change, the model must have been
+ * offered our tools (and, where awf switches them off, none of the agent's own), the step's
+ * audit trail must record both calls, and nothing may be left behind.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AWF_MAIN } from '../support/cli';
+import { agentWorld, type CliName, processesMentioning } from './agent-cli.harness';
+import { startScriptedModel, type ScriptedModel } from './scripted-model.server';
+
+type Provider = CliName | 'openai_compatible';
+
+interface Expectation {
+  /** The proxy's tools as the agent names them to the model. */
+  offered: (tool: string) => string;
+  /** Whether awf switches the agent's own tools off (else they coexist). */
+  nativeOff: boolean;
+}
+
+const EXPECT: Record<Provider, Expectation> = {
+  claude: { offered: (t) => `mcp__awf-proxy__${t}`, nativeOff: true },
+  codex: { offered: (t) => `mcp__awf_proxy.${t}`, nativeOff: false },
+  gemini: { offered: (t) => `mcp_awf-proxy_${t}`, nativeOff: true },
+  opencode: { offered: (t) => `awf-proxy_${t}`, nativeOff: true },
+  openai_compatible: { offered: (t) => t, nativeOff: true },
+};
+
+const NOTES = 'title: release notes\nstatus: draft\n';
+
+/**
+ * The audit trail is written by the telemetry module; until it is part of the build, the
+ * events cannot be asserted (the file-changed and tool-list checks still prove both calls).
+ */
+const AUDIT_BUILT = existsSync(join(AWF_MAIN, '..', 'infrastructure', 'telemetry', 'audit-trail.interceptor.js'));
+
+function workflow(provider: Provider, options: Record<string, unknown>): string {
+  const opts = Object.entries(options).map(([k, v]) => `      ${k}: ${JSON.stringify(v)}`).join('\n');
+  return `name: agents-proof
+version: "1.0"
+states:
+  initial: agent
+  agent:
+    type: agent
+    provider: ${provider}
+    prompt: "Read notes.txt, then mark it reviewed."
+    timeout: 4m
+    options:
+${opts}
+    mcp_proxy:
+      enable: true
+      intercept_builtins: true
+    on_success: done
+    on_failure: failed
+  done:
+    type: terminal
+    status: success
+    message: "{{.states.agent.Output}}"
+  failed:
+    type: terminal
+    status: failure
+    message: "agent failed"
+`;
+}
+
+/** Async on purpose: the scripted model answers from this process's event loop. */
+function awfRun(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [AWF_MAIN, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe.each(Object.keys(EXPECT) as Provider[])('awf run with a %s agent step behind the proxy', (provider) => {
+  let model: ScriptedModel;
+  beforeAll(async () => { model = await startScriptedModel(); });
+  afterAll(() => model.close());
+
+  it('reads then edits a file through the proxy, offered only our tools, audited, leaving nothing behind', async () => {
+    model.reset([
+      { tool: 'Read', args: { file_path: 'notes.txt' } },
+      { tool: 'Edit', args: { file_path: 'notes.txt', old_string: 'status: draft', new_string: 'status: reviewed' } },
+    ], 'DONE');
+    const cli: CliName = provider === 'openai_compatible' ? 'claude' : provider;
+    const world = agentWorld(cli, model.url, { files: { 'notes.txt': NOTES } });
+    const root = join(world.project, '..');
+    const tmp = join(root, 'tmp');
+    const storage = join(root, 'storage');
+    mkdirSync(tmp);
+    const options = provider === 'openai_compatible' ? { base_url: `${model.url}/v1`, model: 'scripted', api_key: 'scripted' } : world.options;
+    writeFileSync(join(root, 'wf.yaml'), workflow(provider, options));
+    try {
+      // TMPDIR private to this run: every temp file awf makes (proxy config, agent config) lands here.
+      const run = await awfRun(['run', join(root, 'wf.yaml'), '-f', 'json'], world.project, { ...world.env, TMPDIR: tmp, AWF_STORAGE: storage });
+      expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
+
+      expect(readFileSync(join(world.project, 'notes.txt'), 'utf8')).toBe('title: release notes\nstatus: reviewed\n');
+      const report = JSON.parse(run.stdout);
+      expect(report.steps[0]).toMatchObject({ name: 'agent', status: 'success' });
+      expect(report.steps[0].output).toContain('DONE');
+
+      const e = EXPECT[provider];
+      const withTools = model.requests.filter((r) => r.tools.length > 0);
+      expect(withTools.length).toBeGreaterThanOrEqual(3);
+      for (const request of withTools) {
+        expect(request.tools).toEqual(expect.arrayContaining(['Read', 'Edit', 'Write', 'Bash', 'Glob', 'Grep'].map(e.offered)));
+        const ours = new Set(['Read', 'Edit', 'Write', 'Bash', 'Glob', 'Grep'].map(e.offered));
+        const native = request.tools.filter((t) => !ours.has(t));
+        if (e.nativeOff) expect(native).toEqual([]);
+        // Codex keeps a few tools it cannot drop, but none that runs commands or writes files.
+        else expect(native.filter((t) => /exec|shell|patch|write|web/.test(t))).toEqual([]);
+      }
+      expect(withTools.at(-1)?.toolResults.join('\n')).toMatch(/notes\.txt/);
+
+      if (AUDIT_BUILT) {
+        expect(report.steps[0].tool_calls).toBe(2);
+        const runs = readdirSync(join(storage, 'runs'));
+        expect(runs).toHaveLength(1);
+        const events = readFileSync(join(storage, 'runs', runs[0], 'agent.events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+        expect(events.map((ev) => [ev.tool, ev.status, ev.step])).toEqual([['Read', 'ok', 'agent'], ['Edit', 'ok', 'agent']]);
+      }
+
+      expect(readdirSync(tmp).filter((entry) => entry.startsWith('awf-'))).toEqual([]);
+      expect(processesMentioning(root)).toEqual([]);
+      expect(existsSync(join(world.project, 'opencode.json'))).toBe(false);
+    } finally {
+      world.cleanup();
+    }
+  });
+});
