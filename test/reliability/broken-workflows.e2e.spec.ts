@@ -120,6 +120,8 @@ describe('broken YAML and invalid workflows', () => {
       expect({ context, namesFile: out.stderr.includes(c.file) }).toEqual({ context, namesFile: true });
       expect({ context, stack: STACK_TRACE.test(out.stderr) }).toEqual({ context, stack: false });
       if (c.step) expect({ context, namesStep: out.stderr.includes(c.step) }).toEqual({ context, namesStep: true });
+      // Readable, not a flood: a garbage file must not print an error per token.
+      expect({ context, lines: out.stderr.split('\n').length < 60 }).toEqual({ context, lines: true });
     }
   });
 });
