@@ -35,7 +35,15 @@ export class McpServeService {
     // Loaded here, not at the top: only this command pays for the SDK.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { McpStdioServer } = require('./mcp-stdio.server') as typeof import('./mcp-stdio.server');
-    const server = new McpStdioServer(dispatcher, { name: MCP_SERVER_NAME, version: AWF_VERSION });
+    let malformed = 0;
+    const server = new McpStdioServer(dispatcher, {
+      name: MCP_SERVER_NAME,
+      version: AWF_VERSION,
+      onMalformedFrame: (reason) => {
+        malformed++;
+        this.logger.debug({ reason }, 'malformed frame');
+      },
+    });
     const stop = (reason: string) => () => {
       this.logger.info({ reason }, 'mcp-serve stopping');
       void server.stop();
@@ -50,6 +58,7 @@ export class McpServeService {
     } finally {
       unwatch();
       this.signals.signal.removeEventListener('abort', onSignal);
+      if (malformed > 0) this.logger.warn({ malformed }, 'mcp-serve refused or dropped malformed frames');
       await dispatcher.close();
     }
   }

@@ -1,16 +1,28 @@
 import type { Readable, Writable } from 'node:stream';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolRequest } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import { isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { ToolDispatcher } from '../../domain/ports/tool-dispatcher.port';
+import { StdioLineTransport } from './stdio-line.transport';
+
+/**
+ * The SDK validates tools/call params twice: once generically (a failure there is reported as
+ * -32603 Internal error) and once in Server's own wrapper (reported as -32602 Invalid params).
+ * Letting the first pass through leaves the second, which gives a client the right code.
+ */
+const LenientCallToolRequestSchema = CallToolRequestSchema.extend({ params: z.unknown() });
 
 export interface McpStdioServerOptions {
   name: string;
   version: string;
   stdin?: Readable;
   stdout?: Writable;
+  /** Largest frame accepted; larger ones are refused with an error and the session goes on. */
+  maxFrameBytes?: number;
+  /** Told about every malformed frame, for the log. */
+  onMalformedFrame?: (reason: string) => void;
 }
 
 /**
@@ -20,7 +32,7 @@ export interface McpStdioServerOptions {
  */
 export class McpStdioServer {
   private readonly server: Server;
-  private readonly transport: StdioServerTransport;
+  private readonly transport: StdioLineTransport;
   private readonly stdin: Readable;
   private readonly inFlight = new Set<AbortController>();
   private finished?: () => void;
@@ -28,11 +40,14 @@ export class McpStdioServer {
   constructor(private readonly tools: ToolDispatcher, options: McpStdioServerOptions) {
     this.stdin = options.stdin ?? process.stdin;
     this.server = new Server({ name: options.name, version: options.version }, { capabilities: { tools: { listChanged: false } } });
-    this.transport = new StdioServerTransport(this.stdin, options.stdout ?? process.stdout);
+    this.transport = new StdioLineTransport(this.stdin, options.stdout ?? process.stdout, { maxFrameBytes: options.maxFrameBytes, onMalformed: options.onMalformedFrame });
     this.server.setRequestHandler(ListToolsRequestSchema, () => ({
       tools: this.tools.list().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
     }));
-    this.server.setRequestHandler(CallToolRequestSchema, (request, extra) => this.callTool(request.params.name, request.params.arguments, extra.signal));
+    this.server.setRequestHandler(LenientCallToolRequestSchema, (request, extra) => {
+      const { name, arguments: args } = request.params as CallToolRequest['params'];
+      return this.callTool(name, args, extra.signal);
+    });
   }
 
   /** Serves until stdin ends or `stop()`; the SDK transport alone never notices EOF. */

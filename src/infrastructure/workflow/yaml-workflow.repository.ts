@@ -56,6 +56,8 @@ export class YamlWorkflowRepository implements WorkflowRepository {
   }
 }
 
+const MAX_YAML_ERRORS = 20;
+
 export function loadFile(file: string): LoadedWorkflow {
   let text: string;
   try {
@@ -65,10 +67,21 @@ export function loadFile(file: string): LoadedWorkflow {
   }
   const doc = parseDocument(text, { prettyErrors: true });
   if (doc.errors.length > 0) {
-    return { file, issues: doc.errors.map((e) => issue(ErrorCodes.WORKFLOW_YAML_SYNTAX, '', e.message.split('\n')[0])) };
+    // A garbage file yields an error per token; past the first few they only bury the cause.
+    const shown = doc.errors.slice(0, MAX_YAML_ERRORS).map((e) => issue(ErrorCodes.WORKFLOW_YAML_SYNTAX, '', e.message.split('\n')[0]));
+    const more = doc.errors.length - shown.length;
+    if (more > 0) shown.push(issue(ErrorCodes.WORKFLOW_YAML_SYNTAX, '', `… and ${more} more YAML syntax errors (later ones often follow from the first)`));
+    return { file, issues: shown };
   }
   const id = basename(file).replace(/\.ya?ml$/, '');
-  const { workflow, issues } = parseWorkflow(doc.toJS(), id);
+  let data: unknown;
+  try {
+    data = doc.toJS();
+  } catch (err) {
+    // The yaml library refuses alias bombs (and similar resource attacks) only here, by throwing.
+    return { file, issues: [issue(ErrorCodes.WORKFLOW_YAML_SYNTAX, '', err instanceof Error ? err.message : String(err))] };
+  }
+  const { workflow, issues } = parseWorkflow(data, id);
   if (workflow) {
     workflow.file = file;
     workflow.sourceDir = dirname(file);
