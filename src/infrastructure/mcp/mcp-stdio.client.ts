@@ -37,8 +37,13 @@ export class McpStdioClientConnector implements ToolClientConnector {
     const client = new Client({ name: 'awf-script-agent', version: AWF_VERSION });
     let closed: Promise<void> | undefined;
     const close = (): Promise<void> => (closed ??= client.close().catch(() => undefined));
+    // Set when the server side goes away on its own (crash, kill -9), as opposed to our close().
+    let serverGone = false;
     try {
       await client.connect(transport);
+      client.onclose = () => {
+        if (!closed) serverGone = true;
+      };
     } catch (err) {
       await close();
       throw new AwfError(ErrorCodes.EXECUTION_AGENT_FAILED, `cannot start the step's MCP proxy: ${(err as Error).message}${tail(stderr)}`,
@@ -54,6 +59,10 @@ export class McpStdioClientConnector implements ToolClientConnector {
           return { content: (result.content as ToolResult['content']).filter((c) => c.type === 'text'), ...(result.isError ? { isError: true } : {}) };
         } catch (err) {
           if (signal?.aborted) throw err;
+          if (serverGone) {
+            throw new AwfError(ErrorCodes.EXECUTION_PROXY_DIED, `the step's MCP proxy (awf mcp-serve) exited during the call to ${name}${tail(stderr)}`,
+              { tool: name }, 'Look at the proxy\'s last stderr lines above; a crash of awf mcp-serve is a bug worth reporting.');
+          }
           return errorResult((err as Error).message);
         }
       },

@@ -35,6 +35,8 @@ export class RunProgressRenderer implements RunObserver {
       r.attempts ? `${r.attempts} attempts` : '',
     ].filter(Boolean).join(', ');
     this.line(`${MARK[r.status]} ${r.name}  ${r.status}  ${formatDuration(r.duration_ms)}${detail ? `  (${detail})` : ''}`);
+    // Why a step failed matters even when on_failure recovers the run.
+    if (r.status === 'failure' && r.error) this.line(`    [${r.error.code}] ${this.masker.mask(r.error.message).split('\n')[0]}`);
   }
 
   stepRetrying(step: string, attempt: number, delayMs: number): void {

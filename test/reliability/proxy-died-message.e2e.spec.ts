@@ -2,8 +2,8 @@ import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { spawnAwf } from '../../support/cli';
-import { processesWith, SLOW_EXTENSION, workflowProject } from '../../e2e/workflow-support';
+import { spawnAwf } from '../support/cli';
+import { processesWith, SLOW_EXTENSION, workflowProject } from '../e2e/workflow-support';
 
 jest.setTimeout(120_000);
 
@@ -16,8 +16,7 @@ async function waitFor(file: string, timeoutMs = 90_000): Promise<void> {
 }
 
 /** Item 2 of the reliability issue: the proxy dies under a script-agent step. */
-// Kept out of the suite (not *.spec.ts): fails today, see docs/reliability.md "Not covered yet".
-describe('kill -9 of mcp-serve in the middle of a script-agent step (pending)', () => {
+describe('kill -9 of mcp-serve in the middle of a script-agent step', () => {
   it('fails the step with an EXECUTION code saying the proxy died, follows on_failure, leaves no temp file or process', async () => {
     const p = workflowProject(
       {
