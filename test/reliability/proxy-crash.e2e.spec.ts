@@ -17,7 +17,7 @@ async function waitFor(file: string, timeoutMs = 90_000): Promise<void> {
 
 /** Item 2 of the reliability issue: the proxy dies under a script-agent step. */
 describe('kill -9 of mcp-serve in the middle of a script-agent step', () => {
-  it('fails the step, follows on_failure, ends with an EXECUTION code, leaves no temp file or process', async () => {
+  it('fails the step with EXECUTION.MCP_PROXY.DIED, follows on_failure, leaves no temp file or process', async () => {
     const p = workflowProject(
       {
         'wf.yaml': `name: proxy-crash
@@ -52,6 +52,7 @@ states:
       for (const pid of serves) process.kill(pid, 'SIGKILL');
       const [code] = await once(child, 'exit');
       expect(stderr).toMatch(/EXECUTION\.[A-Z_]+\.[A-Z_]+/);
+      expect(stderr).toContain("[EXECUTION.MCP_PROXY.DIED] the step's MCP proxy (awf mcp-serve) exited during the call to");
       expect(stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
       expect(existsSync(join(p.dir, 'recovered'))).toBe(true);
       expect([0, 2, 3]).toContain(code);
