@@ -1,12 +1,17 @@
 /** More keys than this are summarised, so a hostile argument object cannot bloat a log line. */
 const MAX_KEYS = 32;
 
+const computed = new WeakMap<object, Readonly<Record<string, number | string>>>();
+
 /**
  * The shape of a call's arguments: name → string length, array length, or the type name
  * for anything else. Logs, spans and the audit trail carry this instead of values, which
  * may hold file contents, commands or secrets.
  */
-export function argsShape(args: Readonly<Record<string, unknown>>): Record<string, number | string> {
+export function argsShape(args: Readonly<Record<string, unknown>>): Readonly<Record<string, number | string>> {
+  // The span, the log line and the audit line each ask for the same call's shape: work it out once.
+  const known = computed.get(args);
+  if (known) return known;
   const shape: Record<string, number | string> = {};
   const keys = Object.keys(args);
   for (const key of keys.slice(0, MAX_KEYS)) {
@@ -14,6 +19,7 @@ export function argsShape(args: Readonly<Record<string, unknown>>): Record<strin
     shape[key] = typeof value === 'string' || Array.isArray(value) ? value.length : value === null ? 'null' : typeof value;
   }
   if (keys.length > MAX_KEYS) shape['…'] = `${keys.length - MAX_KEYS} more keys`;
+  computed.set(args, shape);
   return shape;
 }
 
