@@ -47,7 +47,7 @@ export class GlobTool implements BuiltinTool {
     if (!base.exists) throw new ToolFailure(`Glob: directory ${pathInput} does not exist`);
     if (!(await lstat(base.real)).isDirectory()) throw new ToolFailure(`Glob: ${pathInput} is not a directory`);
 
-    const files = await globFiles(base.real, pattern, SKIPPED_DIRS);
+    const files = await globFiles(base.real, pattern, SKIPPED_DIRS, ctx.signal);
     if (files.length === 0) return textResult('No files found');
     files.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     const cap = limits.glob_max_results;
