@@ -98,7 +98,7 @@ export function walkPlan(pattern: string, skipNames: readonly string[], scanGlob
  * way down is lstat'ed once and must be a directory, not a symlink. As strong as a realpath of
  * each result directory, at one lstat per directory instead of one per path component.
  */
-class DirectoryChain {
+export class DirectoryChain {
   private readonly verdicts = new Map<string, boolean>();
 
   constructor(private readonly top: string) {}
@@ -127,9 +127,9 @@ class Slicer {
   constructor(private readonly signal?: AbortSignal) {}
 
   async maybeYield(): Promise<void> {
+    if (this.signal?.aborted) throw new ToolFailure('Glob: cancelled');
     if (performance.now() - this.since < SLICE_MS) return;
     await new Promise((resolve) => setImmediate(resolve));
-    if (this.signal?.aborted) throw new ToolFailure('Glob: cancelled');
     this.since = performance.now();
   }
 }
