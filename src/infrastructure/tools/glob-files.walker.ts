@@ -94,9 +94,9 @@ export function walkPlan(pattern: string, skipNames: readonly string[], scanGlob
 }
 
 /**
- * Directories below `top` (a real directory) that are still what the walk saw: each one on the
- * way down is lstat'ed once and must be a directory, not a symlink. As strong as a realpath of
- * each result directory, at one lstat per directory instead of one per path component.
+ * Directories below `top` (a real directory) that are still what the walk saw: checked from the
+ * top down, as realpath does, each must be a directory and not a symlink. The verdicts are
+ * kept, so a directory costs one lstat however many results lie below it.
  */
 export class DirectoryChain {
   private readonly verdicts = new Map<string, boolean>();

@@ -53,11 +53,17 @@ export class RipgrepEngine implements GrepEngine {
       child.kill('SIGKILL');
       return false;
     };
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (!stopped) parser.push(chunk, onHit);
-    });
     return new Promise((resolve, reject) => {
       let failure: ToolFailure | undefined;
+      child.stdout.on('data', (chunk: Buffer) => {
+        if (stopped || failure) return;
+        try {
+          parser.push(chunk, onHit);
+        } catch (err) {
+          failure = new ToolFailure(`Grep: could not read ripgrep's output: ${(err as Error).message}`);
+          child.kill('SIGKILL');
+        }
+      });
       const timer = setTimeout(() => {
         failure = new ToolFailure(`Grep: the search took longer than ${timeoutMs} ms and was stopped; narrow the path`);
         child.kill('SIGKILL');
