@@ -11,6 +11,22 @@ const MAX_PENDING_BYTES = 1024 * 1024;
 const EXIT_DRAIN_MS = 2000;
 const WARN_LEVEL = 40;
 
+const open = new Set<CoalescingFdStream>();
+let exitHooked = false;
+
+/**
+ * Drains `stream` when the process exits (normally, by `process.exit`, or after a handled
+ * signal) until it is ended. One listener for all streams, added on first use, never at import.
+ */
+export function drainOnExit(stream: CoalescingFdStream): CoalescingFdStream {
+  if (!exitHooked) {
+    exitHooked = true;
+    process.on('exit', () => open.forEach((s) => s.flushSync()));
+  }
+  open.add(stream);
+  return stream;
+}
+
 /**
  * pino's destination for fd 2. A synchronous `write` per line costs a syscall and a wake-up
  * of the reader for every tool call, and when the pipe is full pino's own sync destination
@@ -66,6 +82,7 @@ export class CoalescingFdStream {
 
   /** Stops the window timer; what is pending is written first. */
   end(): void {
+    open.delete(this);
     this.drain(EXIT_DRAIN_MS);
     clearTimeout(this.window);
     this.window = undefined;

@@ -1,10 +1,8 @@
 import pino, { type Logger } from 'pino';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
-import { CoalescingFdStream } from './coalescing-fd.stream';
+import { CoalescingFdStream, drainOnExit } from './coalescing-fd.stream';
 
 const LEVELS = new Set(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']);
-
-const streams = new Set<CoalescingFdStream>();
 
 /**
  * The process's one pino instance: JSON lines on stderr (fd 2) through a stream that gathers
@@ -12,10 +10,7 @@ const streams = new Set<CoalescingFdStream>();
  * process exits; every line passes the secret masker.
  */
 export function createPinoLogger(masker: SecretMasker, level = process.env.AWF_LOG_LEVEL ?? 'info'): Logger {
-  const stream = new CoalescingFdStream(2);
-  // Registered here, at first use, never at import (a startup snapshot would keep it).
-  if (streams.size === 0) process.on('exit', () => streams.forEach((s) => s.flushSync()));
-  streams.add(stream);
+  const stream = drainOnExit(new CoalescingFdStream(2));
   return pino(
     {
       level: LEVELS.has(level) ? level : 'info',
