@@ -8,7 +8,7 @@ import { childrenOf, installReliabilityPlugin, stillPresent, waitUntil } from '.
 jest.setTimeout(240_000);
 
 type Content = Array<{ type: string; text: string }>;
-const text = (res: { content?: unknown }): string => (res.content as Content).map((c) => c.text).join('\n');
+const text = (res: unknown): string => ((res as { content: Content }).content).map((c) => c.text).join('\n');
 
 /** Item 2 of the reliability issue, plugin half: kill -9 of a real plugin process under a call. */
 describe('kill -9 of a plugin while a call to it is in flight, over awf mcp-serve', () => {
