@@ -6,7 +6,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { AWF_MAIN } from '../support/cli';
 import { connectMcpServe } from '../support/mcp-client';
 import { workflowProject } from '../e2e/workflow-support';
-import { installReliabilityPlugin, stillPresent, treeOf, waitUntil } from './support/reliability-plugin';
+import { fixturePlugins } from '../integration/plugins/plugin-fixtures';
+import { childrenOf, installReliabilityPlugin, stillPresent, treeOf, waitUntil } from './support/reliability-plugin';
 
 // Real processes on a shared two-core machine: generous bounds; 6 s is the issue's own bound.
 jest.setTimeout(180_000);
@@ -113,6 +114,45 @@ describe.each([
         expect(p.leftovers()).toEqual([]);
       }
     } finally {
+      p.cleanup();
+    }
+  });
+});
+
+/**
+ * A plugin that ignores SIGTERM and Shutdown and cannot exit on its own (like a Go plugin,
+ * which does not watch its parent): only the host can end it, even when the host dies.
+ */
+describe('a stubborn plugin does not outlive awf mcp-serve', () => {
+  const cases = [
+    { how: 'SIGKILL of mcp-serve (the kernel kills it: parent-death signal)', signals: ['SIGKILL'] as const, env: {} as Record<string, string> },
+    { how: 'a second SIGTERM forcing mcp-serve out before its orderly stop ends (exit hook; parent-death signal off)', signals: ['SIGTERM', 'SIGTERM'] as const, env: { AWF_PLUGIN_PDEATHSIG: '0' } },
+  ];
+  it.each(cases)('$how', async ({ signals, env }) => {
+    const p = workflowProject();
+    const plugins = fixturePlugins({ stubborn: { startup: 'stubborn', operations: { sleep: { behaviour: 'sleep' } } } });
+    try {
+      const session = await connectMcpServe(p.dir, { intercept_builtins: false, plugin_tools: [{ plugin: 'stubborn', expose: ['sleep'] }] }, {
+        env: { ...p.env, ...env, AWF_PLUGINS_PATH: plugins.dir, AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS: '30000' },
+      });
+      const servePid = session.transport.pid!;
+      const call = session.client.callTool({ name: 'stubborn_sleep', arguments: { ms: 120_000 } }, undefined, { timeout: 180_000 }).catch((e: Error) => e);
+      const plugin = await waitUntil(() => childrenOf(servePid).find((c) => c.cmdline.includes('fixture-plugin.js')), 'the plugin under mcp-serve');
+      await sleep(300);
+      for (const signal of signals) {
+        process.kill(servePid, signal);
+        await sleep(100);
+      }
+      await waitUntil(() => stillPresent([servePid]).length === 0, 'mcp-serve to exit', 30_000);
+      // Not reaped by mcp-serve any more: give the kernel and init a moment, never a timing claim.
+      await waitUntil(() => stillPresent([plugin.pid]).length === 0 || undefined, `plugin ${plugin.pid} to be gone`, 5_000).catch(() => undefined);
+      const left = stillPresent([plugin.pid]);
+      left.forEach((l) => process.kill(l.pid, 'SIGKILL'));
+      await call;
+      await session.close();
+      expect(left).toEqual([]);
+    } finally {
+      plugins.cleanup();
       p.cleanup();
     }
   });
