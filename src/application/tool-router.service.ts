@@ -93,9 +93,12 @@ export class ToolRouter implements ToolDispatcher {
     return invoke(0);
   }
 
+  /** Tells each provider that served this scope that it is over, so it can stop what it started for it. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    const providers = new Set([...this.routes.values()].map((r) => r.provider));
+    await Promise.allSettled([...providers].map(async (provider) => provider.close?.(this.scope)));
     await this.onClose();
   }
 }

@@ -15,6 +15,9 @@ import type { ToolCallContext, ToolScope } from './tool-scope';
  *   `isError: true`. A thrown error or rejection is also turned into such a result by the
  *   router, so a provider can never take the server down.
  * - Processes or channels a provider starts are its own to stop (Nest `onModuleDestroy`).
+ * - `close(scope)`, when present, is called once when a dispatcher opened on `scope` closes:
+ *   release what was started for that scope only (another dispatcher may share the
+ *   provider). It must not throw; the router ignores its failures.
  *
  * Register a provider by decorating its class with `@ProvidesTools()` and listing it in a
  * Nest module's `providers`: the router finds it; nothing else needs editing.
@@ -22,4 +25,5 @@ import type { ToolCallContext, ToolScope } from './tool-scope';
 export interface ToolProvider {
   listTools(scope: ToolScope): Promise<ToolDefinition[]> | ToolDefinition[];
   callTool(name: string, args: Record<string, unknown>, ctx: ToolCallContext): Promise<ToolResult>;
+  close?(scope: ToolScope): Promise<void> | void;
 }

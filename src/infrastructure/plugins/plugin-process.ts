@@ -8,6 +8,7 @@ import { type ErrorCode, ErrorCodes } from '../../domain/errors/error-codes';
 import type { AppLogger } from '../../domain/ports/app-logger.port';
 import { type HandshakeEndpoint, MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE, parseHandshake } from '../../sdk/wire/handshake';
 import type { PluginLaunch } from './plugin-manifest';
+import { dieWithParent, killOnHostExit } from './plugin-orphan.guard';
 
 export const HANDSHAKE_TIMEOUT_MS = 5_000;
 
@@ -63,7 +64,8 @@ export class PluginProcess {
     options: { logger: AppLogger; clientCertPem?: string; handshakeTimeoutMs?: number },
   ): Promise<{ process: PluginProcess; endpoint: HandshakeEndpoint }> {
     const socketDir = mkdtempSync(join(tmpdir(), 'awf-plugin-'));
-    const child = spawn(launch.command, launch.args, {
+    const { command, args } = dieWithParent(launch.command, launch.args);
+    const child = spawn(command, args, {
       cwd: launch.cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {
@@ -76,6 +78,7 @@ export class PluginProcess {
         ...(options.clientCertPem ? { PLUGIN_CLIENT_CERT: options.clientCertPem } : {}),
       },
     });
+    killOnHostExit(child);
     const proc = new PluginProcess(name, child, socketDir, options.logger.child({ plugin: name }));
     try {
       const endpoint = await proc.handshake(options.handshakeTimeoutMs ?? handshakeTimeoutMs(), launch);

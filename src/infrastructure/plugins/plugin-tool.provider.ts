@@ -25,11 +25,14 @@ const EXIT_WAIT_MS = 300;
  * The operations a step exposes (`plugin_tools`) as `<plugin>_<operation>` tools. Only
  * the plugins the scope names are started, all at once; an unknown plugin or operation
  * fails the listing with a USER error, so `mcp-serve` exits before serving anything.
+ * When a scope's dispatcher closes, the plugins no other open scope uses are stopped.
  */
 @ProvidesTools()
 @Injectable()
 export class PluginToolProvider implements ToolProvider {
   private readonly routes = new Map<string, Route>();
+  /** The plugins each open scope uses; registered before they start, so a close cannot race a start. */
+  private readonly users = new Map<ToolScope, Set<string>>();
 
   constructor(
     private readonly discovery: PluginDiscovery,
@@ -50,6 +53,25 @@ export class PluginToolProvider implements ToolProvider {
       seen.add(spec.plugin);
       return { spec, plugin: this.installedPlugin(installed, spec.plugin, index) };
     });
+    this.users.set(scope, new Set(wanted.map((w) => w.plugin.name)));
+    try {
+      return await this.startAndMap(wanted);
+    } catch (err) {
+      await this.close(scope);
+      throw err;
+    }
+  }
+
+  /** Stops the plugins `scope` started that no other open scope uses. */
+  async close(scope: ToolScope): Promise<void> {
+    const mine = this.users.get(scope);
+    if (!mine) return;
+    this.users.delete(scope);
+    const stillUsed = new Set([...this.users.values()].flatMap((names) => [...names]));
+    await Promise.all([...mine].filter((name) => !stillUsed.has(name)).map((name) => this.host.stop(name)));
+  }
+
+  private async startAndMap(wanted: Array<{ spec: ToolScope['pluginTools'][number]; plugin: DiscoveredPlugin }>): Promise<ToolDefinition[]> {
     const started = await Promise.allSettled(wanted.map((w) => this.host.acquire(w.plugin)));
     const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (failed) throw failed.reason;
