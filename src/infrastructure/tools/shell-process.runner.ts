@@ -23,6 +23,9 @@ export interface ShellOutcome {
 
 /** After the shell exits, how long a leftover that escaped the group may hold the pipes open. */
 const PIPE_GRACE_MS = 1000;
+/** While output still flows after the grace, look again this often, this many times at most. */
+const PIPE_RECHECK_MS = 100;
+const PIPE_RECHECKS = 20;
 
 /**
  * Runs `<shell> -c <command>` as the leader of a new process group with stdin closed. The
@@ -66,8 +69,30 @@ export function runShell(request: ShellRequest): Promise<ShellOutcome> {
       request.signal.removeEventListener('abort', onAbort);
       resolve(outcome);
     };
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => stdout.push(chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
+    let chunks = 0;
+    let recheck = 0;
+    // On a loaded machine the loop can run a whole grace late, with the shell's last output still
+    // unread in the pipe: let one more poll phase read it (setImmediate runs after it), and keep
+    // waiting, a bounded number of times, while output is still arriving.
+    const dropPipesWhenQuiet = (): void => {
+      const seen = chunks;
+      setImmediate(() => {
+        if (chunks !== seen && ++recheck < PIPE_RECHECKS) {
+          grace = setTimeout(dropPipesWhenQuiet, PIPE_RECHECK_MS);
+          return;
+        }
+        child.stdout.destroy();
+        child.stderr.destroy();
+      });
+    };
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      chunks++;
+      stdout.push(chunk);
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      chunks++;
+      stderr.push(chunk);
+    });
     child.once('error', (err) => {
       outcome.spawnError = err;
       finish();
@@ -76,10 +101,7 @@ export function runShell(request: ShellRequest): Promise<ShellOutcome> {
       outcome.code = code;
       outcome.signal = signal;
       killGroup();
-      grace = setTimeout(() => {
-        child.stdout.destroy();
-        child.stderr.destroy();
-      }, PIPE_GRACE_MS);
+      grace = setTimeout(dropPipesWhenQuiet, PIPE_GRACE_MS);
     });
     child.once('close', finish);
     if (request.signal.aborted) onAbort();
