@@ -3,6 +3,7 @@ import { lstat, mkdir, open, realpath, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { isInside } from './path-sandbox.service';
 import { ToolFailure } from './tool-failure.error';
+import { sweepStaleWriteTemps, writeTempName } from './write-temp.files';
 
 export interface FileBytes {
   data: Buffer;
@@ -103,8 +104,7 @@ export async function writeFileAtomic(real: string, shown: string, content: stri
     throw new ToolFailure(code === 'ENOTDIR' || code === 'EEXIST' ? `${shown}: a parent of it is a file, not a directory` : `${shown}: cannot create its directory (${code})`);
   }
   if ((await realpath(dir)) !== dir || !isInside(dir, root)) throw new ToolFailure(`${shown}: its directory changed while writing; refused`);
-  const { randomBytes } = require('node:crypto') as typeof import('node:crypto');
-  const temp = join(dir, `.${basename(real)}.awf-${randomBytes(6).toString('hex')}.tmp`);
+  const temp = join(dir, writeTempName(basename(real)));
   const mode = existing?.isFile() ? existing.mode & 0o7777 : 0o666;
   try {
     const handle = await open(temp, 'wx', mode);
@@ -120,5 +120,6 @@ export async function writeFileAtomic(real: string, shown: string, content: stri
     if (err instanceof ToolFailure) throw err;
     throw new ToolFailure(`${shown}: write failed (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   }
+  await sweepStaleWriteTemps(dir, basename(real));
   return { created: !existing };
 }

@@ -1,0 +1,26 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeFileAtomic } from './sandboxed-file.io';
+import { STALE_TEMP_MS, writeTempName } from './write-temp.files';
+
+describe('temp files of atomic writes', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'awf-write-temp-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a Write of a file removes the temp files a killed writer left beside it, and nothing else', async () => {
+    const stale = join(dir, writeTempName('notes.md'));
+    const fresh = join(dir, writeTempName('notes.md'));
+    const otherFile = join(dir, writeTempName('other.md'));
+    const lookalike = join(dir, '.notes.md.awf-backup.tmp');
+    for (const f of [stale, fresh, otherFile, lookalike]) writeFileSync(f, 'partial');
+    const old = (Date.now() - STALE_TEMP_MS - 5_000) / 1000;
+    for (const f of [stale, otherFile, lookalike]) utimesSync(f, old, old);
+
+    await writeFileAtomic(join(dir, 'notes.md'), 'notes.md', 'done', dir);
+
+    expect(existsSync(stale)).toBe(false);
+    // A temp file still being written by a live writer is left alone, as are other files' and non-awf names.
+    expect(readdirSync(dir).sort()).toEqual([fresh, otherFile, lookalike, join(dir, 'notes.md')].map((f) => f.slice(dir.length + 1)).sort());
+  });
+});

@@ -1,0 +1,38 @@
+import { readdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/**
+ * A temp file nobody has written to for this long belongs to a writer that died (an
+ * mcp-serve killed by SIGKILL mid-Write); a live writer streaming its content keeps the mtime fresh.
+ */
+export const STALE_TEMP_MS = 60_000;
+
+const SUFFIX = /^\.awf-[0-9a-f]{12}\.tmp$/;
+
+/** The name an atomic write of `base` stages its content under, beside the target. */
+export function writeTempName(base: string): string {
+  const { randomBytes } = require('node:crypto') as typeof import('node:crypto');
+  return `.${base}.awf-${randomBytes(6).toString('hex')}.tmp`;
+}
+
+/**
+ * Removes temp files of `base` left in `dir` by a writer that died, so a later Write of the same
+ * file tidies up after a killed one. Best effort: a failure here never fails the write.
+ */
+export async function sweepStaleWriteTemps(dir: string, base: string, now = Date.now()): Promise<number> {
+  const prefix = `.${base}`;
+  let removed = 0;
+  try {
+    for (const name of await readdir(dir)) {
+      if (!name.startsWith(prefix) || !SUFFIX.test(name.slice(prefix.length))) continue;
+      const path = join(dir, name);
+      const info = await stat(path).catch(() => undefined);
+      if (!info?.isFile() || now - info.mtimeMs < STALE_TEMP_MS) continue;
+      await rm(path, { force: true });
+      removed++;
+    }
+  } catch {
+    // an unreadable directory: the write itself already succeeded
+  }
+  return removed;
+}
