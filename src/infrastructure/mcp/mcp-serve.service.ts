@@ -8,6 +8,7 @@ import { APP_LOGGER, TOOL_ROUTER_FACTORY } from '../../domain/ports/tokens';
 import { AWF_VERSION } from '../../version';
 import { loadProxyConfig } from '../config/proxy-config.loader';
 import { ProcessSignals } from '../core/process-signals.service';
+import { McpStdioServer } from './mcp-stdio.server';
 import { watchOwner } from './owner-watch';
 
 export const MCP_SERVER_NAME = 'awf-mcp-server';
@@ -32,9 +33,6 @@ export class McpServeService {
     // Spans are flushed by the telemetry module's shutdown hook, after serve() returns.
     await this.telemetry?.startForProxy(config.telemetry);
     const dispatcher = await this.tools.open(scope);
-    // Loaded here, not at the top: only this command pays for the SDK.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { McpStdioServer } = require('./mcp-stdio.server') as typeof import('./mcp-stdio.server');
     let malformed = 0;
     const server = new McpStdioServer(dispatcher, {
       name: MCP_SERVER_NAME,

@@ -1,5 +1,5 @@
 // Entry of the V8 startup snapshot of `awf mcp-serve` (built by scripts/build-bundle.mjs):
-// every module mcp-serve needs is loaded while the snapshot is built, including the MCP SDK
+// every module mcp-serve needs is loaded while the snapshot is built, including the MCP edge
 // that the plain CLI loads lazily, so a start from the blob deserializes instead of parsing.
 // Only imports here: anything that reads env, argv, cwd, pid or opens a handle must wait
 // for runCli(), which runs in the new process.
