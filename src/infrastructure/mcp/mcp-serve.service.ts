@@ -10,6 +10,7 @@ import { loadProxyConfig } from '../config/proxy-config.loader';
 import { ProcessSignals } from '../core/process-signals.service';
 import { McpStdioServer } from './mcp-stdio.server';
 import { watchOwner } from './owner-watch';
+import { markStartPhase, startPhases } from './start-phases';
 
 export const MCP_SERVER_NAME = 'awf-mcp-server';
 
@@ -28,11 +29,14 @@ export class McpServeService {
   ) {}
 
   async serve(configFile: string): Promise<void> {
+    markStartPhase('container');
     const config = loadProxyConfig(configFile);
     const scope = buildToolScope(config);
+    markStartPhase('config');
     // Spans are flushed by the telemetry module's shutdown hook, after serve() returns.
     await this.telemetry?.startForProxy(config.telemetry);
     const dispatcher = await this.tools.open(scope);
+    markStartPhase('tools');
     let malformed = 0;
     const server = new McpStdioServer(dispatcher, {
       name: MCP_SERVER_NAME,
@@ -40,6 +44,10 @@ export class McpServeService {
       onMalformedFrame: (reason) => {
         malformed++;
         this.logger.debug({ reason }, 'malformed frame');
+      },
+      onFirstAnswer: () => {
+        markStartPhase('first answer');
+        this.logger.debug({ ms: startPhases() }, 'mcp-serve start phases');
       },
     });
     const stop = (reason: string) => () => {

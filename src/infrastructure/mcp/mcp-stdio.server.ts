@@ -15,6 +15,8 @@ export interface McpStdioServerOptions {
   maxFrameBytes?: number;
   /** Told about every malformed frame, for the log. */
   onMalformedFrame?: (reason: string) => void;
+  /** Told once, when the first answer is written (the end of a cold start). */
+  onFirstAnswer?: () => void;
 }
 
 const CAPABILITIES = { tools: { listChanged: false } };
@@ -32,8 +34,10 @@ export class McpStdioServer {
   private readonly inFlight = new Map<RequestId, AbortController>();
   private readonly serverInfo: { name: string; version: string };
   private finished?: () => void;
+  private onFirstAnswer?: () => void;
 
   constructor(private readonly tools: ToolDispatcher, options: McpStdioServerOptions) {
+    this.onFirstAnswer = options.onFirstAnswer;
     this.stdin = options.stdin ?? process.stdin;
     this.serverInfo = { name: options.name, version: options.version };
     this.transport = new StdioLineTransport(this.stdin, options.stdout ?? process.stdout, { maxFrameBytes: options.maxFrameBytes, onMalformed: options.onMalformedFrame });
@@ -108,6 +112,11 @@ export class McpStdioServer {
 
   private answer(id: RequestId, result: unknown): void {
     this.transport.send({ jsonrpc: '2.0', id, result });
+    if (this.onFirstAnswer) {
+      const told = this.onFirstAnswer;
+      this.onFirstAnswer = undefined;
+      told();
+    }
   }
 
   private fail(id: RequestId, err: unknown): void {

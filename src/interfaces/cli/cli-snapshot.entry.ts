@@ -6,9 +6,11 @@
 // for start(), which runs in the new process.
 import { createRequire } from 'node:module';
 import * as v8 from 'node:v8';
+import { markStartPhase } from '../../infrastructure/mcp/start-phases';
 import { directServeConfig, serveDirect } from './mcp-serve.direct';
 
 function start(argv: string[]): void {
+  markStartPhase('deserialized');
   const config = directServeConfig(argv);
   if (config !== undefined) {
     void serveDirect(config).then((code) => {
