@@ -17,9 +17,19 @@ export interface McpStdioServerOptions {
   onMalformedFrame?: (reason: string) => void;
   /** Told once, when the first answer is written (the end of a cold start). */
   onFirstAnswer?: () => void;
+  /** Tool calls run at once; later ones wait in arrival order (see MAX_CONCURRENT_CALLS). */
+  maxConcurrentCalls?: number;
 }
 
 const CAPABILITIES = { tools: { listChanged: false } };
+/**
+ * A client that sends 1000 calls at once would otherwise have 1000 reads, buffers and promise
+ * chains alive together: peak RSS grew by ~50 MB in such a burst, and a 2-core machine gains
+ * nothing from more calls in progress than this. A waiting call holds only its params.
+ */
+const MAX_CONCURRENT_CALLS = 64;
+
+type CallParams = { name: string; arguments: Record<string, unknown> };
 
 /**
  * The MCP edge: serves a ToolDispatcher over stdio, answering the server side of MCP that a
@@ -32,12 +42,15 @@ export class McpStdioServer {
   private readonly transport: StdioLineTransport;
   private readonly stdin: Readable;
   private readonly inFlight = new Map<RequestId, AbortController>();
+  private readonly waiting: Array<{ id: RequestId; params: CallParams }> = [];
+  private readonly maxConcurrentCalls: number;
   private readonly serverInfo: { name: string; version: string };
   private finished?: () => void;
   private onFirstAnswer?: () => void;
 
   constructor(private readonly tools: ToolDispatcher, options: McpStdioServerOptions) {
     this.onFirstAnswer = options.onFirstAnswer;
+    this.maxConcurrentCalls = options.maxConcurrentCalls ?? MAX_CONCURRENT_CALLS;
     this.stdin = options.stdin ?? process.stdin;
     this.serverInfo = { name: options.name, version: options.version };
     this.transport = new StdioLineTransport(this.stdin, options.stdout ?? process.stdout, { maxFrameBytes: options.maxFrameBytes, onMalformed: options.onMalformedFrame });
@@ -59,6 +72,7 @@ export class McpStdioServer {
 
   /** Aborts calls in flight and closes the transport. Idempotent. */
   async stop(): Promise<void> {
+    this.waiting.length = 0;
     for (const controller of this.inFlight.values()) controller.abort();
     this.inFlight.clear();
     this.transport.close();
@@ -82,7 +96,7 @@ export class McpStdioServer {
           listToolsParams(params);
           return this.answer(id, { tools: this.tools.list().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })) });
         case 'tools/call':
-          return void this.callTool(id, callToolParams(params));
+          return this.enqueue(id, callToolParams(params));
         default:
           throw new JsonRpcError(JsonRpcErrorCode.MethodNotFound, 'Method not found');
       }
@@ -91,7 +105,19 @@ export class McpStdioServer {
     }
   }
 
-  private async callTool(id: RequestId, params: { name: string; arguments: Record<string, unknown> }): Promise<void> {
+  private enqueue(id: RequestId, params: CallParams): void {
+    if (this.inFlight.size < this.maxConcurrentCalls) void this.callTool(id, params);
+    else this.waiting.push({ id, params });
+  }
+
+  private next(): void {
+    while (this.waiting.length > 0 && this.inFlight.size < this.maxConcurrentCalls) {
+      const { id, params } = this.waiting.shift()!;
+      void this.callTool(id, params);
+    }
+  }
+
+  private async callTool(id: RequestId, params: CallParams): Promise<void> {
     const controller = new AbortController();
     this.inFlight.set(id, controller);
     try {
@@ -102,12 +128,16 @@ export class McpStdioServer {
       this.fail(id, isAwfError(err) && err.code === ErrorCodes.TOOL_UNKNOWN ? new JsonRpcError(JsonRpcErrorCode.InvalidParams, `Unknown tool: ${params.name}`) : err);
     } finally {
       if (this.inFlight.get(id) === controller) this.inFlight.delete(id);
+      this.next();
     }
   }
 
+  /** A cancelled call gets no answer, as in the SDK: aborted when running, dropped when waiting. */
   private cancel(requestId: unknown): void {
     if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
     this.inFlight.get(requestId)?.abort();
+    const waitingAt = this.waiting.findIndex((w) => w.id === requestId);
+    if (waitingAt !== -1) this.waiting.splice(waitingAt, 1);
   }
 
   private answer(id: RequestId, result: unknown): void {
