@@ -62,7 +62,10 @@ if (launch.snapshot) {
   servers.push({ ...awfServer('awf mcp-serve, plain bundle (no snapshot)', { events: true, plain: true }), id: 'awf-plain', tool: awfTool });
 }
 if (BEFORE) {
-  const before = awfServer('awf mcp-serve before (--before build)', { events: true, plain: true, main: resolve(BEFORE) });
+  // Started as that build's own launch command would start it (its snapshot, when it has one).
+  const beforeLaunch = readLaunch(dirname(resolve(BEFORE)));
+  const before = awfServer(`awf mcp-serve before (--before build${beforeLaunch.snapshot ? ', its snapshot' : ''})`, { events: true, plain: true, main: resolve(BEFORE) });
+  before.args = [...beforeLaunch.nodeFlags, ...before.args];
   servers.push({ ...before, id: 'awf-before', tool: await pickAwfTool(before) });
 }
 const spansFile = join(work, 'spans.jsonl');
@@ -189,10 +192,10 @@ function writeFixture(dir) {
 }
 
 /** How `awf run` starts mcp-serve: with the startup snapshot when the build made one for this node. */
-function readLaunch() {
+function readLaunch(dist = join(REPO, 'dist')) {
   try {
     // eslint-disable-next-line
-    const out = spawnSync(process.execPath, ['-e', `process.stdout.write(JSON.stringify(require(${JSON.stringify(join(REPO, 'dist', 'infrastructure', 'core', 'self-command.js'))}).selfCommand(['mcp-serve'])))`], { encoding: 'utf8' });
+    const out = spawnSync(process.execPath, ['-e', `process.stdout.write(JSON.stringify(require(${JSON.stringify(join(dist, 'infrastructure', 'core', 'self-command.js'))}).selfCommand(['mcp-serve'], { distDir: ${JSON.stringify(dist)} })))`], { encoding: 'utf8' });
     const cmd = JSON.parse(out.stdout);
     const i = cmd.args.indexOf('mcp-serve');
     const nodeFlags = cmd.args.slice(0, i - 1);

@@ -1,7 +1,7 @@
 /**
  * The shape of the step's proxy config, checked by hand: `awf mcp-serve` validates it on every
  * start, and class-validator would add ~2.5 MB to the startup snapshot and its decorators'
- * metadata walk to every start (docs/adr/094-perf-serve-path-without-nest-commander.md).
+ * metadata walk to every start (docs/adr/094-perf-snapshot-serves-without-nest-commander.md).
  * A check returns what is wrong with a value, or undefined; `path` names the field.
  */
 type Check = (value: unknown, path: string) => string | undefined;
