@@ -1,4 +1,5 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { REPO_ROOT } from '../support/cli';
 import { awf, WORKFLOW_FIXTURES, workflowProject } from './workflow-support';
 
 jest.setTimeout(120_000);
@@ -127,6 +128,35 @@ states:
     const r = awf(['run', join(WORKFLOW_FIXTURES, 'no-terminal.yaml')]);
     expect(r.stderr).toContain('[WORKFLOW.VALIDATION.NO_TERMINAL]');
     expect(r.status).toBe(2);
+  });
+
+  // 5 s: the fake CLI must have started and printed before the deadline, even on a loaded machine.
+  it('fails an agent step past its timeout with EXECUTION.AGENT.TIMEOUT and keeps what the CLI last printed on stderr', () => {
+    const fake = resolve(REPO_ROOT, 'test/agents/fake-agent-cli.js');
+    const p = workflowProject({
+      '.awf/workflows/stuck.yaml': `name: stuck
+states:
+  initial: think
+  think:
+    type: agent
+    provider: claude
+    prompt: hello
+    timeout: 5
+    options: {binary: ${JSON.stringify(fake)}}
+    on_success: done
+    on_failure: failed
+  done: {type: terminal}
+  failed: {type: terminal, status: failure}
+`,
+    });
+    try {
+      const r = awf(['run', 'stuck'], { cwd: p.dir, env: { ...p.env, FAKE_BEHAVIOUR: 'hang' } });
+      expect(r.stderr).toContain('[EXECUTION.AGENT.TIMEOUT] step "think" timed out after 5000 ms; last stderr lines:');
+      expect(r.stderr).toContain('working...');
+      expect(r.status).toBe(3);
+    } finally {
+      p.cleanup();
+    }
   });
 
   it('lists workflows from every lookup dir, first hit per name, with descriptions', () => {

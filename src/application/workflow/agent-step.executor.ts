@@ -59,7 +59,7 @@ export class AgentStepExecutor {
       const toolCalls = countToolCalls(session && eventsPath);
       if (ctx.signal.aborted) return { status: 'cancelled', state: { ...base, ExitCode: -1, Status: 'cancelled' }, attempts: 1, toolCalls };
       const error = timeout?.aborted
-        ? new AwfError(ErrorCodes.EXECUTION_AGENT_TIMEOUT, `step "${step.name}" timed out after ${step.timeoutMs} ms`, { step: step.name })
+        ? stepTimedOut(step, err)
         : isAwfError(err) ? err : new AwfError(ErrorCodes.EXECUTION_AGENT_FAILED, `step "${step.name}": ${err instanceof Error ? err.message : String(err)}`, { step: step.name });
       const output = typeof error.details.output === 'string' ? error.details.output : '';
       const exitCode = typeof error.details.exit_code === 'number' ? error.details.exit_code : timeout?.aborted ? -1 : 1;
@@ -68,6 +68,18 @@ export class AgentStepExecutor {
       session?.close();
     }
   }
+}
+
+/**
+ * The step's own deadline wins over whatever the provider reported as it was stopped, but the
+ * provider's last stderr lines are kept: they usually say what the agent was stuck on.
+ */
+function stepTimedOut(step: AgentStep, cause: unknown): AwfError {
+  const stderr = isAwfError(cause) && Array.isArray(cause.details.stderr) ? (cause.details.stderr as string[]) : [];
+  const tail = stderr.length ? `; last stderr lines:\n  ${stderr.slice(-10).join('\n  ')}` : '';
+  return new AwfError(ErrorCodes.EXECUTION_AGENT_TIMEOUT, `step "${step.name}" timed out after ${step.timeoutMs} ms${tail}`,
+    { step: step.name, timeout_ms: step.timeoutMs, ...(stderr.length ? { stderr } : {}) },
+    'Raise the step timeout, or make the prompt ask for less.');
 }
 
 function parseJson(text: string): unknown {

@@ -42,6 +42,22 @@ describe('YamlWorkflowRepository', () => {
     expect(loaded.issues[0]).toMatchObject({ code: 'WORKFLOW.PARSE.YAML_SYNTAX' });
   });
 
+  it('stops at 20 syntax errors of a garbage file and says where the rest begin', async () => {
+    writeFileSync(join(dir, 'env/garbage.yaml'), `name: t\nstates:\n${'  x: [}{\n'.repeat(50_000)}`);
+    const { issues } = await repo.load('garbage');
+    expect(issues).toHaveLength(21);
+    expect(issues[0].message).toContain('line 3');
+    expect(issues[20].message).toMatch(/^… and more YAML syntax errors after line \d+ /);
+  });
+
+  it('still reports a file with a few errors in full, without a cut', async () => {
+    writeFileSync(join(dir, 'env/few.yaml'), 'name: t\nstates: [}\n');
+    const { issues } = await repo.load('few');
+    expect(issues.length).toBeGreaterThan(0);
+    expect(issues.length).toBeLessThan(20);
+    expect(issues.map((i) => i.message).join('\n')).not.toContain('… and more');
+  });
+
   it('lists each name once, first hit wins, .yaml only', async () => {
     const list = await repo.list();
     expect(list.map((w) => [w.name, w.source, w.description])).toEqual([

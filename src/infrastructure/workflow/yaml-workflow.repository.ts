@@ -7,6 +7,7 @@ import { issue } from '../../domain/workflow/validation-issue.model';
 import type { LoadedWorkflow, WorkflowRepository, WorkflowSummary } from '../../domain/workflow/ports/workflow-repository.port';
 import { parseWorkflow } from '../../domain/workflow/workflow.parser';
 import { workflowDirs } from './workflow-paths';
+import { offsetPastErrorBudget } from './yaml-error-budget';
 
 /** Workflows are single `.yaml` files, as in AWF (`.yml` is not recognised there either). */
 const EXT = '.yaml';
@@ -65,12 +66,13 @@ export function loadFile(file: string): LoadedWorkflow {
   } catch (err) {
     throw new AwfError(ErrorCodes.SYSTEM_IO, `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, { file });
   }
-  const doc = parseDocument(text, { prettyErrors: true });
-  if (doc.errors.length > 0) {
-    // A garbage file yields an error per token; past the first few they only bury the cause.
+  // A garbage file yields an error per token; past the first few they only bury the cause.
+  const cut = offsetPastErrorBudget(text, MAX_YAML_ERRORS);
+  const doc = parseDocument(cut < 0 ? text : text.slice(0, cut), { prettyErrors: true });
+  if (doc.errors.length > 0 || cut >= 0) {
     const shown = doc.errors.slice(0, MAX_YAML_ERRORS).map((e) => issue(ErrorCodes.WORKFLOW_YAML_SYNTAX, '', e.message.split('\n')[0]));
-    const more = doc.errors.length - shown.length;
-    if (more > 0) shown.push(issue(ErrorCodes.WORKFLOW_YAML_SYNTAX, '', `… and ${more} more YAML syntax errors (later ones often follow from the first)`));
+    const more = cut >= 0 ? `more YAML syntax errors after line ${lineOf(text, cut)}` : `${doc.errors.length - shown.length} more YAML syntax errors`;
+    if (cut >= 0 || doc.errors.length > shown.length) shown.push(issue(ErrorCodes.WORKFLOW_YAML_SYNTAX, '', `… and ${more} (later ones often follow from the first)`));
     return { file, issues: shown };
   }
   const id = basename(file).replace(/\.ya?ml$/, '');
@@ -87,6 +89,12 @@ export function loadFile(file: string): LoadedWorkflow {
     workflow.sourceDir = dirname(file);
   }
   return { file, workflow, issues };
+}
+
+function lineOf(text: string, offset: number): number {
+  let line = 1;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+  return line;
 }
 
 function notFound(target: string, tried: string[]): AwfError {

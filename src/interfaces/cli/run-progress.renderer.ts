@@ -6,6 +6,8 @@ import type { StepReport } from '../../domain/workflow/run-report.model';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const MARK: Record<StepReport['status'], string> = { success: '✓', failure: '✗', cancelled: '■' };
+/** Enough of a failed step's stderr tail to see why, without burying the progress. */
+const MAX_DETAIL_LINES = 10;
 
 /**
  * Progress on stderr: one line per finished step with its status and duration. On a TTY a
@@ -36,7 +38,12 @@ export class RunProgressRenderer implements RunObserver {
     ].filter(Boolean).join(', ');
     this.line(`${MARK[r.status]} ${r.name}  ${r.status}  ${formatDuration(r.duration_ms)}${detail ? `  (${detail})` : ''}`);
     // Why a step failed matters even when on_failure recovers the run.
-    if (r.status === 'failure' && r.error) this.line(`    [${r.error.code}] ${this.masker.mask(r.error.message).split('\n')[0]}`);
+    // The lines after the first are the agent's last stderr lines: often the only clue.
+    if (r.status === 'failure' && r.error) {
+      const [first, ...rest] = this.masker.mask(r.error.message).split('\n');
+      this.line(`    [${r.error.code}] ${first}`);
+      for (const more of rest.slice(0, MAX_DETAIL_LINES)) this.line(`      ${more.trim()}`);
+    }
   }
 
   stepRetrying(step: string, attempt: number, delayMs: number): void {
