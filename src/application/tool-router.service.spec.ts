@@ -96,6 +96,15 @@ describe('ToolRouter', () => {
     expect(await router2.call('alpha', {})).toMatchObject({ isError: true, content: [{ text: 'alpha failed: interceptor bug' }] });
   });
 
+  it('turns a synchronous throw of a non-async interceptor into an error result its outer interceptors see', async () => {
+    const seen: string[] = [];
+    const outer: ToolCallInterceptor = { order: 1, intercept: (_call, next) => next().then((r) => (seen.push(r.content[0].text), r)) };
+    const broken: ToolCallInterceptor = { order: 2, intercept: () => { throw new Error('sync bug'); } };
+    const router = await ToolRouter.open([provider([tool('alpha')])], scope, [outer, broken]);
+    expect(await router.call('alpha', {})).toMatchObject({ isError: true, content: [{ text: 'alpha failed: sync bug' }] });
+    expect(seen).toEqual(['alpha failed: sync bug']);
+  });
+
   it('closes once', async () => {
     const onClose = jest.fn(async () => undefined);
     const router = await ToolRouter.open([], scope, [], onClose);

@@ -79,10 +79,17 @@ export class ToolRouter implements ToolDispatcher {
       args: isPlainObject(args) ? args : {},
       ctx: { scope: this.scope, signal: options.signal ?? new AbortController().signal, callId: randomUUID() },
     };
-    const invoke = (index: number): Promise<ToolResult> =>
-      index < this.interceptors.length
-        ? this.interceptors[index].intercept(call, () => invoke(index + 1)).catch(toErrorResult(name))
-        : runProvider(route.provider, call);
+    const fail = toErrorResult(name);
+    const invoke = (index: number): Promise<ToolResult> => {
+      if (index === this.interceptors.length) return runProvider(route.provider, call);
+      // Interceptors need not be async (a pass-through adds no promise): a synchronous throw
+      // becomes an error result at its own level, like a rejection does.
+      try {
+        return this.interceptors[index].intercept(call, () => invoke(index + 1)).catch(fail);
+      } catch (err) {
+        return Promise.resolve(fail(err));
+      }
+    };
     return invoke(0);
   }
 

@@ -28,5 +28,6 @@ function serialize(event: ToolCallEvent): string {
 }
 
 function fits(line: string): boolean {
-  return Buffer.byteLength(line) <= MAX_AUDIT_LINE_BYTES;
+  // A UTF-16 unit is at most 3 UTF-8 bytes: short lines (every ordinary call) need no count.
+  return line.length * 3 <= MAX_AUDIT_LINE_BYTES || Buffer.byteLength(line) <= MAX_AUDIT_LINE_BYTES;
 }

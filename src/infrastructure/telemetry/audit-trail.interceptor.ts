@@ -19,9 +19,12 @@ export class AuditTrailInterceptor implements ToolCallInterceptor {
     @Inject(SECRET_MASKER) private readonly masker: SecretMasker,
   ) {}
 
-  async intercept(call: ToolCall, next: () => Promise<ToolResult>): Promise<ToolResult> {
+  intercept(call: ToolCall, next: () => Promise<ToolResult>): Promise<ToolResult> {
     const path = call.ctx.scope.eventsPath;
-    if (!path) return next();
+    return path ? this.audited(path, call, next) : next();
+  }
+
+  private async audited(path: string, call: ToolCall, next: () => Promise<ToolResult>): Promise<ToolResult> {
     const start = new Date();
     const started = performance.now();
     const result = await next();

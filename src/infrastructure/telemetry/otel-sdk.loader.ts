@@ -18,8 +18,8 @@ const EXPORT_TIMEOUT_MS = 3000;
 /**
  * The one place that loads OpenTelemetry's SDK, with `require` at call time: a process with
  * tracing off never reads these modules (a test checks `require.cache`). OTLP goes through
- * a batch processor; file and console write each span as it ends, so nothing is lost even
- * if the process is killed.
+ * a batch processor; file and console hand each span to a line buffer as it ends, written
+ * within 20 ms and on shutdown or exit, so only a SIGKILL can lose the last few.
  */
 export function loadTracing(settings: TelemetrySettings, mask: (text: string) => string): LoadedTracing {
   const api = require('@opentelemetry/api') as typeof OtelApi;
@@ -36,15 +36,15 @@ export function loadTracing(settings: TelemetrySettings, mask: (text: string) =>
 }
 
 function spanProcessor(settings: TelemetrySettings, mask: (text: string) => string): SpanProcessor {
-  const { BatchSpanProcessor, SimpleSpanProcessor } = require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
   if (settings.exporter === 'otlp') {
+    const { BatchSpanProcessor } = require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
     const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-proto') as typeof import('@opentelemetry/exporter-trace-otlp-proto');
     // Without an explicit URL the exporter reads OTEL_EXPORTER_OTLP_[TRACES_]ENDPOINT itself;
     // OTEL_EXPORTER_OTLP_HEADERS is always read from the environment, never from a file.
     const exporter = new OTLPTraceExporter({ ...(settings.endpoint ? { url: tracesUrl(settings.endpoint) } : {}), timeoutMillis: EXPORT_TIMEOUT_MS });
     return new BatchSpanProcessor(exporter, { exportTimeoutMillis: EXPORT_TIMEOUT_MS });
   }
-  const { JsonLinesSpanExporter } = require('./jsonl-span.exporter') as typeof import('./jsonl-span.exporter');
+  const { JsonLinesSpanExporter, JsonLinesSpanProcessor } = require('./jsonl-span.exporter') as typeof import('./jsonl-span.exporter');
   const target = settings.exporter === 'file' ? { file: settings.file ?? 'awf-traces.jsonl' } : 'stderr';
-  return new SimpleSpanProcessor(new JsonLinesSpanExporter(target, mask));
+  return new JsonLinesSpanProcessor(new JsonLinesSpanExporter(target, mask));
 }

@@ -58,6 +58,9 @@ class OtelSpan implements TraceSpan {
 function maskAttributes(attributes: SpanAttributes | undefined, mask: (text: string) => string): SpanAttributes | undefined {
   if (!attributes) return undefined;
   const out: SpanAttributes = {};
-  for (const [key, value] of Object.entries(attributes)) out[key] = typeof value === 'string' ? mask(value) : value;
+  for (const key in attributes) {
+    const value = attributes[key];
+    out[key] = typeof value === 'string' ? mask(value) : value;
+  }
   return out;
 }

@@ -42,6 +42,17 @@ describe('TelemetryService', () => {
     expect(service.enabled).toBe(false);
   });
 
+  it('writes every span of a burst to the file, whole lines in end order, by the time it is shut down', async () => {
+    const file = join(dir, 'burst.jsonl');
+    const service = new TelemetryService(new ValueSecretMasker({}), logger());
+    await service.start({ exporter: 'file', file });
+    for (let i = 0; i < 300; i++) service.startSpan(`tool.call Read ${i}`, { parent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' }).end();
+    await service.shutdown();
+    const records = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { name: string; trace_id: string });
+    expect(records.map((r) => r.name)).toEqual(Array.from({ length: 300 }, (_, i) => `tool.call Read ${i}`));
+    expect(new Set(records.map((r) => r.trace_id))).toEqual(new Set(['0af7651916cd43dd8448eb211c80319c']));
+  });
+
   it('keeps going without spans when the exporter cannot start', async () => {
     const blocker = join(dir, 'not-a-dir');
     writeFileSync(blocker, '');

@@ -18,8 +18,12 @@ export class TracingInterceptor implements ToolCallInterceptor {
 
   constructor(@Inject(TRACER) private readonly tracer: Tracer) {}
 
-  async intercept(call: ToolCall, next: () => Promise<ToolResult>): Promise<ToolResult> {
-    if (!this.tracer.enabled) return next();
+  intercept(call: ToolCall, next: () => Promise<ToolResult>): Promise<ToolResult> {
+    // Not async on this path: tracing off adds no promise and no microtask to a call.
+    return this.tracer.enabled ? this.traced(call, next) : next();
+  }
+
+  private async traced(call: ToolCall, next: () => Promise<ToolResult>): Promise<ToolResult> {
     const { tool, ctx } = call;
     const span = this.tracer.startSpan(`tool.call ${tool.name}`, {
       parent: ctx.scope.traceparent,

@@ -3,6 +3,7 @@ import { lstat } from 'node:fs/promises';
 import { textResult, type ToolResult } from '../../domain/model/tool-result';
 import type { ToolCallContext } from '../../domain/ports/tool-scope';
 import type { BuiltinTool } from './builtin-tool.interface';
+import { globFiles } from './glob-files.walker';
 import { PathSandbox } from './path-sandbox.service';
 import { ToolArgs } from './tool-args.reader';
 import { ToolFailure } from './tool-failure.error';
@@ -46,34 +47,12 @@ export class GlobTool implements BuiltinTool {
     if (!base.exists) throw new ToolFailure(`Glob: directory ${pathInput} does not exist`);
     if (!(await lstat(base.real)).isDirectory()) throw new ToolFailure(`Glob: ${pathInput} is not a directory`);
 
-    // Loaded on first use: mcp-serve's startup should not pay for a walker it may never need.
-    const { glob } = require('tinyglobby') as typeof import('tinyglobby');
-    const found = await glob(pattern, {
-      cwd: base.real,
-      absolute: true,
-      dot: true,
-      onlyFiles: true,
-      followSymbolicLinks: false,
-      expandDirectories: false,
-      ignore: SKIPPED_DIRS.map((d) => `**/${d}/**`),
-    });
-    const files = await this.newestFirst(found, rootDir);
+    const files = await globFiles(base.real, pattern, SKIPPED_DIRS, ctx.signal);
     if (files.length === 0) return textResult('No files found');
+    files.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     const cap = limits.glob_max_results;
-    const shown = files.slice(0, cap);
+    const shown = files.slice(0, cap).map((f) => f.path);
     const note = files.length > cap ? `\n[Results truncated: showing ${cap} of ${files.length} files. Use a narrower path or pattern.]` : '';
     return textResult(shown.join('\n') + note);
-  }
-
-  /** Symlinks are never listed: only regular files whose real path stays in the root. */
-  private async newestFirst(paths: string[], rootDir: string): Promise<string[]> {
-    const entries: Array<{ path: string; mtime: number }> = [];
-    for (const path of paths) {
-      const stat = await lstat(path).catch(() => undefined);
-      if (!stat?.isFile() || !(await this.sandbox.stillInside(path, rootDir))) continue;
-      entries.push({ path, mtime: stat.mtimeMs });
-    }
-    entries.sort((a, b) => b.mtime - a.mtime || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    return entries.map((e) => e.path);
   }
 }

@@ -39,16 +39,15 @@ export class ReadTool implements BuiltinTool {
     if (file.size === 0) return textResult(`Note: ${real} exists but is empty.`);
     if (looksBinary(file.data)) throw new ToolFailure(`${input} is a binary file; Read shows text files only`);
 
-    const lines = file.data.toString('utf8').split('\n');
-    if (lines[lines.length - 1] === '') lines.pop();
-    if (offset > lines.length) {
-      return textResult(`Note: ${real} has ${lines.length}${file.truncated ? '+' : ''} lines; offset ${offset} is past the end.`);
+    const { total, window } = lineWindow(file.data, offset, limit);
+    if (offset > total) {
+      return textResult(`Note: ${real} has ${total}${file.truncated ? '+' : ''} lines; offset ${offset} is past the end.`);
     }
-    const body = numberedWindow(lines, offset, limit, limits.line_max_chars);
+    const body = numberedWindow(window, offset, limits.line_max_chars);
     const end = offset + body.length - 1;
     const notes: string[] = [];
-    if (end < lines.length) {
-      notes.push(`[Showing lines ${offset}-${end} of ${lines.length}${file.truncated ? '+' : ''}. Call Read with offset=${end + 1} to continue.]`);
+    if (end < total) {
+      notes.push(`[Showing lines ${offset}-${end} of ${total}${file.truncated ? '+' : ''}. Call Read with offset=${end + 1} to continue.]`);
     }
     if (file.truncated) {
       notes.push(`[The file is ${file.size} bytes; only its first ${limits.read_max_bytes} bytes can be read, so later lines are not shown. Use Grep or Bash to reach them.]`);
@@ -63,11 +62,33 @@ export class ReadTool implements BuiltinTool {
  */
 export const READ_MAX_OUTPUT_CHARS = 100_000;
 
-function numberedWindow(lines: string[], offset: number, limit: number, lineMax: number): string[] {
+/**
+ * Counts the lines of `data` and decodes only the requested window: a newline byte never
+ * occurs inside a UTF-8 sequence, so cutting at one is safe, and a 5 MB file paged 2000
+ * lines at a time is not decoded and split whole on every call.
+ */
+function lineWindow(data: Buffer, offset: number, limit: number): { total: number; window: string[] } {
+  let from = offset === 1 ? 0 : -1;
+  let to = -1;
+  let newlines = 0;
+  for (let at = data.indexOf(10); at !== -1; at = data.indexOf(10, at + 1)) {
+    newlines++;
+    if (newlines === offset - 1) from = at + 1;
+    if (newlines === offset + limit - 1) to = at + 1;
+  }
+  const total = newlines + (data.length > 0 && data[data.length - 1] !== 10 ? 1 : 0);
+  if (offset > total || from === -1) return { total, window: [] };
+  const window = data.toString('utf8', from, to === -1 ? data.length : to).split('\n');
+  if (window[window.length - 1] === '') window.pop();
+  return { total, window };
+}
+
+function numberedWindow(lines: string[], offset: number, lineMax: number): string[] {
   const out: string[] = [];
   let chars = 0;
-  for (let n = offset; n < offset + limit && n <= lines.length; n++) {
-    const line = `${String(n).padStart(6)}\t${cutLine(lines[n - 1].replace(/\r$/, ''), lineMax)}`;
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i];
+    const line = `${String(offset + i).padStart(6)}\t${cutLine(raw.endsWith('\r') ? raw.slice(0, -1) : raw, lineMax)}`;
     if (out.length > 0 && chars + line.length > READ_MAX_OUTPUT_CHARS) break;
     out.push(line);
     chars += line.length + 1;

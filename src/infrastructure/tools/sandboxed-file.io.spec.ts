@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { builtinSandbox } from '../../../test/support/builtin-context';
-import { readRegularFile, writeFileAtomic } from './sandboxed-file.io';
+import { readRegularFile, SYNC_READ_MAX_BYTES, writeFileAtomic } from './sandboxed-file.io';
 
 describe('sandboxed file I/O', () => {
   const box = builtinSandbox();
@@ -33,5 +33,13 @@ describe('sandboxed file I/O', () => {
     const read = await readRegularFile(join(box.root, 'big.txt'), 'big.txt', 100);
     expect(read).toMatchObject({ size: 5000, truncated: true });
     expect(read.data.length).toBe(100);
+  });
+
+  it('reads a file above the synchronous threshold whole, on the asynchronous path', async () => {
+    const content = Buffer.alloc(SYNC_READ_MAX_BYTES * 2 + 123, 'xyz\n');
+    writeFileSync(join(box.root, 'large.txt'), content);
+    const read = await readRegularFile(join(box.root, 'large.txt'), 'large.txt', SYNC_READ_MAX_BYTES * 4);
+    expect(read).toMatchObject({ size: content.length, truncated: false });
+    expect(read.data.equals(content)).toBe(true);
   });
 });
