@@ -28,6 +28,8 @@ const SEARCH_ROUNDS = arg('search', 5);
 // --before=<dist/main.js of another build>: adds that build as a row (the before/after table).
 const BEFORE = process.argv.find((a) => a.startsWith('--before='))?.split('=')[1];
 const ONLY = process.argv.find((a) => a.startsWith('--only='))?.split('=')[1]?.split(',');
+// --skip=search,steps,load: leave out parts of the run (while iterating on one figure).
+const SKIP = new Set(process.argv.find((a) => a.startsWith('--skip='))?.split('=')[1]?.split(',') ?? []);
 
 const MAIN = join(REPO, 'dist', 'main.js');
 if (!existsSync(MAIN)) {
@@ -41,10 +43,13 @@ process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 const fixture = writeFixture(work);
 const notes = [];
 
-// awf reads the file with its built-in Read when the build has one; before that, with the
-// echo tool of the test extension (same payload size), which the JSON and table say.
+// awf reads the file with its built-in Read, in a project without extensions, like the other
+// servers. A build without Read (an old --before build) uses the echo tool of the test extension
+// instead (same payload size), started in a project that loads it; the JSON and table say so.
+let awfProject = fixture.dir;
 const probe = awfServer('awf mcp-serve', { events: false });
 const awfTool = await pickAwfTool(probe);
+awfProject = probe.cwd;
 
 const servers = [
   { id: 'bare', label: 'bare SDK server, one Read', ...nodeServer([join(REPO, 'bench', 'bare-read-server.mjs'), fixture.dir]),
@@ -57,7 +62,10 @@ if (launch.snapshot) {
   servers.push({ ...awfServer('awf mcp-serve, plain bundle (no snapshot)', { events: true, plain: true }), id: 'awf-plain', tool: awfTool });
 }
 if (BEFORE) {
-  const before = awfServer('awf mcp-serve before (--before build)', { events: true, plain: true, main: resolve(BEFORE) });
+  // Started as that build's own launch command would start it (its snapshot, when it has one).
+  const beforeLaunch = readLaunch(dirname(resolve(BEFORE)));
+  const before = awfServer(`awf mcp-serve before (--before build${beforeLaunch.snapshot ? ', its snapshot' : ''})`, { events: true, plain: true, main: resolve(BEFORE) });
+  before.args = [...beforeLaunch.nodeFlags, ...before.args];
   servers.push({ ...before, id: 'awf-before', tool: await pickAwfTool(before) });
 }
 const spansFile = join(work, 'spans.jsonl');
@@ -91,7 +99,7 @@ for (let round = 0; round <= COLD_ROUNDS; round++) {
 process.stderr.write('\n');
 
 const load = Object.fromEntries(selected.map((s) => [s.id, []]));
-for (let round = 0; round < LOAD_ROUNDS; round++) {
+for (let round = 0; round < (SKIP.has('load') ? 0 : LOAD_ROUNDS); round++) {
   const got = await interleavedLoad(rotate(selected, round), { calls: CALLS });
   for (const s of selected) load[s.id].push(got[s.id]);
   process.stderr.write(`\rcalls: round ${round + 1}/${LOAD_ROUNDS}`);
@@ -117,8 +125,8 @@ if (selected.some((s) => s.id === 'awf-trace')) {
 const eventsFile = fixture.events;
 if (!existsSync(eventsFile) || readFileSync(eventsFile, 'utf8').trim() === '') notes.push('audit: this build wrote no audit events to events_path yet, so "logging and audit on" covers logging only.');
 
-const search = await searchBench({ awfServer, rounds: SEARCH_ROUNDS, repo: REPO, notes });
-const steps = await stepOverheadBench({ main: MAIN, work, notes });
+const search = SKIP.has('search') ? null : await searchBench({ awfServer, rounds: SEARCH_ROUNDS, repo: REPO, notes });
+const steps = SKIP.has('steps') ? null : await stepOverheadBench({ main: MAIN, work, notes });
 
 meta.loadavgEnd = loadavg().map((x) => +x.toFixed(2));
 const report = { meta, rows, search, steps, notes };
@@ -148,8 +156,9 @@ function awfServer(label, { events = true, plain = false, telemetry, root, limit
   const file = join(work, `proxy-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(file, JSON.stringify(config), { mode: 0o600 });
   const flags = plain ? [] : launch.nodeFlags;
-  return { label, command: process.execPath, args: [...flags, main, 'mcp-serve', `--config=${file}`], cwd: fixture.dir, env: { AWF_LOG_LEVEL: 'info' } };
+  return { label, command: process.execPath, args: [...flags, main, 'mcp-serve', `--config=${file}`], cwd: awfProject, env: { AWF_LOG_LEVEL: 'info' } };
 }
+
 
 async function pickAwfTool(server) {
   const session = await connect(server);
@@ -157,30 +166,36 @@ async function pickAwfTool(server) {
   await session.close();
   const names = tools.map((t) => t.name);
   if (names.includes('Read')) return { name: 'Read', args: { file_path: fixture.file } };
-  if (names.includes('echo')) {
-    notes.push(`${server.label} has no built-in Read: its row calls the test extension's echo tool with the file's text (same payload size), a stand-in for Read.`);
+  server.cwd = fixture.echoProject;
+  const retry = await connect(server);
+  const echo = (await retry.client.listTools()).tools.some((t) => t.name === 'echo');
+  await retry.close();
+  if (echo) {
+    notes.push(`${server.label} has no built-in Read: its row calls the test extension's echo tool with the file's text (same payload size), a stand-in for Read, in a project that loads that extension.`);
     return { name: 'echo', args: { text: readFileSync(fixture.file, 'utf8') } };
   }
   throw new Error(`awf serves neither Read nor echo (tools: ${names.join(', ')})`);
 }
 
-/** A 2 KB text file, and a project whose .awf/config.yaml loads the echo extension (the stand-in). */
+/** A 2 KB text file in a plain project, and a project whose .awf/config.yaml loads the echo extension (the stand-in). */
 function writeFixture(dir) {
   const project = join(dir, 'project');
-  mkdirSync(join(project, '.awf'), { recursive: true });
+  const echoProject = join(dir, 'echo-project');
+  mkdirSync(project, { recursive: true });
+  mkdirSync(join(echoProject, '.awf'), { recursive: true });
   const line = (i) => `line ${String(i).padStart(3, '0')}: the quick brown fox jumps over the lazy dog`;
   const text = Array.from({ length: 40 }, (_, i) => line(i + 1)).join('\n');
   writeFileSync(join(project, 'file.txt'), text.slice(0, 2047) + '\n');
   const ext = join(REPO, 'test', 'fixtures', 'extension', 'echo-tools.module.js');
-  writeFileSync(join(project, '.awf', 'config.yaml'), `extensions:\n  - ${JSON.stringify(ext)}\n`);
-  return { dir: project, file: join(project, 'file.txt'), events: join(dir, 'events.jsonl') };
+  writeFileSync(join(echoProject, '.awf', 'config.yaml'), `extensions:\n  - ${JSON.stringify(ext)}\n`);
+  return { dir: project, echoProject, file: join(project, 'file.txt'), events: join(dir, 'events.jsonl') };
 }
 
 /** How `awf run` starts mcp-serve: with the startup snapshot when the build made one for this node. */
-function readLaunch() {
+function readLaunch(dist = join(REPO, 'dist')) {
   try {
     // eslint-disable-next-line
-    const out = spawnSync(process.execPath, ['-e', `process.stdout.write(JSON.stringify(require(${JSON.stringify(join(REPO, 'dist', 'infrastructure', 'core', 'self-command.js'))}).selfCommand(['mcp-serve'])))`], { encoding: 'utf8' });
+    const out = spawnSync(process.execPath, ['-e', `process.stdout.write(JSON.stringify(require(${JSON.stringify(join(dist, 'infrastructure', 'core', 'self-command.js'))}).selfCommand(['mcp-serve'], { distDir: ${JSON.stringify(dist)} })))`], { encoding: 'utf8' });
     const cmd = JSON.parse(out.stdout);
     const i = cmd.args.indexOf('mcp-serve');
     const nodeFlags = cmd.args.slice(0, i - 1);

@@ -60,6 +60,20 @@ module.exports = new Proxy({}, { get: (_, k) => load()[k], set: (_, k, v) => { l
 }
 
 /**
+ * The snapshot holds mcp-serve's direct path only (ADR 094): the other commands' modules, which
+ * app.module.ts requires on demand, would otherwise be bundled (and deserialized at every start).
+ */
+function snapshotLeavesOutTheCli() {
+  return {
+    name: 'snapshot-leaves-out-the-cli',
+    setup(b) {
+      b.onResolve({ filter: /^\.\/(interfaces\/cli\/(serve-cli|cli)|infrastructure\/agents\/agents)\.module$/ }, (args) =>
+        args.importer.endsWith(`${'/'}app.module.js`) ? { path: stub('not-in-snapshot.cjs') } : undefined);
+    },
+  };
+}
+
+/**
  * Packages that are not installed (Nest's and the microservice clients' optional peers:
  * kafkajs, mqtt, @nestjs/platform-express...) stay plain `require`s: they sit in try/catch
  * or behind `loadPackage`, so at run time they fail the same way as without a bundle.
@@ -76,6 +90,10 @@ function optionalPeers() {
     },
   };
 }
+
+// Only Nest's ValidationPipe and ClassSerializerInterceptor require these (lazily, when made), and
+// the proxy makes neither: left out of the snapshot, they cost no heap at every start.
+const SNAPSHOT_ABSENT = { 'class-validator': stub('absent.cjs'), 'class-transformer': stub('absent.cjs') };
 
 // V8 flags baked into the snapshot: a blob only loads under the flags it was built with, so
 // they are recorded in its .json and the launch command repeats them. A 4 MB semi-space (16 MB
@@ -98,7 +116,9 @@ if (process.env.AWF_NO_SNAPSHOT === '1') {
   console.error('build-bundle: AWF_NO_SNAPSHOT=1, no startup snapshot');
 } else {
   const eager = join(DIST, 'awf-snapshot.cjs');
-  await build({ ...common, format: 'iife', sourcemap: false, inject: [stub('snapshot-intl.cjs')], plugins: [lazyBuiltins(), optionalPeers()], entryPoints: [join(DIST, 'interfaces/cli/cli-snapshot.entry.js')], outfile: eager });
+  // AWF_BUNDLE_META=1 keeps esbuild's metafile of the snapshot bundle: what its heap is made of.
+  const bundled = await build({ ...common, alias: { ...common.alias, ...SNAPSHOT_ABSENT }, format: 'iife', sourcemap: false, metafile: process.env.AWF_BUNDLE_META === '1', inject: [stub('snapshot-intl.cjs')], plugins: [snapshotLeavesOutTheCli(), lazyBuiltins(), optionalPeers()], entryPoints: [join(DIST, 'interfaces/cli/cli-snapshot.entry.js')], outfile: eager });
+  if (bundled.metafile) writeFileSync(join(DIST, 'awf-snapshot.meta.json'), JSON.stringify(bundled.metafile));
   const made = spawnSync(process.execPath, [...SNAPSHOT_V8_FLAGS, '--snapshot-blob', blob, '--build-snapshot', eager], { cwd: DIST, encoding: 'utf8', env: { PATH: process.env.PATH } });
   if (made.status !== 0) {
     rmSync(blob, { force: true });

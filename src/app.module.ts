@@ -7,6 +7,7 @@
 // interceptors, telemetry of tool calls) goes in PROXY_MODULES; anything else in fullCli().
 import { type DynamicModule, Module } from '@nestjs/common';
 import { CoreModule } from './infrastructure/core/core.module';
+import { ProxyModule } from './infrastructure/mcp/proxy.module';
 import { PluginsModule } from './infrastructure/plugins/plugins.module';
 import { TelemetryModule } from './infrastructure/telemetry/telemetry.module';
 import { ToolsModule } from './infrastructure/tools/tools.module';
@@ -31,5 +32,13 @@ export class AppModule {
       module: AppModule,
       imports: [...PROXY_MODULES, ...cli, ...((options.extensions ?? []) as Importable[])],
     };
+  }
+
+  /**
+   * The container of `awf mcp-serve` started from the startup snapshot: the same proxy modules
+   * and extensions, the serve service without its nest-commander command (ADR 094).
+   */
+  static serve(options: { extensions?: readonly unknown[] } = {}): DynamicModule {
+    return { module: AppModule, imports: [...PROXY_MODULES, ProxyModule, ...((options.extensions ?? []) as Importable[])] };
   }
 }

@@ -31,8 +31,23 @@ describe('proxy config validation', () => {
     [{ ...valid, limits: { read_max_bytes: -1 } }, 'limits.read_max_bytes'],
     [{ ...valid, telemetry: { exporter: 'jaeger' } }, 'telemetry.exporter'],
     [{ intercept_builtins: true, plugin_tools: [] }, 'version'],
+    [{ ...valid, plugin_tools: ['kv'] }, 'plugin_tools.0 must be an object'],
+    [{ ...valid, plugin_tools: [{ plugin: 'kv', expose: ['get', 3] }] }, 'plugin_tools.0.expose.1'],
+    [{ ...valid, owner_pid: 0 }, 'owner_pid'],
+    [{ ...valid, owner_pid: 1.5 }, 'owner_pid'],
+    [{ ...valid, events_path: 'rel.jsonl' }, 'events_path must be an absolute path'],
+    [{ ...valid, limits: { env_passthrough: ['OK', 'NOT-OK'] } }, 'limits.env_passthrough.1'],
+    [{ ...valid, telemetry: { exporter: 'file', traceparent: 'nope' } }, 'telemetry.traceparent'],
+    [{ ...valid, limits: 'fast' }, 'limits must be an object'],
   ])('refuses a wrong type or value (%#) and says which field', (raw, field) => {
     expect(() => parseProxyConfig(raw)).toThrow(expect.objectContaining({ code: 'USER.MCP_PROXY.INVALID_CONFIG', message: expect.stringContaining(field) }));
+  });
+
+  it('names every wrong field at once, and lets optional fields be null as before', () => {
+    expect(parseProxyConfig({ ...valid, step: null, limits: null })).toMatchObject({ version: 1 });
+    expect(() => parseProxyConfig({ ...valid, version: 2, limits: { read_max_bytes: 0, glob_max_results: 'x' } })).toThrow(expect.objectContaining({
+      details: expect.objectContaining({ problems: [expect.stringContaining('version'), expect.stringMatching(/limits\.read_max_bytes.*; limits\.glob_max_results/)] }),
+    }));
   });
 
   it('refuses what is not an object', () => {

@@ -1,10 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { plainToInstance } from 'class-transformer';
-import { type ValidationError, validateSync } from 'class-validator';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { ProxyConfig } from '../../domain/proxy/proxy-config';
-import { KNOWN_KEYS, ProxyConfigDto } from './proxy-config.dto';
+import { KNOWN_KEYS, proxyConfigProblems } from './proxy-config.schema';
 
 /**
  * Reads and validates the step's proxy config. Every problem is a USER error naming the
@@ -36,10 +34,8 @@ export function parseProxyConfig(raw: unknown, file = '<config>'): ProxyConfig {
     throw new AwfError(ErrorCodes.MCP_PROXY_UNKNOWN_KEY, `proxy config ${file} has unknown key${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`,
       { file, keys: unknown }, `Allowed top-level keys: ${KNOWN_KEYS.root.join(', ')}.`);
   }
-  const dto = plainToInstance(ProxyConfigDto, raw);
-  const errors = validateSync(dto, { forbidUnknownValues: true });
-  if (errors.length > 0) {
-    const problems = flatten(errors);
+  const problems = proxyConfigProblems(raw as Record<string, unknown>);
+  if (problems.length > 0) {
     throw new AwfError(ErrorCodes.MCP_PROXY_CONFIG_INVALID, `proxy config ${file} is invalid: ${problems.join('; ')}`, { file, problems });
   }
   return raw as ProxyConfig;
@@ -58,12 +54,4 @@ function unknownKeys(raw: Record<string, unknown>): string[] {
 function extra(value: unknown, allowed: readonly string[], prefix: string): string[] {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
   return Object.keys(value).filter((k) => !allowed.includes(k)).map((k) => prefix + k);
-}
-
-function flatten(errors: ValidationError[], prefix = ''): string[] {
-  return errors.flatMap((e) => {
-    const path = prefix + e.property;
-    const own = Object.values(e.constraints ?? {}).map((m) => (m.startsWith(e.property) ? prefix + m : `${path}: ${m}`));
-    return [...own, ...flatten(e.children ?? [], `${path}.`)];
-  });
 }

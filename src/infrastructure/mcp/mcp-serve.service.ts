@@ -8,7 +8,9 @@ import { APP_LOGGER, TOOL_ROUTER_FACTORY } from '../../domain/ports/tokens';
 import { AWF_VERSION } from '../../version';
 import { loadProxyConfig } from '../config/proxy-config.loader';
 import { ProcessSignals } from '../core/process-signals.service';
+import { McpStdioServer } from './mcp-stdio.server';
 import { watchOwner } from './owner-watch';
+import { markStartPhase, startPhases } from './start-phases';
 
 export const MCP_SERVER_NAME = 'awf-mcp-server';
 
@@ -27,14 +29,14 @@ export class McpServeService {
   ) {}
 
   async serve(configFile: string): Promise<void> {
+    markStartPhase('container');
     const config = loadProxyConfig(configFile);
     const scope = buildToolScope(config);
+    markStartPhase('config');
     // Spans are flushed by the telemetry module's shutdown hook, after serve() returns.
     await this.telemetry?.startForProxy(config.telemetry);
     const dispatcher = await this.tools.open(scope);
-    // Loaded here, not at the top: only this command pays for the SDK.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { McpStdioServer } = require('./mcp-stdio.server') as typeof import('./mcp-stdio.server');
+    markStartPhase('tools');
     let malformed = 0;
     const server = new McpStdioServer(dispatcher, {
       name: MCP_SERVER_NAME,
@@ -42,6 +44,10 @@ export class McpServeService {
       onMalformedFrame: (reason) => {
         malformed++;
         this.logger.debug({ reason }, 'malformed frame');
+      },
+      onFirstAnswer: () => {
+        markStartPhase('first answer');
+        this.logger.debug({ ms: startPhases() }, 'mcp-serve start phases');
       },
     });
     const stop = (reason: string) => () => {

@@ -54,8 +54,14 @@ export class McpStdioClientConnector implements ToolClientConnector {
       stderrTail: () => stderr,
       listTools: async () => (await client.listTools()).tools,
       callTool: async (name, args, signal) => {
+        // The SDK never removes the abort listener it adds to a request's signal: given the
+        // step's own signal, every call would leave one behind (and keep this session alive).
+        const call = new AbortController();
+        const abort = (): void => call.abort(signal?.reason);
+        if (signal?.aborted) abort();
+        else signal?.addEventListener('abort', abort, { once: true });
         try {
-          const result = await client.callTool({ name, arguments: args }, undefined, { signal, timeout: NO_REQUEST_TIMEOUT });
+          const result = await client.callTool({ name, arguments: args }, undefined, { signal: call.signal, timeout: NO_REQUEST_TIMEOUT });
           return { content: (result.content as ToolResult['content']).filter((c) => c.type === 'text'), ...(result.isError ? { isError: true } : {}) };
         } catch (err) {
           if (signal?.aborted) throw err;
@@ -64,6 +70,8 @@ export class McpStdioClientConnector implements ToolClientConnector {
               { tool: name }, 'Look at the proxy\'s last stderr lines above; a crash of awf mcp-serve is a bug worth reporting.');
           }
           return errorResult((err as Error).message);
+        } finally {
+          signal?.removeEventListener('abort', abort);
         }
       },
     };

@@ -1,6 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { JsonRpcErrorCode, toJsonRpcMessage, type JsonRpcFrame, type JsonRpcMessage, type RequestId } from './json-rpc';
 
 /** The SDK's own stdio cap; a frame above it is refused, not buffered. */
 export const DEFAULT_MAX_FRAME_BYTES = 10 * 1024 * 1024;
@@ -28,10 +27,10 @@ export interface StdioLineTransportOptions {
  * waiting forever), and a client that stops reading ends the session instead of crashing
  * the process with EPIPE.
  */
-export class StdioLineTransport implements Transport {
+export class StdioLineTransport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
-  onmessage?: (message: JSONRPCMessage) => void;
+  onmessage?: (message: JsonRpcMessage) => void;
 
   private readonly maxFrameBytes: number;
   private pieces: Buffer[] = [];
@@ -44,7 +43,7 @@ export class StdioLineTransport implements Transport {
     this.maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
   }
 
-  async start(): Promise<void> {
+  start(): void {
     this.stdin.on('data', this.onData);
     this.stdin.on('error', this.onStreamError);
     // Stays attached after close: a late EPIPE must never become an uncaught exception.
@@ -52,22 +51,21 @@ export class StdioLineTransport implements Transport {
   }
 
   /**
-   * Resolves as soon as the frame is queued: holding the promise until the pipe drains would
+   * Returns as soon as the frame is queued: waiting until the pipe drains would
    * keep every request alive (arguments and all) for as long as the client is slow to read.
    * Backpressure goes to the input instead: past the backlog limit, no new request is read.
    */
-  send(message: JSONRPCMessage): Promise<void> {
-    if (this.closed || this.stdout.destroyed || !this.stdout.writable) return Promise.resolve();
-    this.stdout.write(`${JSON.stringify(message)}\n`);
+  send(frame: JsonRpcFrame): void {
+    if (this.closed || this.stdout.destroyed || !this.stdout.writable) return;
+    this.stdout.write(`${JSON.stringify(frame)}\n`);
     if (this.stdout.writableLength > OUTPUT_BACKLOG_BYTES && !this.inputPaused) {
       this.inputPaused = true;
       this.stdin.pause();
       this.stdout.once('drain', this.resumeInput);
     }
-    return Promise.resolve();
   }
 
-  async close(): Promise<void> {
+  close(): void {
     if (this.closed) return;
     this.closed = true;
     this.stdin.off('data', this.onData);
@@ -125,7 +123,7 @@ export class StdioLineTransport implements Transport {
     if (this.oversized) {
       const { head, tail, bytes } = this.oversized;
       this.oversized = undefined;
-      this.refuse(recoverId(head.toString('utf8'), tail.toString('utf8')), ErrorCode.InvalidRequest, `Invalid Request: a frame of ${bytes} bytes exceeds the limit of ${this.maxFrameBytes} bytes`);
+      this.refuse(recoverId(head.toString('utf8'), tail.toString('utf8')), JsonRpcErrorCode.InvalidRequest, `Invalid Request: a frame of ${bytes} bytes exceeds the limit of ${this.maxFrameBytes} bytes`);
       return;
     }
     const line = (this.pieces.length === 1 ? this.pieces[0] : Buffer.concat(this.pieces)).toString('utf8').replace(/\r$/, '');
@@ -140,18 +138,12 @@ export class StdioLineTransport implements Transport {
     try {
       value = JSON.parse(line);
     } catch {
-      this.refuse(recoverId(line.slice(0, PEEK_BYTES), line.slice(-PEEK_BYTES)), ErrorCode.ParseError, 'Parse error: the frame is not valid JSON');
+      this.refuse(recoverId(line.slice(0, PEEK_BYTES), line.slice(-PEEK_BYTES)), JsonRpcErrorCode.ParseError, 'Parse error: the frame is not valid JSON');
       return;
     }
-    let message: JSONRPCMessage | undefined;
-    try {
-      const parsed = JSONRPCMessageSchema.safeParse(value);
-      message = parsed.success ? parsed.data : undefined;
-    } catch {
-      // Validation itself can overflow the stack on absurdly deep input: treat it as invalid.
-    }
+    const message = toJsonRpcMessage(value);
     if (!message) {
-      this.refuse(requestIdOf(value), ErrorCode.InvalidRequest, 'Invalid Request: not a JSON-RPC 2.0 request, notification or response');
+      this.refuse(requestIdOf(value), JsonRpcErrorCode.InvalidRequest, 'Invalid Request: not a JSON-RPC 2.0 request, notification or response');
       return;
     }
     try {
@@ -164,7 +156,7 @@ export class StdioLineTransport implements Transport {
   /** Answers with an error when the frame has an id to answer to; a frame without one is only reported. */
   private refuse(id: RequestId | undefined, code: number, message: string): void {
     this.options.onMalformed?.(message);
-    if (id !== undefined) void this.send({ jsonrpc: '2.0', id, error: { code, message } });
+    if (id !== undefined) this.send({ jsonrpc: '2.0', id, error: { code, message } });
   }
 }
 

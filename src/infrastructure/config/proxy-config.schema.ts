@@ -1,0 +1,77 @@
+/**
+ * The shape of the step's proxy config, checked by hand: `awf mcp-serve` validates it on every
+ * start, and class-validator would add ~2.5 MB to the startup snapshot and its decorators'
+ * metadata walk to every start (docs/adr/094-perf-snapshot-serves-without-nest-commander.md).
+ * A check returns what is wrong with a value, or undefined; `path` names the field.
+ */
+type Check = (value: unknown, path: string) => string | undefined;
+
+const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
+const int: Check = (v, p) => (isInt(v) ? undefined : `${p} must be an integer number`);
+const positiveInt: Check = (v, p) => int(v, p) ?? ((v as number) < 1 ? `${p} must not be less than 1` : undefined);
+const string: Check = (v, p) => (typeof v === 'string' ? undefined : `${p} must be a string`);
+const nonEmptyString: Check = (v, p) => string(v, p) ?? ((v as string).length < 1 ? `${p} must be longer than or equal to 1 characters` : undefined);
+const boolean: Check = (v, p) => (typeof v === 'boolean' ? undefined : `${p} must be a boolean value`);
+const oneOf = (...allowed: unknown[]): Check => (v, p) => (allowed.includes(v) ? undefined : `${p} must be one of the following values: ${allowed.join(', ')}`);
+const matching = (re: RegExp, message?: string): Check => (v, p) => (typeof v === 'string' && re.test(v) ? undefined : message ?? `${p} must match ${re} regular expression`);
+const listOf = (each: Check): Check => (v, p) => (Array.isArray(v) ? v.map((x, i) => each(x, `${p}.${i}`)).find(Boolean) : `${p} must be an array`);
+const all = (...checks: Check[]): Check => (v, p) => checks.map((c) => c(v, p)).find(Boolean);
+/** As class-validator's @IsOptional: absent or null passes. */
+const optional = (check: Check): Check => (v, p) => (v === undefined || v === null ? undefined : check(v, p));
+
+const PLUGIN_TOOL: Record<string, Check> = { plugin: nonEmptyString, expose: listOf(string) };
+
+const TELEMETRY: Record<string, Check> = {
+  exporter: oneOf('none', 'otlp', 'console', 'file'),
+  traceparent: optional(matching(/^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/)),
+  endpoint: optional(string),
+  file: optional(string),
+  service_name: optional(string),
+};
+
+const LIMITS: Record<string, Check> = {
+  read_max_bytes: optional(positiveInt),
+  read_default_lines: optional(positiveInt),
+  line_max_chars: optional(positiveInt),
+  write_max_bytes: optional(positiveInt),
+  bash_default_timeout_ms: optional(positiveInt),
+  bash_max_timeout_ms: optional(positiveInt),
+  bash_output_max_chars: optional(positiveInt),
+  glob_max_results: optional(positiveInt),
+  grep_max_results: optional(positiveInt),
+  env_passthrough: optional(listOf(matching(/^[A-Za-z_][A-Za-z0-9_]*$/))),
+};
+
+const ROOT: Record<string, Check> = {
+  version: all(int, oneOf(1)),
+  intercept_builtins: boolean,
+  plugin_tools: listOf((v, p) => (isObject(v) ? problemsOf(v, PLUGIN_TOOL, `${p}.`)[0] : `${p} must be an object`)),
+  root_dir: optional(all(string, matching(/^\//, 'root_dir must be an absolute path'))),
+  workflow: optional(string),
+  step: optional(string),
+  run_id: optional(string),
+  owner_pid: optional(positiveInt),
+  events_path: optional(all(string, matching(/^\//, 'events_path must be an absolute path'))),
+  telemetry: optional((v, p) => (isObject(v) ? problemsOf(v, TELEMETRY, `${p}.`).join('; ') || undefined : `${p} must be an object`)),
+  limits: optional((v, p) => (isObject(v) ? problemsOf(v, LIMITS, `${p}.`).join('; ') || undefined : `${p} must be an object`)),
+};
+
+export const KNOWN_KEYS = {
+  root: Object.keys(ROOT),
+  plugin_tools: Object.keys(PLUGIN_TOOL),
+  telemetry: Object.keys(TELEMETRY),
+  limits: Object.keys(LIMITS),
+} as const;
+
+/** Every problem of a config object whose keys are known, one message per field. */
+export function proxyConfigProblems(raw: Record<string, unknown>): string[] {
+  return problemsOf(raw, ROOT, '');
+}
+
+function problemsOf(value: Record<string, unknown>, fields: Record<string, Check>, prefix: string): string[] {
+  return Object.entries(fields).map(([key, check]) => check(value[key], `${prefix}${key}`)).filter((p): p is string => p !== undefined);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,48 @@
+// `awf mcp-serve --config=<file>` as the startup snapshot runs it: straight to McpServeService,
+// without nest-commander (its parsing, and its and commander's share of the snapshot's heap).
+// Same container of proxy modules and extensions, same service, same exit codes and error
+// rendering as the nest-commander command, which stays the entry of every other launch
+// (docs/adr/094-perf-snapshot-serves-without-nest-commander.md).
+import 'reflect-metadata';
+import type { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { AppModule } from '../../app.module';
+import type { SecretMasker } from '../../domain/ports/secret-masker.port';
+import { SECRET_MASKER } from '../../domain/ports/tokens';
+import { loadExtensionModules } from '../../infrastructure/config/extension.loader';
+import { loadProjectConfig } from '../../infrastructure/config/project-config.loader';
+import { McpServeService } from '../../infrastructure/mcp/mcp-serve.service';
+import { exitCodeOfError, normalizeError, renderError } from './cli-errors';
+
+/**
+ * The config file when argv is exactly what `awf run` injects (`mcp-serve --config=<file>` or
+ * `--config <file>`); undefined for anything else (`--help`, typos), which the full CLI handles.
+ */
+export function directServeConfig(argv: readonly string[]): string | undefined {
+  const [command, ...rest] = argv.slice(2);
+  if (command !== 'mcp-serve') return undefined;
+  if (rest.length === 1 && rest[0].startsWith('--config=') && rest[0].length > '--config='.length) return rest[0].slice('--config='.length);
+  if (rest.length === 2 && rest[0] === '--config' && rest[1] !== '' && !rest[1].startsWith('-')) return rest[1];
+  return undefined;
+}
+
+/** Builds the proxy's container, serves until the client or a signal ends it, closes it; the exit code. */
+export async function serveDirect(configFile: string): Promise<number> {
+  let app: INestApplicationContext | undefined;
+  let failure: unknown;
+  try {
+    const project = loadProjectConfig();
+    app = await NestFactory.createApplicationContext(AppModule.serve({ extensions: loadExtensionModules(project.extensions) }), { logger: false, abortOnError: false });
+    await app.get(McpServeService).serve(configFile);
+  } catch (err) {
+    failure = err;
+  } finally {
+    await app?.close().catch(() => undefined);
+  }
+  if (failure === undefined) return 0; // a signal ends mcp-serve normally, as in the command
+  const normalized = normalizeError(failure);
+  if ('silentExit' in normalized) return normalized.silentExit;
+  const masker = app?.get<SecretMasker>(SECRET_MASKER, { strict: false });
+  process.stderr.write(renderError(normalized, 'text', (s) => masker?.mask(s) ?? s));
+  return exitCodeOfError(normalized);
+}
