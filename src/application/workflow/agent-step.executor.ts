@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { AwfError, isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
+import { withStderrTail } from '../../domain/errors/stderr-tail';
 import type { AppLogger } from '../../domain/ports/app-logger.port';
 import type { AgentCatalog } from '../../domain/workflow/ports/agent-catalog.port';
 import type { AgentStep } from '../../domain/workflow/workflow.model';
@@ -76,8 +77,7 @@ export class AgentStepExecutor {
  */
 function stepTimedOut(step: AgentStep, cause: unknown): AwfError {
   const stderr = isAwfError(cause) && Array.isArray(cause.details.stderr) ? (cause.details.stderr as string[]) : [];
-  const tail = stderr.length ? `; last stderr lines:\n  ${stderr.slice(-10).join('\n  ')}` : '';
-  return new AwfError(ErrorCodes.EXECUTION_AGENT_TIMEOUT, `step "${step.name}" timed out after ${step.timeoutMs} ms${tail}`,
+  return new AwfError(ErrorCodes.EXECUTION_AGENT_TIMEOUT, withStderrTail(`step "${step.name}" timed out after ${step.timeoutMs} ms`, stderr),
     { step: step.name, timeout_ms: step.timeoutMs, ...(stderr.length ? { stderr } : {}) },
     'Raise the step timeout, or make the prompt ask for less.');
 }

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { AwfError } from '../../domain/errors/awf-error';
+import { withStderrTail } from '../../domain/errors/stderr-tail';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 
 export interface AgentProcessSpec {
@@ -127,10 +128,6 @@ export function lastLines(text: string, count = TAIL_LINES): string[] {
   return text.split('\n').map((l) => l.trimEnd()).filter((l) => l.trim() !== '').slice(-count);
 }
 
-function withTail(message: string, tail: string[]): string {
-  return tail.length ? `${message}; last stderr lines:\n  ${tail.slice(-10).join('\n  ')}` : message;
-}
-
 function spawnFailed(spec: AgentProcessSpec, err: NodeJS.ErrnoException): AwfError {
   const missing = err.code === 'ENOENT';
   return new AwfError(ErrorCodes.AGENT_BINARY_NOT_FOUND,
@@ -141,12 +138,12 @@ function spawnFailed(spec: AgentProcessSpec, err: NodeJS.ErrnoException): AwfErr
 
 function exitedNonZero(spec: AgentProcessSpec, code: number | null, signal: NodeJS.Signals | null, tail: string[]): AwfError {
   const how = code !== null ? `exited with code ${code}` : `was killed by ${signal}`;
-  return new AwfError(ErrorCodes.AGENT_EXIT_NONZERO, withTail(`${spec.provider} ${how}`, tail),
+  return new AwfError(ErrorCodes.AGENT_EXIT_NONZERO, withStderrTail(`${spec.provider} ${how}`, tail),
     { provider: spec.provider, binary: spec.binary, exit_code: code, signal, stderr: tail });
 }
 
 function timedOut(spec: AgentProcessSpec, tail: string[]): AwfError {
-  return new AwfError(ErrorCodes.EXECUTION_AGENT_TIMEOUT, withTail(`${spec.provider} timed out after ${spec.timeoutMs} ms`, tail),
+  return new AwfError(ErrorCodes.EXECUTION_AGENT_TIMEOUT, withStderrTail(`${spec.provider} timed out after ${spec.timeoutMs} ms`, tail),
     { provider: spec.provider, timeoutMs: spec.timeoutMs, stderr: tail }, 'Raise the step timeout, or make the prompt ask for less.');
 }
 
