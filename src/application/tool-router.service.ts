@@ -7,6 +7,7 @@ import type { ToolCall, ToolCallInterceptor } from '../domain/ports/tool-call-in
 import type { ToolDispatcher } from '../domain/ports/tool-dispatcher.port';
 import type { ToolProvider } from '../domain/ports/tool-provider.port';
 import type { ToolScope } from '../domain/ports/tool-scope';
+import { isPlainObject } from '../domain/model/plain-object';
 
 interface Route {
   tool: ToolDefinition;
@@ -123,6 +124,3 @@ function toErrorResult(name: string) {
   };
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

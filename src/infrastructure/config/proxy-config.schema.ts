@@ -1,3 +1,5 @@
+import { isPlainObject } from '../../domain/model/plain-object';
+
 /**
  * The shape of the step's proxy config, checked by hand: `awf mcp-serve` validates it on every
  * start, and class-validator would add ~2.5 MB to the startup snapshot and its decorators'
@@ -45,15 +47,15 @@ const LIMITS: Record<string, Check> = {
 const ROOT: Record<string, Check> = {
   version: all(int, oneOf(1)),
   intercept_builtins: boolean,
-  plugin_tools: listOf((v, p) => (isObject(v) ? problemsOf(v, PLUGIN_TOOL, `${p}.`)[0] : `${p} must be an object`)),
+  plugin_tools: listOf((v, p) => (isPlainObject(v) ? problemsOf(v, PLUGIN_TOOL, `${p}.`)[0] : `${p} must be an object`)),
   root_dir: optional(all(string, matching(/^\//, 'root_dir must be an absolute path'))),
   workflow: optional(string),
   step: optional(string),
   run_id: optional(string),
   owner_pid: optional(positiveInt),
   events_path: optional(all(string, matching(/^\//, 'events_path must be an absolute path'))),
-  telemetry: optional((v, p) => (isObject(v) ? problemsOf(v, TELEMETRY, `${p}.`).join('; ') || undefined : `${p} must be an object`)),
-  limits: optional((v, p) => (isObject(v) ? problemsOf(v, LIMITS, `${p}.`).join('; ') || undefined : `${p} must be an object`)),
+  telemetry: optional((v, p) => (isPlainObject(v) ? problemsOf(v, TELEMETRY, `${p}.`).join('; ') || undefined : `${p} must be an object`)),
+  limits: optional((v, p) => (isPlainObject(v) ? problemsOf(v, LIMITS, `${p}.`).join('; ') || undefined : `${p} must be an object`)),
 };
 
 export const KNOWN_KEYS = {
@@ -70,8 +72,4 @@ export function proxyConfigProblems(raw: Record<string, unknown>): string[] {
 
 function problemsOf(value: Record<string, unknown>, fields: Record<string, Check>, prefix: string): string[] {
   return Object.entries(fields).map(([key, check]) => check(value[key], `${prefix}${key}`)).filter((p): p is string => p !== undefined);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

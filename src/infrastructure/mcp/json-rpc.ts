@@ -1,3 +1,5 @@
+import { isPlainObject } from '../../domain/model/plain-object';
+
 /**
  * JSON-RPC 2.0 as MCP frames it, checked by hand: the same envelope rules as the SDK's
  * `JSONRPCMessageSchema` (strict objects, `"2.0"`, string or safe-integer ids, object params),
@@ -37,7 +39,7 @@ const ERROR_KEYS = new Set(['jsonrpc', 'id', 'error']);
 
 /** The message a parsed frame is, or undefined when the SDK's schema would refuse it. */
 export function toJsonRpcMessage(value: unknown): JsonRpcMessage | undefined {
-  if (!isObject(value) || value.jsonrpc !== '2.0') return undefined;
+  if (!isPlainObject(value) || value.jsonrpc !== '2.0') return undefined;
   if ('method' in value) {
     if (typeof value.method !== 'string' || !validParams(value.params)) return undefined;
     const params = value.params as Params | undefined;
@@ -47,7 +49,7 @@ export function toJsonRpcMessage(value: unknown): JsonRpcMessage | undefined {
     return onlyKeys(value, NOTIFICATION_KEYS) ? { kind: 'notification', method: value.method, params } : undefined;
   }
   if (!isRequestId(value.id)) return undefined;
-  if ('result' in value) return isObject(value.result) && onlyKeys(value, RESULT_KEYS) ? { kind: 'response', id: value.id } : undefined;
+  if ('result' in value) return isPlainObject(value.result) && onlyKeys(value, RESULT_KEYS) ? { kind: 'response', id: value.id } : undefined;
   if ('error' in value) return validError(value.error) && onlyKeys(value, ERROR_KEYS) ? { kind: 'response', id: value.id } : undefined;
   return undefined;
 }
@@ -56,9 +58,6 @@ export function isRequestId(id: unknown): id is RequestId {
   return typeof id === 'string' || Number.isSafeInteger(id);
 }
 
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function onlyKeys(value: Record<string, unknown>, allowed: ReadonlySet<string>): boolean {
   for (const key in value) if (!allowed.has(key)) return false;
@@ -68,12 +67,12 @@ function onlyKeys(value: Record<string, unknown>, allowed: ReadonlySet<string>):
 /** Params are an object whose optional `_meta` is an object with a string or integer progressToken. */
 function validParams(params: unknown): boolean {
   if (params === undefined) return true;
-  if (!isObject(params)) return false;
+  if (!isPlainObject(params)) return false;
   const meta = params._meta;
   if (meta === undefined) return true;
-  return isObject(meta) && (meta.progressToken === undefined || isRequestId(meta.progressToken));
+  return isPlainObject(meta) && (meta.progressToken === undefined || isRequestId(meta.progressToken));
 }
 
 function validError(error: unknown): boolean {
-  return isObject(error) && Number.isSafeInteger(error.code) && typeof error.message === 'string';
+  return isPlainObject(error) && Number.isSafeInteger(error.code) && typeof error.message === 'string';
 }

@@ -1,4 +1,5 @@
-import { isObject, JsonRpcError, JsonRpcErrorCode } from './json-rpc';
+import { isPlainObject } from '../../domain/model/plain-object';
+import { JsonRpcError, JsonRpcErrorCode } from './json-rpc';
 
 /**
  * The protocol versions the SDK (1.32) negotiates, newest first. `mcp-protocol.spec.ts` fails
@@ -14,10 +15,10 @@ export function negotiateProtocolVersion(requested: string): string {
 
 /** The fields of `initialize` that the SDK requires; the rest is the client's business. */
 export function initializeParams(params: unknown): { protocolVersion: string } {
-  if (!isObject(params) || typeof params.protocolVersion !== 'string') throw invalid('initialize', 'protocolVersion must be a string');
-  if (!isObject(params.capabilities)) throw invalid('initialize', 'capabilities must be an object');
+  if (!isPlainObject(params) || typeof params.protocolVersion !== 'string') throw invalid('initialize', 'protocolVersion must be a string');
+  if (!isPlainObject(params.capabilities)) throw invalid('initialize', 'capabilities must be an object');
   const info = params.clientInfo;
-  if (!isObject(info) || typeof info.name !== 'string' || typeof info.version !== 'string') {
+  if (!isPlainObject(info) || typeof info.name !== 'string' || typeof info.version !== 'string') {
     throw invalid('initialize', 'clientInfo must have a string name and version');
   }
   return { protocolVersion: params.protocolVersion };
@@ -25,15 +26,15 @@ export function initializeParams(params: unknown): { protocolVersion: string } {
 
 /** `tools/call` params as the SDK's CallToolRequestSchema takes them: a string name, object arguments. */
 export function callToolParams(params: unknown): { name: string; arguments: Record<string, unknown> } {
-  if (!isObject(params) || typeof params.name !== 'string') throw invalid('tools/call', 'name must be a string');
+  if (!isPlainObject(params) || typeof params.name !== 'string') throw invalid('tools/call', 'name must be a string');
   const args = params.arguments;
-  if (args !== undefined && !isObject(args)) throw invalid('tools/call', 'arguments must be an object');
+  if (args !== undefined && !isPlainObject(args)) throw invalid('tools/call', 'arguments must be an object');
   return { name: params.name, arguments: args ?? {} };
 }
 
 /** `tools/list` takes an optional string cursor; awf lists every tool in one page. */
 export function listToolsParams(params: unknown): void {
-  if (isObject(params) && params.cursor !== undefined && typeof params.cursor !== 'string') throw invalid('tools/list', 'cursor must be a string');
+  if (isPlainObject(params) && params.cursor !== undefined && typeof params.cursor !== 'string') throw invalid('tools/list', 'cursor must be a string');
 }
 
 function invalid(method: string, why: string): JsonRpcError {

@@ -1,8 +1,9 @@
 import type { Readable, Writable } from 'node:stream';
 import { isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
+import { isPlainObject } from '../../domain/model/plain-object';
 import type { ToolDispatcher } from '../../domain/ports/tool-dispatcher.port';
-import { isObject, JsonRpcError, JsonRpcErrorCode, type JsonRpcMessage, type RequestId } from './json-rpc';
+import { JsonRpcError, JsonRpcErrorCode, type JsonRpcMessage, type RequestId } from './json-rpc';
 import { callToolParams, initializeParams, listToolsParams, negotiateProtocolVersion } from './mcp-protocol';
 import { StdioLineTransport } from './stdio-line.transport';
 
@@ -151,7 +152,7 @@ export class McpStdioServer {
 
   private fail(id: RequestId, err: unknown): void {
     const code = err instanceof JsonRpcError ? err.code : JsonRpcErrorCode.InternalError;
-    const message = err instanceof Error ? err.message : isObject(err) && typeof err.message === 'string' ? err.message : 'Internal error';
+    const message = err instanceof Error ? err.message : isPlainObject(err) && typeof err.message === 'string' ? err.message : 'Internal error';
     this.transport.send({ jsonrpc: '2.0', id, error: { code, message } });
   }
 }
