@@ -20,6 +20,13 @@ describe('temp files of atomic writes', () => {
     await writeFileAtomic(join(dir, 'notes.md'), 'notes.md', 'done', dir);
 
     expect(existsSync(stale)).toBe(false);
+    // Once per file per process: a second Write does not list the directory again.
+    const later = join(dir, writeTempName('notes.md'));
+    writeFileSync(later, 'partial');
+    utimesSync(later, old, old);
+    await writeFileAtomic(join(dir, 'notes.md'), 'notes.md', 'again', dir);
+    expect(existsSync(later)).toBe(true);
+    rmSync(later);
     // A temp file still being written by a live writer is left alone, as are other files' and non-awf names.
     expect(readdirSync(dir).sort()).toEqual([fresh, otherFile, lookalike, join(dir, 'notes.md')].map((f) => f.slice(dir.length + 1)).sort());
   });

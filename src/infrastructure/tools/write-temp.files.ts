@@ -15,12 +15,20 @@ export function writeTempName(base: string): string {
   return `.${base}.awf-${randomBytes(6).toString('hex')}.tmp`;
 }
 
+/** Files already swept by this process: leftovers come from writers that died before it started. */
+const swept = new Set<string>();
+
 /**
- * Removes temp files of `base` left in `dir` by a writer that died, so a later Write of the same
- * file tidies up after a killed one. Best effort: a failure here never fails the write.
+ * Removes temp files of `base` left in `dir` by a writer that died, so the first Write of the
+ * same file in a later `mcp-serve` tidies up after a killed one. Once per file per process:
+ * the directory is not listed again on every Write. Best effort: a failure here never fails
+ * the write.
  */
 export async function sweepStaleWriteTemps(dir: string, base: string, now = Date.now()): Promise<number> {
   const prefix = `.${base}`;
+  const key = `${dir}/${prefix}`;
+  if (swept.has(key)) return 0;
+  swept.add(key);
   let removed = 0;
   try {
     for (const name of await readdir(dir)) {
