@@ -12,6 +12,9 @@ const EXIT_DRAIN_MS = 2000;
 const WARN_LEVEL = 40;
 
 const open = new Set<CoalescingFdStream>();
+let sleepCell: Int32Array | undefined;
+/** A cell nobody notifies: `Atomics.wait` on it is a 1 ms sleep that blocks, made once (not at import). */
+const sleeper = (): Int32Array => (sleepCell ??= new Int32Array(new SharedArrayBuffer(4)));
 let exitHooked = false;
 
 /**
@@ -122,7 +125,7 @@ export class CoalescingFdStream {
     for (;;) {
       this.attempt();
       if (this.pending === 0 || this.broken || Date.now() >= deadline) return;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+      Atomics.wait(sleeper(), 0, 0, 1);
     }
   }
 
