@@ -5,11 +5,9 @@ import type { ToolCallContext } from '../../domain/ports/tool-scope';
 import type { BuiltinTool } from './builtin-tool.interface';
 import { globFiles } from './glob-files.walker';
 import { PathSandbox } from './path-sandbox.service';
+import { SKIPPED_NAMES } from './skipped-names';
 import { ToolArgs } from './tool-args.reader';
 import { ToolFailure } from './tool-failure.error';
-
-/** Directories no agent means to search: version-control internals and installed dependencies. */
-export const SKIPPED_DIRS = ['.git', 'node_modules'];
 
 /** A `..` segment anywhere, braces and lists included: `{..,x}/y` must not slip through. */
 const PARENT_SEGMENT = /(^|[/{,])\.\.($|[/},])/;
@@ -47,7 +45,7 @@ export class GlobTool implements BuiltinTool {
     if (!base.exists) throw new ToolFailure(`Glob: directory ${pathInput} does not exist`);
     if (!(await lstat(base.real)).isDirectory()) throw new ToolFailure(`Glob: ${pathInput} is not a directory`);
 
-    const files = await globFiles(base.real, pattern, SKIPPED_DIRS, ctx.signal);
+    const files = await globFiles(base.real, pattern, SKIPPED_NAMES, ctx.signal);
     if (files.length === 0) return textResult('No files found');
     files.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     const cap = limits.glob_max_results;

@@ -46,9 +46,6 @@ export interface GrepEngine {
   search(request: GrepRequest, signal: AbortSignal, timeoutMs: number): Promise<GrepOutcome>;
 }
 
-/** Directory and file names neither engine ever enters or lists. */
-export const GREP_SKIPPED_NAMES = ['.git', 'node_modules'];
-
 /** Larger files are skipped by both engines: the JS walker holds one file in memory at a time. */
 export const GREP_MAX_FILE_BYTES = 64 * 1024 * 1024;
 

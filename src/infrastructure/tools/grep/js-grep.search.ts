@@ -2,7 +2,8 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
 import picomatch from 'picomatch';
 import { walkFiles } from './file-tree.walker';
-import { entriesOf, GREP_SKIPPED_NAMES, type GrepFileHit, type GrepLine, type GrepOutcome, type GrepQuery, type GrepRequest } from './grep-query.model';
+import { entriesOf, type GrepFileHit, type GrepLine, type GrepOutcome, type GrepQuery, type GrepRequest } from './grep-query.model';
+import { SKIPPED_NAMES } from '../skipped-names';
 
 /** Thrown for a pattern JavaScript cannot compile; the tool reports it as an invalid regex. */
 export class GrepPatternError extends Error {}
@@ -16,7 +17,7 @@ export function searchFiles(request: GrepRequest): GrepOutcome {
   const matcher = compilePattern(request.query);
   const accepts = fileFilter(request.query);
   const files = request.targetIsDir
-    ? walkFiles(request.target, GREP_SKIPPED_NAMES)
+    ? walkFiles(request.target, SKIPPED_NAMES)
     : [{ abs: request.target, rel: basename(request.target), explicit: true }];
   const hits: GrepFileHit[] = [];
   let entries = 0;

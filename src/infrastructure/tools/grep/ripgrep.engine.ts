@@ -1,6 +1,8 @@
+import { statSync } from 'node:fs';
 import { ToolFailure } from '../tool-failure.error';
-import { entriesOf, GREP_SKIPPED_NAMES, type GrepEngine, type GrepFileHit, type GrepOutcome, type GrepRequest } from './grep-query.model';
+import { entriesOf, type GrepEngine, type GrepFileHit, type GrepOutcome, type GrepRequest } from './grep-query.model';
 import { byPathOrder, CountParser, JsonEventParser, type RipgrepOutputParser } from './ripgrep-output.parser';
+import { SKIPPED_NAMES } from '../skipped-names';
 
 /** How one ripgrep run is asked to search and print. */
 interface Pass {
@@ -94,7 +96,6 @@ export class RipgrepEngine implements GrepEngine {
  * node_modules); only files with a match are stat'ed here. A named file was checked by the tool.
  */
 function withinSize(path: string, maxBytes: number): boolean {
-  const { statSync } = require('node:fs') as typeof import('node:fs');
   const size = statSync(path, { throwIfNoEntry: false })?.size;
   return size !== undefined && size <= maxBytes;
 }
@@ -105,7 +106,7 @@ function ripgrepArgs(request: GrepRequest, pass: Pass): string[] {
     pass.counts ? ['--count', '--null'] : ['--json'], pass.sorted ? ['--sort', 'path'] : [],
     '--hidden', '--no-config', '--no-require-git', '--no-ignore-parent', '--no-ignore-dot',
     '--no-ignore-global', '--no-ignore-exclude',
-    ...GREP_SKIPPED_NAMES.flatMap((name) => ['--glob', `!${name}`]),
+    ...SKIPPED_NAMES.flatMap((name) => ['--glob', `!${name}`]),
   ].flat();
   if (query.ignoreCase) args.push('--ignore-case');
   if (query.multiline) args.push('--multiline', '--multiline-dotall');
