@@ -105,8 +105,7 @@ export class PluginHost implements OnModuleDestroy {
     } catch (err) {
       await child.stop(() => connection.shutdown(500));
       connection.close();
-      const tail = child.stderrTail();
-      throw new AwfError(ErrorCodes.PLUGIN_START_FAILED, `plugin ${plugin.name} failed to start: ${(err as Error).message}${tail.length ? `; its last stderr lines:\n${tail.join('\n')}` : ''}`,
+      throw new AwfError(ErrorCodes.PLUGIN_START_FAILED, `plugin ${plugin.name} failed to start: ${(err as Error).message}${child.stderrNote()}`,
         { plugin: plugin.name }, undefined, { cause: err });
     }
   }

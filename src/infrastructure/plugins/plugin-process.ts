@@ -131,7 +131,7 @@ export class PluginProcess {
     return new Promise<HandshakeEndpoint>((resolve, reject) => {
       const fail = (code: ErrorCode, message: string, hint?: string) => {
         cleanup();
-        reject(new AwfError(code, `${message}${this.formatTail()}`, { plugin: this.name, command: launch.command, pid: this.child.pid }, hint));
+        reject(new AwfError(code, `${message}${this.stderrNote()}`, { plugin: this.name, command: launch.command, pid: this.child.pid }, hint));
       };
       const timer = setTimeout(
         () => fail(ErrorCodes.PLUGIN_HANDSHAKE_TIMEOUT, `plugin ${this.name} did not complete the handshake within ${timeoutMs / 1000} s`,
@@ -169,9 +169,10 @@ export class PluginProcess {
     });
   }
 
-  private formatTail(): string {
+  /** `; its last stderr lines:` and the lines, for the end of an error message; `whenEmpty` if it wrote none. */
+  stderrNote(whenEmpty = ''): string {
     const tail = this.stderrTail();
-    return tail.length ? `; its last stderr lines:\n${tail.join('\n')}` : '';
+    return tail.length ? `; its last stderr lines:\n${tail.join('\n')}` : whenEmpty;
   }
 }
 

@@ -128,10 +128,9 @@ export class PluginToolProvider implements ToolProvider {
     if (signal.aborted) return errorResult(`${tool} was cancelled`);
     await Promise.race([running.process.exited, new Promise((r) => setTimeout(r, EXIT_WAIT_MS))]);
     if (!running.process.alive) {
-      const tail = running.process.stderrTail();
       this.logger.warn({ plugin: running.name, tool }, `plugin ${running.process.describeExit()} during a call`);
       return errorResult(`plugin ${running.name} crashed during ${tool} (it ${running.process.describeExit()})` +
-        (tail.length ? `; its last stderr lines:\n${tail.join('\n')}` : '; it wrote nothing to stderr') + '\nawf starts it again on the next call.');
+        running.process.stderrNote('; it wrote nothing to stderr') + '\nawf starts it again on the next call.');
     }
     const details = (err as { details?: string }).details ?? (err instanceof Error ? err.message : String(err));
     return errorResult(`plugin ${running.name}: ${tool} failed: ${details}`);
