@@ -91,6 +91,40 @@ function optionalPeers() {
   };
 }
 
+/**
+ * Packages the serve path requires only when plugins (gRPC) or tracing (OpenTelemetry) are
+ * configured. In the snapshot they would be source text that V8 deserializes at every start
+ * (~0.7 MB of the bundle), so there each one stands for a require of a bundle next to the blob,
+ * made on first use (ADR 099). The plain bundle and the tsc output require them as usual.
+ */
+const RUN_TIME_BUNDLES = {
+  'awf-grpc.cjs': ['@grpc/grpc-js', '@grpc/proto-loader'],
+  'awf-otel.cjs': ['@opentelemetry/api', '@opentelemetry/resources', '@opentelemetry/sdk-trace-base', '@opentelemetry/sdk-trace-node', '@opentelemetry/exporter-trace-otlp-proto'],
+};
+
+/** A run-time bundle's entry: one getter per package, so only what is asked for runs. */
+function runTimeBundleEntry(packages) {
+  return `module.exports = {\n${packages.map((p) => `  get ${JSON.stringify(p)}() { return require(${JSON.stringify(p)}); },`).join('\n')}\n};\n`;
+}
+
+/** In the snapshot bundle: each package of RUN_TIME_BUNDLES becomes a require of its bundle. */
+function loadedAtRunTime() {
+  const where = new Map(Object.entries(RUN_TIME_BUNDLES).flatMap(([file, packages]) => packages.map((p) => [p, file])));
+  const filter = new RegExp(`^(${[...where.keys()].map((p) => p.replace(/[/.]/g, '\\$&')).join('|')})$`);
+  return {
+    name: 'loaded-at-run-time',
+    setup(b) {
+      b.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'run-time-bundle' }));
+      b.onLoad({ filter: /.*/, namespace: 'run-time-bundle' }, (args) => ({
+        loader: 'js',
+        resolveDir: ROOT,
+        contents: `const { loadRunTimeBundle } = require(${JSON.stringify(stub('run-time-bundle.cjs'))});
+module.exports = loadRunTimeBundle(${JSON.stringify(where.get(args.path))}, ${JSON.stringify(args.path)});`,
+      }));
+    },
+  };
+}
+
 // Only Nest's ValidationPipe and ClassSerializerInterceptor require these (lazily, when made), and
 // the proxy makes neither: left out of the snapshot, they cost no heap at every start.
 const SNAPSHOT_ABSENT = { 'class-validator': stub('absent.cjs'), 'class-transformer': stub('absent.cjs') };
@@ -107,6 +141,9 @@ await build({ ...common, entryPoints: [join(DIST, 'interfaces/cli/cli-main.js')]
 for (const worker of findWorkers(DIST)) {
   await build({ ...common, entryPoints: [worker], outfile: join(DIST, basename(worker)) });
 }
+for (const [file, packages] of Object.entries(RUN_TIME_BUNDLES)) {
+  await build({ ...common, stdin: { contents: runTimeBundleEntry(packages), resolveDir: ROOT, sourcefile: `${file}.entry.js` }, outfile: join(DIST, file) });
+}
 
 const blob = join(DIST, 'awf-mcp.blob');
 const meta = `${blob}.json`;
@@ -117,7 +154,7 @@ if (process.env.AWF_NO_SNAPSHOT === '1') {
 } else {
   const eager = join(DIST, 'awf-snapshot.cjs');
   // AWF_BUNDLE_META=1 keeps esbuild's metafile of the snapshot bundle: what its heap is made of.
-  const bundled = await build({ ...common, alias: { ...common.alias, ...SNAPSHOT_ABSENT }, format: 'iife', sourcemap: false, metafile: process.env.AWF_BUNDLE_META === '1', inject: [stub('snapshot-intl.cjs')], plugins: [snapshotLeavesOutTheCli(), lazyBuiltins(), optionalPeers()], entryPoints: [join(DIST, 'interfaces/cli/cli-snapshot.entry.js')], outfile: eager });
+  const bundled = await build({ ...common, alias: { ...common.alias, ...SNAPSHOT_ABSENT }, format: 'iife', sourcemap: false, metafile: process.env.AWF_BUNDLE_META === '1', inject: [stub('snapshot-intl.cjs')], plugins: [snapshotLeavesOutTheCli(), loadedAtRunTime(), lazyBuiltins(), optionalPeers()], entryPoints: [join(DIST, 'interfaces/cli/cli-snapshot.entry.js')], outfile: eager });
   if (bundled.metafile) writeFileSync(join(DIST, 'awf-snapshot.meta.json'), JSON.stringify(bundled.metafile));
   const made = spawnSync(process.execPath, [...SNAPSHOT_V8_FLAGS, '--snapshot-blob', blob, '--build-snapshot', eager], { cwd: DIST, encoding: 'utf8', env: { PATH: process.env.PATH } });
   if (made.status !== 0) {
