@@ -5,10 +5,15 @@
 // Bundling the tsc output, not the sources: esbuild cannot emit decorator metadata, which
 // Nest's constructor injection needs. AWF_NO_SNAPSHOT=1 skips the snapshot.
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import lazyRxjs from './bundle-plugins/lazy-rxjs-index.cjs';
+
+const { RXJS_INDEX, lazyRxjsIndex } = lazyRxjs;
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(ROOT, 'dist');
@@ -95,7 +100,7 @@ function optionalPeers() {
  * Packages the serve path requires only when plugins (gRPC) or tracing (OpenTelemetry) are
  * configured. In the snapshot they would be source text that V8 deserializes at every start
  * (~0.7 MB of the bundle), so there each one stands for a require of a bundle next to the blob,
- * made on first use (ADR 099). The plain bundle and the tsc output require them as usual.
+ * made on first use (ADR 097). The plain bundle and the tsc output require them as usual.
  */
 const RUN_TIME_BUNDLES = {
   'awf-grpc.cjs': ['@grpc/grpc-js', '@grpc/proto-loader'],
@@ -121,6 +126,43 @@ function loadedAtRunTime() {
         contents: `const { loadRunTimeBundle } = require(${JSON.stringify(stub('run-time-bundle.cjs'))});
 module.exports = loadRunTimeBundle(${JSON.stringify(where.get(args.path))}, ${JSON.stringify(args.path)});`,
       }));
+    },
+  };
+}
+
+/**
+ * Packages in the snapshot bundle that run on first use instead of while the snapshot is
+ * built: `yaml` parses only .awf/config.yaml and plugin.yaml, which a start without either
+ * never reads. Their consumers (tsc output) read exports as properties at call time
+ * (`yaml_1.parse(...)`), so a proxy that requires the bundled package on first access is
+ * the same module to them; only its objects are not in the heap of every start.
+ */
+const DEFERRED_IN_SNAPSHOT = ['yaml'];
+
+function deferredInSnapshot(names = DEFERRED_IN_SNAPSHOT) {
+  const filter = new RegExp(`^(${names.map((n) => n.replace(/[/.]/g, '\\$&')).join('|')})$`);
+  return {
+    name: 'deferred-in-snapshot',
+    setup(b) {
+      b.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'deferred' }));
+      // The package's own file by absolute path, which no plugin here resolves again.
+      b.onLoad({ filter: /.*/, namespace: 'deferred' }, (args) => ({
+        loader: 'js',
+        resolveDir: ROOT,
+        contents: `let real; const load = () => (real ??= require(${JSON.stringify(createRequire(join(ROOT, 'package.json')).resolve(args.path))}));
+module.exports = new Proxy({}, { get: (_, k) => load()[k], has: (_, k) => k in load(), ownKeys: () => Reflect.ownKeys(load()),
+  getOwnPropertyDescriptor: (_, k) => { const d = Object.getOwnPropertyDescriptor(load(), k); return d && { ...d, configurable: true }; } });`,
+      }));
+    },
+  };
+}
+
+/** rxjs's indexes with lazy requires (scripts/bundle-plugins/lazy-rxjs-index.cjs), snapshot only. */
+function lazyRxjsIndexes() {
+  return {
+    name: 'lazy-rxjs-indexes',
+    setup(b) {
+      b.onLoad({ filter: RXJS_INDEX }, async (args) => ({ loader: 'js', contents: lazyRxjsIndex(await readFile(args.path, 'utf8'), args.path) }));
     },
   };
 }
@@ -154,7 +196,7 @@ if (process.env.AWF_NO_SNAPSHOT === '1') {
 } else {
   const eager = join(DIST, 'awf-snapshot.cjs');
   // AWF_BUNDLE_META=1 keeps esbuild's metafile of the snapshot bundle: what its heap is made of.
-  const bundled = await build({ ...common, alias: { ...common.alias, ...SNAPSHOT_ABSENT }, format: 'iife', sourcemap: false, metafile: process.env.AWF_BUNDLE_META === '1', inject: [stub('snapshot-intl.cjs')], plugins: [snapshotLeavesOutTheCli(), loadedAtRunTime(), lazyBuiltins(), optionalPeers()], entryPoints: [join(DIST, 'interfaces/cli/cli-snapshot.entry.js')], outfile: eager });
+  const bundled = await build({ ...common, alias: { ...common.alias, ...SNAPSHOT_ABSENT }, format: 'iife', sourcemap: false, metafile: process.env.AWF_BUNDLE_META === '1', inject: [stub('snapshot-intl.cjs')], plugins: [snapshotLeavesOutTheCli(), loadedAtRunTime(), deferredInSnapshot(), lazyRxjsIndexes(), lazyBuiltins(), optionalPeers()], entryPoints: [join(DIST, 'interfaces/cli/cli-snapshot.entry.js')], outfile: eager });
   if (bundled.metafile) writeFileSync(join(DIST, 'awf-snapshot.meta.json'), JSON.stringify(bundled.metafile));
   const made = spawnSync(process.execPath, [...SNAPSHOT_V8_FLAGS, '--snapshot-blob', blob, '--build-snapshot', eager], { cwd: DIST, encoding: 'utf8', env: { PATH: process.env.PATH } });
   if (made.status !== 0) {

@@ -1,6 +1,6 @@
 // In the mcp-serve startup snapshot only: loads a package that the snapshot leaves out
 // (gRPC for plugins, the OpenTelemetry SDK for tracing) from its bundle next to the blob, on
-// first use (docs/adr/099-perf-snapshot-loads-plugins-and-tracing-at-run-time.md).
+// first use (docs/adr/097-perf-snapshot-heap.md).
 // The snapshot's own require loads only built-ins, hence a require rooted at the dist/
 // the snapshot was built in (its __dirname; selfCommand uses a blob only from that dist/).
 'use strict';
