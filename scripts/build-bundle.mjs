@@ -6,7 +6,7 @@
 // Nest's constructor injection needs. AWF_NO_SNAPSHOT=1 skips the snapshot.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -196,17 +196,25 @@ if (process.env.AWF_NO_SNAPSHOT === '1') {
 } else {
   const eager = join(DIST, 'awf-snapshot.cjs');
   // AWF_BUNDLE_META=1 keeps esbuild's metafile of the snapshot bundle: what its heap is made of.
-  const bundled = await build({ ...common, alias: { ...common.alias, ...SNAPSHOT_ABSENT }, format: 'iife', sourcemap: false, metafile: process.env.AWF_BUNDLE_META === '1', inject: [stub('snapshot-intl.cjs')], plugins: [snapshotLeavesOutTheCli(), loadedAtRunTime(), deferredInSnapshot(), lazyRxjsIndexes(), lazyBuiltins(), optionalPeers()], entryPoints: [join(DIST, 'interfaces/cli/cli-snapshot.entry.js')], outfile: eager });
+  const bundled = await build({ ...common, alias: { ...common.alias, ...SNAPSHOT_ABSENT }, format: 'iife', sourcemap: false, metafile: process.env.AWF_BUNDLE_META === '1', inject: [stub('snapshot-intl.cjs')], banner: { js: readFileSync(stub('snapshot-flush-bytecode.cjs'), 'utf8') }, plugins: [snapshotLeavesOutTheCli(), loadedAtRunTime(), deferredInSnapshot(), lazyRxjsIndexes(), lazyBuiltins(), optionalPeers()], entryPoints: [join(DIST, 'interfaces/cli/cli-snapshot.entry.js')], outfile: eager });
   if (bundled.metafile) writeFileSync(join(DIST, 'awf-snapshot.meta.json'), JSON.stringify(bundled.metafile));
   const made = spawnSync(process.execPath, [...SNAPSHOT_V8_FLAGS, '--snapshot-blob', blob, '--build-snapshot', eager], { cwd: DIST, encoding: 'utf8', env: { PATH: process.env.PATH } });
   if (made.status !== 0) {
     rmSync(blob, { force: true });
     console.error(`build-bundle: no startup snapshot (awf still runs from the bundle): ${(made.stderr || made.stdout).trim().split('\n').slice(-3).join(' | ')}`);
+  } else if (!snapshotLoads(blob)) {
+    rmSync(blob, { force: true });
   } else {
-
     writeFileSync(meta, JSON.stringify({ node: process.version, arch: process.arch, platform: process.platform, flags: SNAPSHOT_V8_FLAGS, dist: DIST }) + '\n');
   }
   if (!process.env.AWF_KEEP_SNAPSHOT_BUNDLE) rmSync(eager, { force: true });
+}
+/** The blob deserializes under SNAPSHOT_V8_FLAGS alone and runs the CLI (`--version` loads dist/awf.cjs from it). */
+function snapshotLoads(file) {
+  const run = spawnSync(process.execPath, [...SNAPSHOT_V8_FLAGS, '--snapshot-blob', file, join(DIST, 'main.js'), '--version'], { cwd: DIST, encoding: 'utf8', env: { PATH: process.env.PATH } });
+  if (run.status === 0 && run.stdout.trim() === JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version) return true;
+  console.error(`build-bundle: no startup snapshot (awf still runs from the bundle): the blob does not load: ${(run.stderr || run.stdout).trim().split('\n').slice(-2).join(' | ')}`);
+  return false;
 }
 function findWorkers(dir) {
   return readdirSync(dir, { recursive: true })
