@@ -103,18 +103,40 @@ function optionalPeers() {
  * made on first use (ADR 097). The plain bundle and the tsc output require them as usual.
  */
 const RUN_TIME_BUNDLES = {
-  'awf-grpc.cjs': ['@grpc/grpc-js', '@grpc/proto-loader'],
-  'awf-otel.cjs': ['@opentelemetry/api', '@opentelemetry/resources', '@opentelemetry/sdk-trace-base', '@opentelemetry/sdk-trace-node', '@opentelemetry/exporter-trace-otlp-proto'],
+  'awf-grpc.cjs': { packages: ['@grpc/grpc-js', '@grpc/proto-loader'] },
+  'awf-otel.cjs': { packages: ['@opentelemetry/api', '@opentelemetry/resources', '@opentelemetry/sdk-trace-base', '@opentelemetry/sdk-trace-node'], shares: ['@opentelemetry/core'] },
+  // Only the OTLP exporter needs these ~80 KB more; the file and console exporters never read
+  // them. It takes the SDK packages it shares from awf-otel.cjs: one copy of each.
+  'awf-otlp.cjs': { packages: ['@opentelemetry/exporter-trace-otlp-proto'], from: { 'awf-otel.cjs': ['@opentelemetry/api', '@opentelemetry/core', '@opentelemetry/resources'] } },
 };
 
 /** A run-time bundle's entry: one getter per package, so only what is asked for runs. */
-function runTimeBundleEntry(packages) {
-  return `module.exports = {\n${packages.map((p) => `  get ${JSON.stringify(p)}() { return require(${JSON.stringify(p)}); },`).join('\n')}\n};\n`;
+function runTimeBundleEntry({ packages, shares = [] }) {
+  return `module.exports = {\n${[...packages, ...shares].map((p) => `  get ${JSON.stringify(p)}() { return require(${JSON.stringify(p)}); },`).join('\n')}\n};\n`;
+}
+
+/** In a run-time bundle: the packages it takes from another one, as requires of that file. */
+function takenFrom(from = {}) {
+  const where = new Map(Object.entries(from).flatMap(([file, packages]) => packages.map((p) => [p, file])));
+  return {
+    name: 'taken-from',
+    setup(b) {
+      if (where.size === 0) return;
+      const filter = new RegExp(`^(${[...where.keys()].map((p) => p.replace(/[/.]/g, '\\$&')).join('|')})$`);
+      b.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'taken-from' }));
+      b.onResolve({ filter: /^\.\/awf-\w+\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+      b.onLoad({ filter: /.*/, namespace: 'taken-from' }, (args) => ({
+        loader: 'js',
+        resolveDir: DIST,
+        contents: `module.exports = require(${JSON.stringify(`./${where.get(args.path)}`)})[${JSON.stringify(args.path)}];`,
+      }));
+    },
+  };
 }
 
 /** In the snapshot bundle: each package of RUN_TIME_BUNDLES becomes a require of its bundle. */
 function loadedAtRunTime() {
-  const where = new Map(Object.entries(RUN_TIME_BUNDLES).flatMap(([file, packages]) => packages.map((p) => [p, file])));
+  const where = new Map(Object.entries(RUN_TIME_BUNDLES).flatMap(([file, { packages }]) => packages.map((p) => [p, file])));
   const filter = new RegExp(`^(${[...where.keys()].map((p) => p.replace(/[/.]/g, '\\$&')).join('|')})$`);
   return {
     name: 'loaded-at-run-time',
@@ -187,8 +209,8 @@ await build({ ...common, entryPoints: [join(DIST, 'interfaces/cli/cli-main.js')]
 for (const worker of findWorkers(DIST)) {
   await build({ ...common, entryPoints: [worker], outfile: join(DIST, basename(worker)) });
 }
-for (const [file, packages] of Object.entries(RUN_TIME_BUNDLES)) {
-  await build({ ...common, stdin: { contents: runTimeBundleEntry(packages), resolveDir: ROOT, sourcefile: `${file}.entry.js` }, outfile: join(DIST, file) });
+for (const [file, bundle] of Object.entries(RUN_TIME_BUNDLES)) {
+  await build({ ...common, stdin: { contents: runTimeBundleEntry(bundle), resolveDir: ROOT, sourcefile: `${file}.entry.js` }, plugins: [takenFrom(bundle.from), optionalPeers()], outfile: join(DIST, file) });
 }
 
 const blob = join(DIST, 'awf-mcp.blob');

@@ -7,7 +7,7 @@ import { ECHO_EXTENSION, REPO_ROOT, projectWithExtensions } from '../support/cli
 import { startOtlpReceiver, type OtlpReceiver } from '../support/telemetry-otlp-receiver';
 
 // The startup snapshot leaves gRPC and the OpenTelemetry SDK out of its heap and loads them
-// from dist/awf-grpc.cjs and dist/awf-otel.cjs when a config asks for plugins or tracing
+// from dist/awf-grpc.cjs, awf-otel.cjs and awf-otlp.cjs when a config asks for plugins or tracing
 // (docs/adr/097-perf-snapshot-heap.md). These start mcp-serve exactly as `awf run` injects it.
 jest.setTimeout(120_000);
 
@@ -32,9 +32,9 @@ describe('awf mcp-serve from the startup snapshot loads what the config asks for
   afterEach(async () => receiver?.close());
   afterAll(() => project.cleanup());
 
-  it('is launched from the snapshot, next to the two run-time bundles', () => {
+  it('is launched from the snapshot, next to its run-time bundles', () => {
     expect(selfCommand(['mcp-serve'], { distDir: DIST }).args).toContain('--snapshot-blob');
-    expect(['awf-grpc.cjs', 'awf-otel.cjs'].filter((f) => !existsSync(join(DIST, f)))).toEqual([]);
+    expect(['awf-grpc.cjs', 'awf-otel.cjs', 'awf-otlp.cjs'].filter((f) => !existsSync(join(DIST, f)))).toEqual([]);
   });
 
   it('exports tool-call spans over OTLP (the OpenTelemetry SDK and its OTLP exporter)', async () => {
