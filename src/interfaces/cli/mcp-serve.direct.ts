@@ -14,6 +14,7 @@ import { loadExtensionModules } from '../../infrastructure/config/extension.load
 import { loadProjectConfig } from '../../infrastructure/config/project-config.loader';
 import { bindToProcess } from '../../infrastructure/core/process-bound';
 import { McpServeService } from '../../infrastructure/mcp/mcp-serve.service';
+import { markStartPhase } from '../../infrastructure/mcp/start-phases';
 import { exitCodeOfError, normalizeError, renderError } from './cli-errors';
 
 /**
@@ -47,6 +48,7 @@ export async function serveDirect(configFile: string, prebuilt?: INestApplicatio
     if (prebuilt && project.extensions.length === 0) {
       app = prebuilt;
       bindToProcess(app);
+      markStartPhase('bound'); // in the debug start phases: this start used the snapshot's container
     } else {
       app = await buildServeContainer(loadExtensionModules(project.extensions));
     }
