@@ -2,7 +2,7 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ReadableSpan, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { CoalescingFdStream, drainOnExit } from '../logging/coalescing-fd.stream';
-import { toSpanRecord } from './span-record';
+import { type SpanRecord, toSpanRecord } from './span-record';
 
 /** ExportResultCode.SUCCESS / FAILED of @opentelemetry/core, without loading it for two numbers. */
 const SUCCESS = 0;
@@ -34,7 +34,12 @@ export class JsonLinesSpanExporter implements SpanExporter {
 
   /** One ended span, straight from {@link JsonLinesSpanProcessor}. */
   write(span: ReadableSpan): void {
-    if (!this.stopped) this.out.write(this.mask(`${JSON.stringify(toSpanRecord(span))}\n`));
+    this.writeRecord(toSpanRecord(span));
+  }
+
+  /** One ended span of awf's own tracer (`JsonLinesTracer`), already in line form. */
+  writeRecord(record: SpanRecord): void {
+    if (!this.stopped) this.out.write(this.mask(`${JSON.stringify(record)}\n`));
   }
 
   export(spans: ReadableSpan[], done: (result: { code: number; error?: Error }) => void): void {

@@ -1,7 +1,6 @@
 import type * as OtelApi from '@opentelemetry/api';
 import type { SpanAttributes, StartSpanOptions, TraceSpan, Tracer } from '../../domain/ports/tracer.port';
-
-const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+import { formatTraceparent, parseTraceparent } from './traceparent';
 
 /** The Tracer port over an OpenTelemetry tracer. Built only once the SDK is loaded. */
 export class OtelTracer implements Tracer {
@@ -17,12 +16,8 @@ export class OtelTracer implements Tracer {
   private parentContext(parent: StartSpanOptions['parent']): OtelApi.Context {
     const { context, trace, ROOT_CONTEXT } = this.api;
     if (parent instanceof OtelSpan) return trace.setSpan(ROOT_CONTEXT, parent.span);
-    if (typeof parent === 'string') {
-      const m = TRACEPARENT.exec(parent);
-      if (m && m[2] !== '0'.repeat(32) && m[3] !== '0'.repeat(16)) {
-        return trace.setSpanContext(ROOT_CONTEXT, { traceId: m[2], spanId: m[3], traceFlags: parseInt(m[4], 16), isRemote: true });
-      }
-    }
+    const remote = typeof parent === 'string' ? parseTraceparent(parent) : undefined;
+    if (remote) return trace.setSpanContext(ROOT_CONTEXT, { ...remote, isRemote: true });
     return context.active();
   }
 }
@@ -34,7 +29,7 @@ class OtelSpan implements TraceSpan {
 
   get traceparent(): string {
     const { traceId, spanId, traceFlags } = this.span.spanContext();
-    return `00-${traceId}-${spanId}-${traceFlags.toString(16).padStart(2, '0')}`;
+    return formatTraceparent(traceId, spanId, traceFlags);
   }
 
   setAttributes(attributes: SpanAttributes): void {

@@ -45,11 +45,9 @@ export class TelemetryService implements Tracer, TelemetryControl, OnApplication
     const mask = (text: string): string => this.masker.mask(text);
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { loadTracing } = require('./otel-sdk.loader') as typeof import('./otel-sdk.loader');
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { OtelTracer } = require('./otel.tracer') as typeof import('./otel.tracer');
     try {
       const loaded = loadTracing(settings, mask);
-      this.active = new OtelTracer(loaded.api, loaded.tracer, mask);
+      this.active = loaded.tracer;
       this.stop = loaded.shutdown;
     } catch (err) {
       // Losing traces must not cost the agent its tools or the run its result.

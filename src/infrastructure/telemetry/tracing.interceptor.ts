@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ToolResult } from '../../domain/model/tool-result';
 import { InterceptsToolCalls } from '../../domain/ports/markers';
 import type { ToolCall, ToolCallInterceptor } from '../../domain/ports/tool-call-interceptor.port';
-import { TRACER, type Tracer } from '../../domain/ports/tracer.port';
+import { type SpanAttributes, TRACER, type Tracer } from '../../domain/ports/tracer.port';
 import { argsShape } from './args-shape';
 import { elapsedMs, INTERCEPTOR_ORDER, outcomeOf } from './tool-call-outcome';
 
@@ -25,24 +25,26 @@ export class TracingInterceptor implements ToolCallInterceptor {
 
   private async traced(call: ToolCall, next: () => Promise<ToolResult>): Promise<ToolResult> {
     const { tool, ctx } = call;
-    const span = this.tracer.startSpan(`tool.call ${tool.name}`, {
-      parent: ctx.scope.traceparent,
-      attributes: {
-        'tool.name': tool.name,
-        'tool.source': tool.source,
-        'tool.call_id': ctx.callId,
-        'tool.args_shape': JSON.stringify(argsShape(call.args)),
-        ...(ctx.scope.step ? { 'awf.step': ctx.scope.step } : {}),
-        ...(ctx.scope.runId ? { 'awf.run_id': ctx.scope.runId } : {}),
-        ...(ctx.scope.workflow ? { 'awf.workflow': ctx.scope.workflow } : {}),
-      },
-    });
+    const attributes: SpanAttributes = {
+      'tool.name': tool.name,
+      'tool.source': tool.source,
+      'tool.call_id': ctx.callId,
+      'tool.args_shape': JSON.stringify(argsShape(call.args)),
+    };
+    if (ctx.scope.step) attributes['awf.step'] = ctx.scope.step;
+    if (ctx.scope.runId) attributes['awf.run_id'] = ctx.scope.runId;
+    if (ctx.scope.workflow) attributes['awf.workflow'] = ctx.scope.workflow;
+    const span = this.tracer.startSpan(`tool.call ${tool.name}`, { parent: ctx.scope.traceparent, attributes });
     const started = performance.now();
     try {
       const result = await next();
       const outcome = outcomeOf(result);
-      span.setAttributes({ 'tool.duration_ms': elapsedMs(started), 'tool.status': outcome.status, ...(outcome.error ? { 'tool.error': outcome.error } : {}) });
-      if (outcome.error) span.fail(outcome.error);
+      if (outcome.error) {
+        span.setAttributes({ 'tool.duration_ms': elapsedMs(started), 'tool.status': outcome.status, 'tool.error': outcome.error });
+        span.fail(outcome.error);
+      } else {
+        span.setAttributes({ 'tool.duration_ms': elapsedMs(started), 'tool.status': outcome.status });
+      }
       return result;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);

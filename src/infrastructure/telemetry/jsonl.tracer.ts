@@ -1,0 +1,135 @@
+import { randomFillSync } from 'node:crypto';
+import type { SpanAttributes, StartSpanOptions, TraceSpan, Tracer } from '../../domain/ports/tracer.port';
+import type { SpanRecord } from './span-record';
+import { formatTraceparent, type ParentContext, parseTraceparent } from './traceparent';
+
+/** TraceFlags.SAMPLED: a parent that was not sampled keeps its children out of the file too. */
+const SAMPLED = 1;
+
+/**
+ * awf's own spans for the `file` and `console` exporters, written as the same JSON lines the
+ * SDK path writes, without OpenTelemetry's span objects: no sampler, context or processor
+ * chain per call (ADR 099). Parents are explicit as for every Tracer; a remote parent's
+ * sampled flag is honoured as the SDK's default parent-based sampler does. String
+ * attributes and failure messages are masked on the way in; the sink masks the whole line.
+ */
+export class JsonLinesTracer implements Tracer {
+  readonly enabled = true;
+  private lastParent?: { text: string; parsed: ParentContext | undefined };
+
+  constructor(
+    private readonly sink: (record: SpanRecord) => void,
+    readonly mask: (text: string) => string,
+    readonly service: string,
+  ) {}
+
+  startSpan(name: string, options: StartSpanOptions = {}): TraceSpan {
+    const { parent } = options;
+    let traceId: string;
+    let parentSpanId: string | undefined;
+    let flags = SAMPLED;
+    if (parent instanceof JsonLinesSpan) {
+      ({ traceId, spanId: parentSpanId, flags } = parent);
+    } else {
+      const remote = typeof parent === 'string' ? this.remoteParent(parent) : undefined;
+      traceId = remote?.traceId ?? randomId(16);
+      parentSpanId = remote?.spanId;
+      if (remote) flags = remote.traceFlags;
+    }
+    return new JsonLinesSpan(this, name, traceId, randomId(8), parentSpanId, flags, maskAttributes(options.attributes, this.mask));
+  }
+
+  /** Every call of a step has the same remote parent: parse it once. */
+  private remoteParent(traceparent: string): ParentContext | undefined {
+    if (traceparent !== this.lastParent?.text) this.lastParent = { text: traceparent, parsed: parseTraceparent(traceparent) };
+    return this.lastParent.parsed;
+  }
+
+  /** Called once by an ended span; unsampled spans only carried their context. */
+  finish(span: JsonLinesSpan, record: SpanRecord): void {
+    if ((span.flags & SAMPLED) !== 0) this.sink(record);
+  }
+}
+
+class JsonLinesSpan implements TraceSpan {
+  private readonly startedAt = performance.now();
+  private ended = false;
+  private error?: { message: string; at: number };
+
+  constructor(
+    private readonly tracer: JsonLinesTracer,
+    private readonly name: string,
+    readonly traceId: string,
+    readonly spanId: string,
+    private readonly parentSpanId: string | undefined,
+    readonly flags: number,
+    private readonly attributes: SpanAttributes,
+  ) {}
+
+  get traceparent(): string {
+    return formatTraceparent(this.traceId, this.spanId, this.flags);
+  }
+
+  setAttributes(attributes: SpanAttributes): void {
+    if (!this.ended) Object.assign(this.attributes, maskAttributes(attributes, this.tracer.mask));
+  }
+
+  fail(message: string): void {
+    if (!this.ended) this.error = { message: this.tracer.mask(message), at: performance.now() };
+  }
+
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    const { error } = this;
+    this.tracer.finish(this, {
+      name: this.name,
+      trace_id: this.traceId,
+      span_id: this.spanId,
+      ...(this.parentSpanId ? { parent_span_id: this.parentSpanId } : {}),
+      service: this.tracer.service,
+      start: isoAt(this.startedAt),
+      duration_ms: Math.round((performance.now() - this.startedAt) * 1000) / 1000,
+      status: error ? 'error' : 'unset',
+      ...(error ? { status_message: error.message } : {}),
+      attributes: this.attributes,
+      ...(error ? { events: [{ name: 'exception', time: isoAt(error.at), attributes: { 'exception.message': error.message } }] } : {}),
+    });
+  }
+}
+
+let second: { at: number; prefix: string } | undefined;
+
+/** `toISOString()` of a monotonic time; spans of one second share the formatted date part. */
+function isoAt(monotonicMs: number): string {
+  const ms = Math.floor(performance.timeOrigin + monotonicMs);
+  const at = ms - (ms % 1000);
+  if (second?.at !== at) second = { at, prefix: new Date(at).toISOString().slice(0, 20) };
+  return `${second.prefix}${String(ms - at).padStart(3, '0')}Z`;
+}
+
+function maskAttributes(attributes: SpanAttributes | undefined, mask: (text: string) => string): SpanAttributes {
+  const out: SpanAttributes = {};
+  for (const key in attributes) {
+    const value = attributes[key];
+    out[key] = typeof value === 'string' ? mask(value) : value;
+  }
+  return out;
+}
+
+// Ids come from one pooled buffer of OS randomness, refilled when used up: one syscall per
+// few hundred spans instead of one per id.
+const pool = Buffer.allocUnsafe(4096);
+let offset = pool.length;
+
+function randomId(bytes: number): string {
+  for (;;) {
+    if (offset + bytes > pool.length) {
+      randomFillSync(pool);
+      offset = 0;
+    }
+    const id = pool.toString('hex', offset, (offset += bytes));
+    // An all-zero id is invalid in W3C trace context; one in 2^64 draws.
+    if (!/^0+$/.test(id)) return id;
+  }
+}
