@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import * as v8 from 'node:v8';
 import { markStartPhase } from '../../infrastructure/mcp/start-phases';
 import type { INestApplicationContext } from '@nestjs/common';
-import { buildServeContainer, directServeConfig, serveDirect } from './mcp-serve.direct';
+import { directServeConfig, prebuildServeContainer, serveDirect } from './mcp-serve.direct';
 
 let prebuilt: INestApplicationContext | undefined;
 
@@ -30,7 +30,7 @@ function start(argv: string[]): void {
 
 if (v8.startupSnapshot?.isBuildingSnapshot()) {
   // Node runs the event loop dry before it writes the snapshot, so the container is ready by then.
-  buildServeContainer().then((app) => {
+  prebuildServeContainer().then((app) => {
     prebuilt = app;
   }, (err: unknown) => {
     throw err; // fails the build, loudly: the build prints "no startup snapshot"

@@ -35,6 +35,16 @@ export function buildServeContainer(extensions: readonly unknown[] = []): Promis
 }
 
 /**
+ * The container the startup snapshot holds: no extensions, nothing of any process bound. Nest
+ * indexes a container's providers on its first `get`; done here, that index is in the blob.
+ */
+export async function prebuildServeContainer(): Promise<INestApplicationContext> {
+  const app = await buildServeContainer();
+  app.get(McpServeService);
+  return app;
+}
+
+/**
  * Serves until the client or a signal ends it, closes the container; the exit code. `prebuilt`
  * is the container the startup snapshot holds (no extensions, nothing of any process bound
  * yet): it serves when the project lists no extensions, after it is bound to this process.
