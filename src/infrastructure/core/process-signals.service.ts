@@ -1,4 +1,5 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { buildingSnapshot, type ProcessBound } from './process-bound';
 
 export type ShutdownSignalName = 'SIGINT' | 'SIGTERM';
 
@@ -6,11 +7,14 @@ export type ShutdownSignalName = 'SIGINT' | 'SIGTERM';
  * Turns SIGINT/SIGTERM into an AbortSignal that every long-running piece observes, so
  * cleanup runs through the normal path (finally blocks, Nest shutdown hooks) instead of
  * the process dying mid-write. A second signal of the same kind forces the exit.
+ * The handlers are the process's: installed when made, or, for the container of the startup
+ * snapshot, when the start binds it (process-bound.ts).
  */
 @Injectable()
-export class ProcessSignals implements OnModuleDestroy {
+export class ProcessSignals implements ProcessBound, OnModuleDestroy {
   private readonly controller = new AbortController();
   private receivedSignal?: ShutdownSignalName;
+  private listening = false;
   private readonly handler = (name: ShutdownSignalName): void => {
     if (this.receivedSignal) process.exit(name === 'SIGINT' ? 130 : 143);
     this.receivedSignal = name;
@@ -18,6 +22,12 @@ export class ProcessSignals implements OnModuleDestroy {
   };
 
   constructor() {
+    if (!buildingSnapshot()) this.bindProcess();
+  }
+
+  bindProcess(): void {
+    if (this.listening) return;
+    this.listening = true;
     process.on('SIGINT', this.handler);
     process.on('SIGTERM', this.handler);
   }
@@ -31,6 +41,8 @@ export class ProcessSignals implements OnModuleDestroy {
   }
 
   onModuleDestroy(): void {
+    if (!this.listening) return;
+    this.listening = false;
     process.off('SIGINT', this.handler);
     process.off('SIGTERM', this.handler);
   }

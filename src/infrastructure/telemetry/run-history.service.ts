@@ -19,9 +19,17 @@ export function runsRoot(env: NodeJS.ProcessEnv = process.env): string {
   return join(storage, 'runs');
 }
 
-/** Runs kept on disk, one directory each: `run.json` and one `<step>.events.jsonl` per step. */
+/**
+ * Runs kept on disk, one directory each: `run.json` and one `<step>.events.jsonl` per step.
+ * Without a fixed root, the root is looked up in the environment of the process that asks,
+ * not the one that made the service (mcp-serve's is made while the startup snapshot is built).
+ */
 export class RunHistoryService implements RunHistory {
-  constructor(private readonly root: string = runsRoot()) {}
+  constructor(private readonly fixedRoot?: string) {}
+
+  private get root(): string {
+    return this.fixedRoot ?? runsRoot();
+  }
 
   allocate(runId: string): string {
     const dir = this.dirOf(runId);

@@ -4,21 +4,29 @@ import type { AppLogger } from '../../domain/ports/app-logger.port';
 import { InterceptsToolCalls } from '../../domain/ports/markers';
 import type { ToolCall, ToolCallInterceptor } from '../../domain/ports/tool-call-interceptor.port';
 import { APP_LOGGER } from '../../domain/ports/tokens';
+import { buildingSnapshot, type ProcessBound } from '../core/process-bound';
 import { argsShape } from './args-shape';
 import { elapsedMs, INTERCEPTOR_ORDER, outcomeOf } from './tool-call-outcome';
 
 /**
  * One pino line `tool call` per call: info when it succeeded, warn when the tool failed.
  * Arguments are logged as their shape; `AWF_LOG_TOOL_ARGS=1` logs the values (still
- * passed through the secret masker, like every line).
+ * passed through the secret masker, like every line). That variable is the running process's,
+ * read when made or, in the startup snapshot's container, when the start binds it.
  */
 @InterceptsToolCalls()
 @Injectable()
-export class ToolCallLogInterceptor implements ToolCallInterceptor {
+export class ToolCallLogInterceptor implements ToolCallInterceptor, ProcessBound {
   readonly order = INTERCEPTOR_ORDER.log;
-  private readonly logArgs = process.env.AWF_LOG_TOOL_ARGS === '1';
+  private logArgs = false;
 
-  constructor(@Inject(APP_LOGGER) private readonly logger: AppLogger) {}
+  constructor(@Inject(APP_LOGGER) private readonly logger: AppLogger) {
+    if (!buildingSnapshot()) this.bindProcess();
+  }
+
+  bindProcess(): void {
+    this.logArgs = process.env.AWF_LOG_TOOL_ARGS === '1';
+  }
 
   async intercept(call: ToolCall, next: () => Promise<ToolResult>): Promise<ToolResult> {
     const started = performance.now();

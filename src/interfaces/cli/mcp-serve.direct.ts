@@ -2,7 +2,8 @@
 // without nest-commander (its parsing, and its and commander's share of the snapshot's heap).
 // Same container of proxy modules and extensions, same service, same exit codes and error
 // rendering as the nest-commander command, which stays the entry of every other launch
-// (docs/adr/094-perf-snapshot-serves-without-nest-commander.md).
+// (docs/adr/094-perf-snapshot-serves-without-nest-commander.md). The container without
+// extensions is built while the snapshot is built; a start binds it to its process (ADR 094, amended).
 import 'reflect-metadata';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -11,7 +12,9 @@ import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import { SECRET_MASKER } from '../../domain/ports/tokens';
 import { loadExtensionModules } from '../../infrastructure/config/extension.loader';
 import { loadProjectConfig } from '../../infrastructure/config/project-config.loader';
+import { bindToProcess } from '../../infrastructure/core/process-bound';
 import { McpServeService } from '../../infrastructure/mcp/mcp-serve.service';
+import { markStartPhase } from '../../infrastructure/mcp/start-phases';
 import { exitCodeOfError, normalizeError, renderError } from './cli-errors';
 
 /**
@@ -26,13 +29,39 @@ export function directServeConfig(argv: readonly string[]): string | undefined {
   return undefined;
 }
 
-/** Builds the proxy's container, serves until the client or a signal ends it, closes it; the exit code. */
-export async function serveDirect(configFile: string): Promise<number> {
+/** The container `mcp-serve` serves from: the proxy's modules, ProxyModule and the extensions. */
+export function buildServeContainer(extensions: readonly unknown[] = []): Promise<INestApplicationContext> {
+  return NestFactory.createApplicationContext(AppModule.serve({ extensions }), { logger: false, abortOnError: false });
+}
+
+/**
+ * The container the startup snapshot holds: no extensions, nothing of any process bound. Nest
+ * indexes a container's providers on its first `get`; done here, that index is in the blob.
+ */
+export async function prebuildServeContainer(): Promise<INestApplicationContext> {
+  const app = await buildServeContainer();
+  app.get(McpServeService);
+  return app;
+}
+
+/**
+ * Serves until the client or a signal ends it, closes the container; the exit code. `prebuilt`
+ * is the container the startup snapshot holds (no extensions, nothing of any process bound
+ * yet): it serves when the project lists no extensions, after it is bound to this process.
+ * Otherwise it is dropped unused (it has opened nothing) and the container is built here.
+ */
+export async function serveDirect(configFile: string, prebuilt?: INestApplicationContext): Promise<number> {
   let app: INestApplicationContext | undefined;
   let failure: unknown;
   try {
     const project = loadProjectConfig();
-    app = await NestFactory.createApplicationContext(AppModule.serve({ extensions: loadExtensionModules(project.extensions) }), { logger: false, abortOnError: false });
+    if (prebuilt && project.extensions.length === 0) {
+      app = prebuilt;
+      bindToProcess(app);
+      markStartPhase('bound'); // in the debug start phases: this start used the snapshot's container
+    } else {
+      app = await buildServeContainer(loadExtensionModules(project.extensions));
+    }
     await app.get(McpServeService).serve(configFile);
   } catch (err) {
     failure = err;

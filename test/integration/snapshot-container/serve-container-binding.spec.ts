@@ -1,0 +1,60 @@
+import 'reflect-metadata';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as v8 from 'node:v8';
+import type { INestApplicationContext } from '@nestjs/common';
+import { buildToolScope } from '../../../src/application/tool-scope.factory';
+import type { AppLogger } from '../../../src/domain/ports/app-logger.port';
+import type { SecretMasker } from '../../../src/domain/ports/secret-masker.port';
+import type { ToolDispatcherFactory } from '../../../src/domain/ports/tool-dispatcher-factory.port';
+import { APP_LOGGER, SECRET_MASKER, TOOL_ROUTER_FACTORY } from '../../../src/domain/ports/tokens';
+import { bindToProcess } from '../../../src/infrastructure/core/process-bound';
+import { buildServeContainer } from '../../../src/interfaces/cli/mcp-serve.direct';
+
+/**
+ * mcp-serve's container as the startup snapshot build makes it (ADR 094, amended): made while
+ * V8 says a snapshot is being built, it must hold nothing of the process (no signal handler, no
+ * logger, no masker, no env value), and bound afterwards it must serve this process's.
+ */
+describe('the serve container made while the startup snapshot is built', () => {
+  let building = true;
+  let app: INestApplicationContext;
+  const saved = { ...process.env };
+  const root = mkdtempSync(join(tmpdir(), 'awf-snapc-'));
+  const signals = () => [process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')];
+  const before = signals();
+
+  beforeAll(async () => {
+    jest.spyOn(v8.startupSnapshot, 'isBuildingSnapshot').mockImplementation(() => building);
+    app = await buildServeContainer();
+  });
+  afterAll(async () => {
+    await app?.close();
+    jest.restoreAllMocks();
+    process.env = saved;
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('installs no signal handler and refuses the logger and the masker until bound', () => {
+    expect(signals()).toEqual(before);
+    expect(() => app.get<SecretMasker>(SECRET_MASKER).mask('x')).toThrow(/startup snapshot/);
+    expect(() => app.get<AppLogger>(APP_LOGGER).info({}, 'x')).toThrow(/startup snapshot/);
+  });
+
+  it('once bound, handles signals and masks, logs and reads the environment of the running process', async () => {
+    building = false;
+    Object.assign(process.env, { SNAPC_API_TOKEN: 'bound-secret-7319', AWF_LOG_TOOL_ARGS: '1', AWF_LOG_LEVEL: 'silent' });
+    expect(bindToProcess(app)).toBeGreaterThanOrEqual(2);
+    expect(bindToProcess(app)).toBeGreaterThanOrEqual(2); // twice binds once
+    expect(signals()).toEqual(before.map((n) => n + 1));
+    expect(app.get<SecretMasker>(SECRET_MASKER).mask('key=bound-secret-7319')).toBe('key=***');
+
+    const info = jest.spyOn(app.get<AppLogger>(APP_LOGGER), 'info');
+    const tools = await app.get<ToolDispatcherFactory>(TOOL_ROUTER_FACTORY).open(buildToolScope({ version: 1, intercept_builtins: true, plugin_tools: [], root_dir: root }));
+    await tools.call('Glob', { pattern: '*.none' });
+    await tools.close();
+    const line = info.mock.calls.find(([, msg]) => msg === 'tool call');
+    expect(line?.[0]).toMatchObject({ tool: 'Glob', args: { pattern: '*.none' } }); // AWF_LOG_TOOL_ARGS=1 read after the build
+  });
+});
