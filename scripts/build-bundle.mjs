@@ -5,10 +5,15 @@
 // Bundling the tsc output, not the sources: esbuild cannot emit decorator metadata, which
 // Nest's constructor injection needs. AWF_NO_SNAPSHOT=1 skips the snapshot.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import lazyRxjs from './bundle-plugins/lazy-rxjs-index.cjs';
+
+const { RXJS_INDEX, lazyRxjsIndex } = lazyRxjs;
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(ROOT, 'dist');
@@ -91,6 +96,99 @@ function optionalPeers() {
   };
 }
 
+/**
+ * Packages the serve path requires only when plugins (gRPC) or tracing (OpenTelemetry) are
+ * configured. In the snapshot they would be source text that V8 deserializes at every start
+ * (~0.7 MB of the bundle), so there each one stands for a require of a bundle next to the blob,
+ * made on first use (ADR 097). The plain bundle and the tsc output require them as usual.
+ */
+const RUN_TIME_BUNDLES = {
+  'awf-grpc.cjs': { packages: ['@grpc/grpc-js', '@grpc/proto-loader'] },
+  'awf-otel.cjs': { packages: ['@opentelemetry/api', '@opentelemetry/resources', '@opentelemetry/sdk-trace-base', '@opentelemetry/sdk-trace-node'], shares: ['@opentelemetry/core'] },
+  // Only the OTLP exporter needs these ~80 KB more; the file and console exporters never read
+  // them. It takes the SDK packages it shares from awf-otel.cjs: one copy of each.
+  'awf-otlp.cjs': { packages: ['@opentelemetry/exporter-trace-otlp-proto'], from: { 'awf-otel.cjs': ['@opentelemetry/api', '@opentelemetry/core', '@opentelemetry/resources'] } },
+};
+
+/** A run-time bundle's entry: one getter per package, so only what is asked for runs. */
+function runTimeBundleEntry({ packages, shares = [] }) {
+  return `module.exports = {\n${[...packages, ...shares].map((p) => `  get ${JSON.stringify(p)}() { return require(${JSON.stringify(p)}); },`).join('\n')}\n};\n`;
+}
+
+/** In a run-time bundle: the packages it takes from another one, as requires of that file. */
+function takenFrom(from = {}) {
+  const where = new Map(Object.entries(from).flatMap(([file, packages]) => packages.map((p) => [p, file])));
+  return {
+    name: 'taken-from',
+    setup(b) {
+      if (where.size === 0) return;
+      const filter = new RegExp(`^(${[...where.keys()].map((p) => p.replace(/[/.]/g, '\\$&')).join('|')})$`);
+      b.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'taken-from' }));
+      b.onResolve({ filter: /^\.\/awf-\w+\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+      b.onLoad({ filter: /.*/, namespace: 'taken-from' }, (args) => ({
+        loader: 'js',
+        resolveDir: DIST,
+        contents: `module.exports = require(${JSON.stringify(`./${where.get(args.path)}`)})[${JSON.stringify(args.path)}];`,
+      }));
+    },
+  };
+}
+
+/** In the snapshot bundle: each package of RUN_TIME_BUNDLES becomes a require of its bundle. */
+function loadedAtRunTime() {
+  const where = new Map(Object.entries(RUN_TIME_BUNDLES).flatMap(([file, { packages }]) => packages.map((p) => [p, file])));
+  const filter = new RegExp(`^(${[...where.keys()].map((p) => p.replace(/[/.]/g, '\\$&')).join('|')})$`);
+  return {
+    name: 'loaded-at-run-time',
+    setup(b) {
+      b.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'run-time-bundle' }));
+      b.onLoad({ filter: /.*/, namespace: 'run-time-bundle' }, (args) => ({
+        loader: 'js',
+        resolveDir: ROOT,
+        contents: `const { loadRunTimeBundle } = require(${JSON.stringify(stub('run-time-bundle.cjs'))});
+module.exports = loadRunTimeBundle(${JSON.stringify(where.get(args.path))}, ${JSON.stringify(args.path)});`,
+      }));
+    },
+  };
+}
+
+/**
+ * Packages in the snapshot bundle that run on first use instead of while the snapshot is
+ * built: `yaml` parses only .awf/config.yaml and plugin.yaml, which a start without either
+ * never reads. Their consumers (tsc output) read exports as properties at call time
+ * (`yaml_1.parse(...)`), so a proxy that requires the bundled package on first access is
+ * the same module to them; only its objects are not in the heap of every start.
+ */
+const DEFERRED_IN_SNAPSHOT = ['yaml'];
+
+function deferredInSnapshot(names = DEFERRED_IN_SNAPSHOT) {
+  const filter = new RegExp(`^(${names.map((n) => n.replace(/[/.]/g, '\\$&')).join('|')})$`);
+  return {
+    name: 'deferred-in-snapshot',
+    setup(b) {
+      b.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'deferred' }));
+      // The package's own file by absolute path, which no plugin here resolves again.
+      b.onLoad({ filter: /.*/, namespace: 'deferred' }, (args) => ({
+        loader: 'js',
+        resolveDir: ROOT,
+        contents: `let real; const load = () => (real ??= require(${JSON.stringify(createRequire(join(ROOT, 'package.json')).resolve(args.path))}));
+module.exports = new Proxy({}, { get: (_, k) => load()[k], has: (_, k) => k in load(), ownKeys: () => Reflect.ownKeys(load()),
+  getOwnPropertyDescriptor: (_, k) => { const d = Object.getOwnPropertyDescriptor(load(), k); return d && { ...d, configurable: true }; } });`,
+      }));
+    },
+  };
+}
+
+/** rxjs's indexes with lazy requires (scripts/bundle-plugins/lazy-rxjs-index.cjs), snapshot only. */
+function lazyRxjsIndexes() {
+  return {
+    name: 'lazy-rxjs-indexes',
+    setup(b) {
+      b.onLoad({ filter: RXJS_INDEX }, async (args) => ({ loader: 'js', contents: lazyRxjsIndex(await readFile(args.path, 'utf8'), args.path) }));
+    },
+  };
+}
+
 // Only Nest's ValidationPipe and ClassSerializerInterceptor require these (lazily, when made), and
 // the proxy makes neither: left out of the snapshot, they cost no heap at every start.
 const SNAPSHOT_ABSENT = { 'class-validator': stub('absent.cjs'), 'class-transformer': stub('absent.cjs') };
@@ -100,12 +198,19 @@ const SNAPSHOT_ABSENT = { 'class-validator': stub('absent.cjs'), 'class-transfor
 // by default) keeps the proxy's peak RSS about 15 MB lower under 1000 calls in flight.
 const SNAPSHOT_V8_FLAGS = ['--max-semi-space-size=4'];
 
+// Run before the bundle's modules, each in its own block scope. A banner rather than esbuild's
+// `inject`, which would add an import of the file to each of the ~1 000 modules.
+const SNAPSHOT_PRELUDE = ['snapshot-intl.cjs', 'snapshot-flush-bytecode.cjs'].map((f) => `{\n${readFileSync(stub(f), 'utf8')}}`).join('\n');
+
 const started = Date.now();
 await build({ ...common, entryPoints: [join(DIST, 'interfaces/cli/cli-main.js')], outfile: join(DIST, 'awf.cjs'), metafile: false });
 // Worker-thread entry files are loaded by path (`join(__dirname, 'x.worker.js')`); inside the
 // bundle __dirname is dist/, so each one is bundled there under its own name.
 for (const worker of findWorkers(DIST)) {
   await build({ ...common, entryPoints: [worker], outfile: join(DIST, basename(worker)) });
+}
+for (const [file, bundle] of Object.entries(RUN_TIME_BUNDLES)) {
+  await build({ ...common, stdin: { contents: runTimeBundleEntry(bundle), resolveDir: ROOT, sourcefile: `${file}.entry.js` }, plugins: [takenFrom(bundle.from), optionalPeers()], outfile: join(DIST, file) });
 }
 
 const blob = join(DIST, 'awf-mcp.blob');
@@ -117,17 +222,25 @@ if (process.env.AWF_NO_SNAPSHOT === '1') {
 } else {
   const eager = join(DIST, 'awf-snapshot.cjs');
   // AWF_BUNDLE_META=1 keeps esbuild's metafile of the snapshot bundle: what its heap is made of.
-  const bundled = await build({ ...common, alias: { ...common.alias, ...SNAPSHOT_ABSENT }, format: 'iife', sourcemap: false, metafile: process.env.AWF_BUNDLE_META === '1', inject: [stub('snapshot-intl.cjs')], plugins: [snapshotLeavesOutTheCli(), lazyBuiltins(), optionalPeers()], entryPoints: [join(DIST, 'interfaces/cli/cli-snapshot.entry.js')], outfile: eager });
+  const bundled = await build({ ...common, alias: { ...common.alias, ...SNAPSHOT_ABSENT }, format: 'iife', sourcemap: false, metafile: process.env.AWF_BUNDLE_META === '1', banner: { js: SNAPSHOT_PRELUDE }, plugins: [snapshotLeavesOutTheCli(), loadedAtRunTime(), deferredInSnapshot(), lazyRxjsIndexes(), lazyBuiltins(), optionalPeers()], entryPoints: [join(DIST, 'interfaces/cli/cli-snapshot.entry.js')], outfile: eager });
   if (bundled.metafile) writeFileSync(join(DIST, 'awf-snapshot.meta.json'), JSON.stringify(bundled.metafile));
   const made = spawnSync(process.execPath, [...SNAPSHOT_V8_FLAGS, '--snapshot-blob', blob, '--build-snapshot', eager], { cwd: DIST, encoding: 'utf8', env: { PATH: process.env.PATH } });
   if (made.status !== 0) {
     rmSync(blob, { force: true });
     console.error(`build-bundle: no startup snapshot (awf still runs from the bundle): ${(made.stderr || made.stdout).trim().split('\n').slice(-3).join(' | ')}`);
+  } else if (!snapshotLoads(blob)) {
+    rmSync(blob, { force: true });
   } else {
-
     writeFileSync(meta, JSON.stringify({ node: process.version, arch: process.arch, platform: process.platform, flags: SNAPSHOT_V8_FLAGS, dist: DIST }) + '\n');
   }
   if (!process.env.AWF_KEEP_SNAPSHOT_BUNDLE) rmSync(eager, { force: true });
+}
+/** The blob deserializes under SNAPSHOT_V8_FLAGS alone and runs the CLI (`--version` loads dist/awf.cjs from it). */
+function snapshotLoads(file) {
+  const run = spawnSync(process.execPath, [...SNAPSHOT_V8_FLAGS, '--snapshot-blob', file, join(DIST, 'main.js'), '--version'], { cwd: DIST, encoding: 'utf8', env: { PATH: process.env.PATH } });
+  if (run.status === 0 && run.stdout.trim() === JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version) return true;
+  console.error(`build-bundle: no startup snapshot (awf still runs from the bundle): the blob does not load: ${(run.stderr || run.stdout).trim().split('\n').slice(-2).join(' | ')}`);
+  return false;
 }
 function findWorkers(dir) {
   return readdirSync(dir, { recursive: true })

@@ -1,7 +1,8 @@
-// Injected at the top of the snapshot bundle. V8 cannot serialize ICU objects, and some
-// dependencies make one at import (Nest's Logger builds an Intl.DateTimeFormat). While the
-// snapshot is built, Intl constructors return stand-ins that make the real object on first
-// use, which is at run time; once deserialized, the real constructors are back.
+// Runs first in the snapshot bundle (scripts/build-bundle.mjs prepends it). V8 cannot
+// serialize ICU objects, and some dependencies make one at import (Nest's Logger builds an
+// Intl.DateTimeFormat). While the snapshot is built, Intl constructors return stand-ins that
+// make the real object on first use, which is at run time; once deserialized, the real
+// constructors are back.
 'use strict';
 const v8 = require('node:v8');
 if (v8.startupSnapshot?.isBuildingSnapshot()) {
