@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import events from 'node:events';
 import { connect, interleavedLoad, median, processMs } from './lib/mcp-measure.mjs';
 import { searchBench } from './lib/search-bench.mjs';
@@ -37,6 +38,15 @@ if (!existsSync(MAIN)) {
   process.exit(1);
 }
 const launch = readLaunch();
+// awf rows start mcp-serve the way `awf run` injects it into the agent's MCP config, through the
+// build's own launch adjustment (without NODE_EXTRA_CA_CERTS when the proxy cannot use it, ADR 100).
+const leanProxyLaunch = (() => {
+  try {
+    return createRequire(import.meta.url)(join(REPO, 'dist', 'infrastructure', 'workflow', 'proxy-launch.js')).leanProxyLaunch;
+  } catch {
+    return undefined; // a build from before ADR 100
+  }
+})();
 
 const work = mkdtempSync(join(tmpdir(), 'awf-bench-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
@@ -67,6 +77,11 @@ if (BEFORE) {
   const before = awfServer(`awf mcp-serve before (--before build${beforeLaunch.snapshot ? ', its snapshot' : ''})`, { events: true, plain: true, main: resolve(BEFORE) });
   before.args = [...beforeLaunch.nodeFlags, ...before.args];
   servers.push({ ...before, id: 'awf-before', tool: await pickAwfTool(before) });
+}
+if (process.env.NODE_EXTRA_CA_CERTS && leanProxyLaunch) {
+  // Every Node process here parses that file as it starts, the other servers' too; this row shows awf paying it as well.
+  servers.push({ ...awfServer('awf mcp-serve, started with NODE_EXTRA_CA_CERTS kept', { events: true, keepCaCerts: true }), id: 'awf-ca', tool: awfTool });
+  notes.push(`NODE_EXTRA_CA_CERTS is set here (${process.env.NODE_EXTRA_CA_CERTS}): every Node process parses it as it starts, the reference servers and node -e 0 included. awf run starts mcp-serve without it when the proxy cannot use it (no OTLP export, no extension; ADR 100), and so do the awf rows; the "kept" row is awf started with it.`);
 }
 const spansFile = join(work, 'spans.jsonl');
 servers.push({ ...awfServer('awf mcp-serve, tracing on (file exporter)', { events: true, telemetry: { exporter: 'file', file: spansFile } }), id: 'awf-trace', tool: awfTool });
@@ -117,13 +132,14 @@ for (const s of selected) {
     concurrentCallsPerSec: pick('concurrentCallsPerSec'), rssMb: pick('rssMb'),
   });
 }
-if (selected.some((s) => s.id === 'awf-trace')) {
+// Only calls write spans and audit lines: a cold-start-only run (--skip=load) has nothing to check.
+if (!SKIP.has('load') && selected.some((s) => s.id === 'awf-trace')) {
   const spans = existsSync(spansFile) ? readFileSync(spansFile, 'utf8').trim().split('\n').filter(Boolean).length : 0;
   if (spans === 0) notes.push('tracing row: this build wrote no spans with the file exporter (tracing not implemented yet), so it measures tracing-off code paths only.');
   else meta.spansWritten = spans;
 }
 const eventsFile = fixture.events;
-if (!existsSync(eventsFile) || readFileSync(eventsFile, 'utf8').trim() === '') notes.push('audit: this build wrote no audit events to events_path yet, so "logging and audit on" covers logging only.');
+if (!SKIP.has('load') && (!existsSync(eventsFile) || readFileSync(eventsFile, 'utf8').trim() === '')) notes.push('audit: this build wrote no audit events to events_path yet, so "logging and audit on" covers logging only.');
 
 const search = SKIP.has('search') ? null : await searchBench({ awfServer, rounds: SEARCH_ROUNDS, repo: REPO, notes });
 const steps = SKIP.has('steps') ? null : await stepOverheadBench({ main: MAIN, work, notes });
@@ -147,16 +163,18 @@ function nodeServer(args, nodeFlags = []) {
 }
 
 /** An `awf mcp-serve` as `awf run` would inject it: same launcher, a fresh step config. */
-function awfServer(label, { events = true, plain = false, telemetry, root, limits, main = MAIN } = {}) {
+function awfServer(label, { events = true, plain = false, telemetry, root, limits, main = MAIN, keepCaCerts = false } = {}) {
   const config = {
     version: 1, intercept_builtins: true, plugin_tools: [], workflow: 'bench', step: 'read', run_id: 'bench',
     root_dir: root ?? fixture.dir, ...(events ? { events_path: fixture.events } : {}),
-    ...(telemetry ? { telemetry } : {}), ...(limits ? { limits } : {}),
+    telemetry: telemetry ?? { exporter: 'none' }, ...(limits ? { limits } : {}), // awf run always writes the block
   };
   const file = join(work, `proxy-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(file, JSON.stringify(config), { mode: 0o600 });
   const flags = plain ? [] : launch.nodeFlags;
-  return { label, command: process.execPath, args: [...flags, main, 'mcp-serve', `--config=${file}`], cwd: awfProject, env: { AWF_LOG_LEVEL: 'info' } };
+  const direct = { command: process.execPath, args: [...flags, main, 'mcp-serve', `--config=${file}`] };
+  const started = keepCaCerts || !leanProxyLaunch ? direct : leanProxyLaunch(direct, config);
+  return { label, ...started, cwd: awfProject, env: { AWF_LOG_LEVEL: 'info' } };
 }
 
 

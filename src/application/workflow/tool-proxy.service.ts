@@ -29,6 +29,12 @@ export interface ProxySession {
   close(): void;
 }
 
+/** What an agent runs to start a step's `mcp-serve`. */
+export interface ProxyLaunch {
+  command: string;
+  args: string[];
+}
+
 export interface ToolProxyOptions {
   /** Absolute path of the built CLI (`dist/main.js`) that agents start as `mcp-serve`. */
   mainScript: string;
@@ -38,6 +44,8 @@ export interface ToolProxyOptions {
   tmpRoot?: string;
   /** Gives the step's `mcp-serve` the run's exporter settings. */
   telemetry?: Pick<TelemetryControl, 'proxyTelemetry'>;
+  /** Adjusts how the step's `mcp-serve` is started, knowing its config (infrastructure/workflow/proxy-launch.ts). */
+  adjustLaunch?: (launch: ProxyLaunch, config: ProxyConfig) => ProxyLaunch;
 }
 
 /**
@@ -77,11 +85,16 @@ export class ToolProxyService {
       writeAtomic(file, JSON.stringify(config));
       await this.preflight(config);
       let closed = false;
+      const plain: ProxyLaunch = {
+        command: this.options.nodeBinary ?? process.execPath,
+        args: [...(this.options.nodeArgs ?? []), this.options.mainScript, 'mcp-serve', `--config=${file}`],
+      };
+      const { command, args } = this.options.adjustLaunch?.(plain, config) ?? plain;
       const session: ProxySession = {
         injection: {
           serverName: PROXY_SERVER_NAME,
-          command: this.options.nodeBinary ?? process.execPath,
-          args: [...(this.options.nodeArgs ?? []), this.options.mainScript, 'mcp-serve', `--config=${file}`],
+          command,
+          args,
           env: {},
           configPath: file,
           interceptBuiltins: config.intercept_builtins,
