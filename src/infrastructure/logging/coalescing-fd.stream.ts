@@ -50,7 +50,11 @@ export class CoalescingFdStream {
   private window?: NodeJS.Timeout;
   private broken = false;
 
-  constructor(private readonly fd: number) {}
+  /**
+   * @param beforeFlush puts in what a writer holds back outside the stream (unserialized span
+   *   records), so a flush on exit or on `end` writes that too.
+   */
+  constructor(private readonly fd: number, private readonly beforeFlush?: () => void) {}
 
   /** Bytes accepted but not yet handed to the kernel. */
   get pending(): number {
@@ -74,6 +78,7 @@ export class CoalescingFdStream {
 
   /** Writes everything, waiting for a slow reader up to `budgetMs`; pino's `flushSync` and the exit hook. */
   flushSync(budgetMs = EXIT_DRAIN_MS): void {
+    this.beforeFlush?.();
     this.drain(budgetMs);
   }
 
@@ -86,6 +91,7 @@ export class CoalescingFdStream {
   /** Stops the window timer; what is pending is written first. */
   end(): void {
     open.delete(this);
+    this.beforeFlush?.();
     this.drain(EXIT_DRAIN_MS);
     clearTimeout(this.window);
     this.window = undefined;

@@ -9,6 +9,9 @@ const SUCCESS = 0;
 const FAILED = 1;
 /** TraceFlags.SAMPLED of @opentelemetry/api. */
 const SAMPLED = 1;
+/** Ended spans wait this long, or until this many, before they become lines. */
+const BATCH_MS = 20;
+const BATCH_MAX = 256;
 
 /**
  * Writes finished spans as JSON lines, to a file (`file` exporter) or to stderr (`console`;
@@ -16,11 +19,16 @@ const SAMPLED = 1;
  * Lines go through a coalescing stream: a busy spell's spans share one appended `write` of
  * whole lines, so `run` and its `mcp-serve` children can share one file without
  * interleaving lines, and what is buffered is written on shutdown and on process exit.
+ * An ended span becomes its line later, in a batch with the others that ended within 20 ms,
+ * not while the call it traces is on its way back to the agent: the answer does not wait
+ * for the span's JSON.
  */
 export class JsonLinesSpanExporter implements SpanExporter {
   private stopped = false;
   private readonly fd: number;
   private readonly out: CoalescingFdStream;
+  private pending: Array<() => SpanRecord> = [];
+  private batch?: NodeJS.Timeout;
 
   constructor(target: { file: string } | 'stderr', private readonly mask: (text: string) => string) {
     if (target === 'stderr') {
@@ -29,17 +37,28 @@ export class JsonLinesSpanExporter implements SpanExporter {
       mkdirSync(dirname(target.file), { recursive: true });
       this.fd = openSync(target.file, 'a', 0o600);
     }
-    this.out = drainOnExit(new CoalescingFdStream(this.fd));
+    this.out = drainOnExit(new CoalescingFdStream(this.fd, () => this.writePending()));
   }
 
   /** One ended span, straight from {@link JsonLinesSpanProcessor}. */
   write(span: ReadableSpan): void {
-    this.writeRecord(toSpanRecord(span));
+    this.defer(() => toSpanRecord(span));
   }
 
-  /** One ended span of awf's own tracer (`JsonLinesTracer`), already in line form. */
-  writeRecord(record: SpanRecord): void {
-    if (!this.stopped) this.out.write(this.mask(`${JSON.stringify(record)}\n`));
+  /** One ended span of awf's own tracer (`JsonLinesTracer`); `record` is called once, later. */
+  defer(record: () => SpanRecord): void {
+    if (this.stopped) return;
+    this.pending.push(record);
+    if (this.pending.length >= BATCH_MAX) this.writePending();
+    else this.batch ??= setTimeout(() => this.writePending(), BATCH_MS).unref();
+  }
+
+  private writePending(): void {
+    clearTimeout(this.batch);
+    this.batch = undefined;
+    const spans = this.pending;
+    this.pending = [];
+    for (const record of spans) this.out.write(this.mask(`${JSON.stringify(record())}\n`));
   }
 
   export(spans: ReadableSpan[], done: (result: { code: number; error?: Error }) => void): void {
@@ -54,13 +73,13 @@ export class JsonLinesSpanExporter implements SpanExporter {
 
   async shutdown(): Promise<void> {
     if (this.stopped) return;
+    this.out.end(); // writes what is pending first
     this.stopped = true;
-    this.out.end();
     if (this.fd !== 2) closeSync(this.fd);
   }
 
   async forceFlush(): Promise<void> {
-    this.out.flushSync();
+    this.out.flushSync(); // writes what is pending first
   }
 }
 

@@ -5,7 +5,7 @@ const STEP = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
 
 function tracer(mask: (text: string) => string = (t) => t) {
   const records: SpanRecord[] = [];
-  return { records, tracer: new JsonLinesTracer((r) => records.push(JSON.parse(JSON.stringify(r)) as SpanRecord), mask, 'svc') };
+  return { records, tracer: new JsonLinesTracer((r) => records.push(JSON.parse(JSON.stringify(r())) as SpanRecord), mask, 'svc') };
 }
 
 describe('JsonLinesTracer', () => {

@@ -12,13 +12,15 @@ const SAMPLED = 1;
  * chain per call (ADR 099). Parents are explicit as for every Tracer; a remote parent's
  * sampled flag is honoured as the SDK's default parent-based sampler does. String
  * attributes and failure messages are masked on the way in; the sink masks the whole line.
+ * An ended span hands the sink a function that makes its record, so the sink decides when
+ * that work is done (the exporter does it in batches, off the traced call's way back).
  */
 export class JsonLinesTracer implements Tracer {
   readonly enabled = true;
   private lastParent?: { text: string; parsed: ParentContext | undefined };
 
   constructor(
-    private readonly sink: (record: SpanRecord) => void,
+    private readonly sink: (record: () => SpanRecord) => void,
     readonly mask: (text: string) => string,
     readonly service: string,
   ) {}
@@ -46,13 +48,14 @@ export class JsonLinesTracer implements Tracer {
   }
 
   /** Called once by an ended span; unsampled spans only carried their context. */
-  finish(span: JsonLinesSpan, record: SpanRecord): void {
-    if ((span.flags & SAMPLED) !== 0) this.sink(record);
+  finish(span: JsonLinesSpan): void {
+    if ((span.flags & SAMPLED) !== 0) this.sink(() => span.record());
   }
 }
 
 class JsonLinesSpan implements TraceSpan {
   private readonly startedAt = performance.now();
+  private endedAt = 0;
   private ended = false;
   private error?: { message: string; at: number };
 
@@ -81,20 +84,26 @@ class JsonLinesSpan implements TraceSpan {
   end(): void {
     if (this.ended) return;
     this.ended = true;
+    this.endedAt = performance.now();
+    this.tracer.finish(this);
+  }
+
+  /** The span as its JSON line's object; only once ended. */
+  record(): SpanRecord {
     const { error } = this;
-    this.tracer.finish(this, {
+    return {
       name: this.name,
       trace_id: this.traceId,
       span_id: this.spanId,
       ...(this.parentSpanId ? { parent_span_id: this.parentSpanId } : {}),
       service: this.tracer.service,
       start: isoAt(this.startedAt),
-      duration_ms: Math.round((performance.now() - this.startedAt) * 1000) / 1000,
+      duration_ms: Math.round((this.endedAt - this.startedAt) * 1000) / 1000,
       status: error ? 'error' : 'unset',
       ...(error ? { status_message: error.message } : {}),
       attributes: this.attributes,
       ...(error ? { events: [{ name: 'exception', time: isoAt(error.at), attributes: { 'exception.message': error.message } }] } : {}),
-    });
+    };
   }
 }
 

@@ -41,7 +41,7 @@ export function loadTracing(settings: TelemetrySettings, mask: (text: string) =>
   // nestjs-otel's @Span) export through the same provider.
   provider.register();
   const tracer = lines
-    ? new JsonLinesTracer((record) => lines.writeRecord(record), mask, serviceName)
+    ? new JsonLinesTracer((record) => lines.defer(record), mask, serviceName)
     : new OtelTracer(api, provider.getTracer('awf', AWF_VERSION), mask);
   return { tracer, shutdown: () => provider.shutdown() };
 }
