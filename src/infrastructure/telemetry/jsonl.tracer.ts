@@ -1,6 +1,7 @@
 import { randomFillSync } from 'node:crypto';
 import type { SpanAttributes, StartSpanOptions, TraceSpan, Tracer } from '../../domain/ports/tracer.port';
-import type { SpanRecord } from './span-record';
+import { maskAttributes } from './masked-attributes';
+import { spanRecord, type SpanRecord } from './span-record';
 import { formatTraceparent, type ParentContext, parseTraceparent } from './traceparent';
 
 /** TraceFlags.SAMPLED: a parent that was not sampled keeps its children out of the file too. */
@@ -91,19 +92,19 @@ class JsonLinesSpan implements TraceSpan {
   /** The span as its JSON line's object; only once ended. */
   record(): SpanRecord {
     const { error } = this;
-    return {
+    return spanRecord({
       name: this.name,
-      trace_id: this.traceId,
-      span_id: this.spanId,
-      ...(this.parentSpanId ? { parent_span_id: this.parentSpanId } : {}),
+      traceId: this.traceId,
+      spanId: this.spanId,
+      parentSpanId: this.parentSpanId,
       service: this.tracer.service,
       start: isoAt(this.startedAt),
-      duration_ms: Math.round((this.endedAt - this.startedAt) * 1000) / 1000,
+      durationMs: this.endedAt - this.startedAt,
       status: error ? 'error' : 'unset',
-      ...(error ? { status_message: error.message } : {}),
+      statusMessage: error?.message,
       attributes: this.attributes,
-      ...(error ? { events: [{ name: 'exception', time: isoAt(error.at), attributes: { 'exception.message': error.message } }] } : {}),
-    };
+      events: error ? [{ name: 'exception', time: isoAt(error.at), attributes: { 'exception.message': error.message } }] : [],
+    });
   }
 }
 
@@ -115,15 +116,6 @@ function isoAt(monotonicMs: number): string {
   const at = ms - (ms % 1000);
   if (second?.at !== at) second = { at, prefix: new Date(at).toISOString().slice(0, 20) };
   return `${second.prefix}${String(ms - at).padStart(3, '0')}Z`;
-}
-
-function maskAttributes(attributes: SpanAttributes | undefined, mask: (text: string) => string): SpanAttributes {
-  const out: SpanAttributes = {};
-  for (const key in attributes) {
-    const value = attributes[key];
-    out[key] = typeof value === 'string' ? mask(value) : value;
-  }
-  return out;
 }
 
 // Ids come from one pooled buffer of OS randomness, refilled when used up: one syscall per

@@ -1,5 +1,6 @@
 import type * as OtelApi from '@opentelemetry/api';
 import type { SpanAttributes, StartSpanOptions, TraceSpan, Tracer } from '../../domain/ports/tracer.port';
+import { maskAttributes } from './masked-attributes';
 import { formatTraceparent, parseTraceparent } from './traceparent';
 
 /** The Tracer port over an OpenTelemetry tracer. Built only once the SDK is loaded. */
@@ -33,7 +34,7 @@ class OtelSpan implements TraceSpan {
   }
 
   setAttributes(attributes: SpanAttributes): void {
-    if (!this.ended) this.span.setAttributes(maskAttributes(attributes, this.mask) ?? {});
+    if (!this.ended) this.span.setAttributes(maskAttributes(attributes, this.mask));
   }
 
   fail(message: string): void {
@@ -48,14 +49,4 @@ class OtelSpan implements TraceSpan {
     this.ended = true;
     this.span.end();
   }
-}
-
-function maskAttributes(attributes: SpanAttributes | undefined, mask: (text: string) => string): SpanAttributes | undefined {
-  if (!attributes) return undefined;
-  const out: SpanAttributes = {};
-  for (const key in attributes) {
-    const value = attributes[key];
-    out[key] = typeof value === 'string' ? mask(value) : value;
-  }
-  return out;
 }

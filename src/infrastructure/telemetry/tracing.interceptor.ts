@@ -38,13 +38,11 @@ export class TracingInterceptor implements ToolCallInterceptor {
     const started = performance.now();
     try {
       const result = await next();
-      const outcome = outcomeOf(result);
-      if (outcome.error) {
-        span.setAttributes({ 'tool.duration_ms': elapsedMs(started), 'tool.status': outcome.status, 'tool.error': outcome.error });
-        span.fail(outcome.error);
-      } else {
-        span.setAttributes({ 'tool.duration_ms': elapsedMs(started), 'tool.status': outcome.status });
-      }
+      const { status, error } = outcomeOf(result);
+      const ended: SpanAttributes = { 'tool.duration_ms': elapsedMs(started), 'tool.status': status };
+      if (error) ended['tool.error'] = error;
+      span.setAttributes(ended);
+      if (error) span.fail(error);
       return result;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
