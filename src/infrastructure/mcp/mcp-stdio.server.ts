@@ -3,7 +3,7 @@ import { isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import { isPlainObject } from '../../domain/model/plain-object';
 import type { ToolDispatcher } from '../../domain/ports/tool-dispatcher.port';
-import { JsonRpcError, JsonRpcErrorCode, type JsonRpcMessage, type RequestId } from './json-rpc';
+import { isRequestId, JsonRpcError, JsonRpcErrorCode, type JsonRpcMessage, type RequestId } from './json-rpc';
 import { callToolParams, initializeParams, listToolsParams, negotiateProtocolVersion } from './mcp-protocol';
 import { StdioLineTransport } from './stdio-line.transport';
 
@@ -135,7 +135,7 @@ export class McpStdioServer {
 
   /** A cancelled call gets no answer, as in the SDK: aborted when running, dropped when waiting. */
   private cancel(requestId: unknown): void {
-    if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
+    if (!isRequestId(requestId)) return;
     this.inFlight.get(requestId)?.abort();
     const waitingAt = this.waiting.findIndex((w) => w.id === requestId);
     if (waitingAt !== -1) this.waiting.splice(waitingAt, 1);
