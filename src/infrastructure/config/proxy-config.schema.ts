@@ -21,6 +21,9 @@ const all = (...checks: Check[]): Check => (v, p) => checks.map((c) => c(v, p)).
 /** As class-validator's @IsOptional: absent or null passes. */
 const optional = (check: Check): Check => (v, p) => (v === undefined || v === null ? undefined : check(v, p));
 
+/** A nested section: an object whose every wrong field is named. */
+const section = (fields: Record<string, Check>): Check => (v, p) => (isPlainObject(v) ? problemsOf(v, fields, `${p}.`).join('; ') || undefined : `${p} must be an object`);
+
 const PLUGIN_TOOL: Record<string, Check> = { plugin: nonEmptyString, expose: listOf(string) };
 
 const TELEMETRY: Record<string, Check> = {
@@ -54,8 +57,8 @@ const ROOT: Record<string, Check> = {
   run_id: optional(string),
   owner_pid: optional(positiveInt),
   events_path: optional(all(string, matching(/^\//, 'events_path must be an absolute path'))),
-  telemetry: optional((v, p) => (isPlainObject(v) ? problemsOf(v, TELEMETRY, `${p}.`).join('; ') || undefined : `${p} must be an object`)),
-  limits: optional((v, p) => (isPlainObject(v) ? problemsOf(v, LIMITS, `${p}.`).join('; ') || undefined : `${p} must be an object`)),
+  telemetry: optional(section(TELEMETRY)),
+  limits: optional(section(LIMITS)),
 };
 
 export const KNOWN_KEYS = {
