@@ -13,6 +13,11 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 export const DIST = join(ROOT, 'dist');
 export const stub = (name) => join(ROOT, 'scripts', 'bundle-stubs', name);
 
+/** An esbuild filter that matches exactly these package names. */
+function exactly(names) {
+  return new RegExp(`^(${names.map((n) => n.replace(/[/.]/g, '\\$&')).join('|')})$`);
+}
+
 /** A module that stands for `requireExpr` and evaluates it on first use of any export. */
 function onFirstUse(requireExpr, { writable = false } = {}) {
   return `let real; const load = () => (real ??= ${requireExpr});
@@ -95,7 +100,7 @@ export function takenFrom(from = {}) {
     name: 'taken-from',
     setup(b) {
       if (where.size === 0) return;
-      const filter = new RegExp(`^(${[...where.keys()].map((p) => p.replace(/[/.]/g, '\\$&')).join('|')})$`);
+      const filter = exactly([...where.keys()]);
       b.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'taken-from' }));
       b.onResolve({ filter: /^\.\/awf-\w+\.cjs$/ }, (args) => ({ path: args.path, external: true }));
       b.onLoad({ filter: /.*/, namespace: 'taken-from' }, (args) => ({
@@ -110,7 +115,7 @@ export function takenFrom(from = {}) {
 /** In the snapshot bundle: each package of RUN_TIME_BUNDLES becomes a require of its bundle. */
 export function loadedAtRunTime() {
   const where = new Map(Object.entries(RUN_TIME_BUNDLES).flatMap(([file, { packages }]) => packages.map((p) => [p, file])));
-  const filter = new RegExp(`^(${[...where.keys()].map((p) => p.replace(/[/.]/g, '\\$&')).join('|')})$`);
+  const filter = exactly([...where.keys()]);
   return {
     name: 'loaded-at-run-time',
     setup(b) {
@@ -135,7 +140,7 @@ module.exports = loadRunTimeBundle(${JSON.stringify(where.get(args.path))}, ${JS
 const DEFERRED_IN_SNAPSHOT = ['yaml'];
 
 export function deferredInSnapshot(names = DEFERRED_IN_SNAPSHOT) {
-  const filter = new RegExp(`^(${names.map((n) => n.replace(/[/.]/g, '\\$&')).join('|')})$`);
+  const filter = exactly(names);
   return {
     name: 'deferred-in-snapshot',
     setup(b) {
