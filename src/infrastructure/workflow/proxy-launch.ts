@@ -25,11 +25,19 @@ export function leanProxyLaunch(launch: ProxyLaunch, config: ProxyConfig, env: N
   return { command: ENV_BINARY, args: ['-u', 'NODE_EXTRA_CA_CERTS', `${STASHED_EXTRA_CA_CERTS}=${certs}`, launch.command, ...launch.args] };
 }
 
+/** Per directory, once per run: every step of a run starts in the same few directories. */
+const extensionsIn = new Map<string, boolean>();
+
 /** mcp-serve loads the extensions of the project it starts in (the agent's working directory). */
 function listsExtensions(dir: string): boolean {
-  try {
-    return loadProjectConfig(dir).extensions.length > 0;
-  } catch {
-    return true; // a config mcp-serve will refuse anyway: leave its start as it was
+  let lists = extensionsIn.get(dir);
+  if (lists === undefined) {
+    try {
+      lists = loadProjectConfig(dir).extensions.length > 0;
+    } catch {
+      lists = true; // a config mcp-serve will refuse anyway: leave its start as it was
+    }
+    extensionsIn.set(dir, lists);
   }
+  return lists;
 }
