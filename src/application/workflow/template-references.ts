@@ -3,22 +3,22 @@ import { ErrorCodes } from '../../domain/errors/error-codes';
 import { CONTEXT_FIELDS, NAMESPACES, STATE_FIELDS, WORKFLOW_FIELDS } from '../../domain/workflow/interpolation.types';
 import { type ValidationIssue, issue } from '../../domain/workflow/validation-issue.model';
 import type { Step, Workflow } from '../../domain/workflow/workflow.model';
+import { collectStrings, flowTemplateFields, hookTemplateFields } from './flow-template-fields';
 import { Template } from './template-engine';
 
 /** The template fields of a step, by YAML key. Agent options are interpolated too (ADR). */
 export function templateFields(step: Step): [string, string][] {
+  return [...ownTemplateFields(step), ...hookTemplateFields(step)];
+}
+
+function ownTemplateFields(step: Step): [string, string][] {
+  if (step.type !== 'step' && step.type !== 'agent' && step.type !== 'terminal') return flowTemplateFields(step);
   if (step.type === 'step') return [['command', step.command], ...(step.dir ? [['dir', step.dir] as [string, string]] : [])];
   if (step.type === 'terminal') return step.message ? [['message', step.message]] : [];
   const fields: [string, string][] = [['provider', step.provider], ['prompt', step.prompt]];
   if (step.dir) fields.push(['dir', step.dir]);
   collectStrings(step.options, 'options', fields);
   return fields;
-}
-
-function collectStrings(value: unknown, path: string, out: [string, string][]): void {
-  if (typeof value === 'string') out.push([path, value]);
-  else if (Array.isArray(value)) value.forEach((v, i) => collectStrings(v, `${path}[${i}]`, out));
-  else if (typeof value === 'object' && value !== null) for (const [k, v] of Object.entries(value)) collectStrings(v, `${path}.${k}`, out);
 }
 
 /**
@@ -41,7 +41,8 @@ export function checkTemplates(wf: Workflow): ValidationIssue[] {
         continue;
       }
       for (const path of template.references()) {
-        const why = problem(path, inputs, states, step.name);
+        // A post hook runs after its step, so it may read the step's own state.
+        const why = problem(path, inputs, states, field.startsWith('hooks.post') ? '' : step.name);
         if (why) out.push(issue(ErrorCodes.WORKFLOW_UNDEFINED_REFERENCE, at, `{{.${path.join('.')}}}: ${why}`));
       }
     }
