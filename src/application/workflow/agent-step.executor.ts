@@ -99,7 +99,7 @@ function parseJson(text: string): unknown {
  */
 export function stepEventsPath(runDir: string, step: string, loop?: LoopData): string {
   const indices: number[] = [];
-  for (let l = loop; l; l = l.Parent) indices.unshift(l.Index);
+  for (let l: LoopData | null | undefined = loop; l; l = l.Parent) indices.unshift(l.Index);
   const iteration = indices.length ? `.i${indices.join('-')}` : '';
   return join(runDir, `${step.replace(/[^A-Za-z0-9_-]/g, '_')}${iteration}.events.jsonl`);
 }

@@ -40,8 +40,8 @@ export class LoopStepExecutor {
     for (let i = 0; i < total; i++) {
       if (ctx.signal.aborted) return this.result(step, done, 'cancelled');
       const loop: LoopData = items
-        ? { Item: items[i], Index: i, Index1: i + 1, First: i === 0, Last: i === total - 1, Length: total, Parent: ctx.loop }
-        : { Index: i, Index1: i + 1, First: i === 0, Last: false, Length: -1, Parent: ctx.loop };
+        ? { Item: items[i], Index: i, Index1: i + 1, First: i === 0, Last: i === total - 1, Length: total, Parent: ctx.loop ?? null }
+        : { Index: i, Index1: i + 1, First: i === 0, Last: false, Length: -1, Parent: ctx.loop ?? null };
       const body = scopedContext(ctx, { loop, parentSpan: ctx.stepSpan ?? ctx.parentSpan });
       if (step.condition !== undefined && !Condition.compile(step.condition).evaluate(conditionEnv(body, step.name))) break;
       const it = await this.iteration(step, body, runner);
