@@ -29,12 +29,6 @@ export interface ProxySession {
   close(): void;
 }
 
-/** What an agent runs to start a step's `mcp-serve`. */
-export interface ProxyLaunch {
-  command: string;
-  args: string[];
-}
-
 export interface ToolProxyOptions {
   /** Absolute path of the built CLI (`dist/main.js`) that agents start as `mcp-serve`. */
   mainScript: string;
@@ -44,8 +38,6 @@ export interface ToolProxyOptions {
   tmpRoot?: string;
   /** Gives the step's `mcp-serve` the run's exporter settings. */
   telemetry?: Pick<TelemetryControl, 'proxyTelemetry'>;
-  /** Adjusts how the step's `mcp-serve` is started, knowing its config (infrastructure/workflow/proxy-launch.ts). */
-  adjustLaunch?: (launch: ProxyLaunch, config: ProxyConfig) => ProxyLaunch;
 }
 
 /**
@@ -85,16 +77,12 @@ export class ToolProxyService {
       writeAtomic(file, JSON.stringify(config));
       await this.preflight(config);
       let closed = false;
-      const plain: ProxyLaunch = {
-        command: this.options.nodeBinary ?? process.execPath,
-        args: [...(this.options.nodeArgs ?? []), this.options.mainScript, 'mcp-serve', `--config=${file}`],
-      };
-      const { command, args } = this.options.adjustLaunch?.(plain, config) ?? plain;
       const session: ProxySession = {
         injection: {
           serverName: PROXY_SERVER_NAME,
-          command,
-          args,
+          // A plain command, the same for every agent CLI: `node [flags] main.js mcp-serve --config=…` (ADR 120).
+          command: this.options.nodeBinary ?? process.execPath,
+          args: [...(this.options.nodeArgs ?? []), this.options.mainScript, 'mcp-serve', `--config=${file}`],
           env: {},
           configPath: file,
           interceptBuiltins: config.intercept_builtins,

@@ -4,7 +4,6 @@ import type { AppLogger } from '../../domain/ports/app-logger.port';
 import type { TelemetryControl } from '../../domain/ports/telemetry-control.port';
 import { TELEMETRY_CONTROL } from '../../domain/ports/telemetry-control.port';
 import type { ToolDispatcherFactory } from '../../domain/ports/tool-dispatcher-factory.port';
-import { restoreStashedEnv } from '../../domain/proxy/stashed-env';
 import { APP_LOGGER, TOOL_ROUTER_FACTORY } from '../../domain/ports/tokens';
 import { AWF_VERSION } from '../../version';
 import { loadProxyConfig } from '../config/proxy-config.loader';
@@ -31,7 +30,6 @@ export class McpServeService {
 
   async serve(configFile: string): Promise<void> {
     markStartPhase('container');
-    restoreStashedEnv(process.env); // before any plugin or command is spawned (ADR 100)
     const config = loadProxyConfig(configFile);
     const scope = buildToolScope(config);
     markStartPhase('config');
