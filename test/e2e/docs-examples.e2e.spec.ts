@@ -24,9 +24,14 @@ describe.each(docs.filter(([, examples]) => examples.length > 0))('%s', (_doc, e
   for (const ex of examples) {
     if (ex.skip) {
       it.skip(label(ex), () => undefined);
+    } else if (ex.knownDefect) {
+      // Fails today for the reason given; once fixed this test fails, and the marker must go.
+      it.failing(`${label(ex)} (known defect: ${ex.knownDefect})`, () => {
+        runExample(ex, project);
+      }, 200_000);
     } else {
       it(label(ex), () => {
-        expect(typeof runExample(ex, project)).toBe('string');
+        runExample(ex, project);
       }, 200_000);
     }
   }

@@ -10,7 +10,9 @@ import { join, relative } from 'node:path';
  *   <!-- doc-test: cwd: examples/sample-project; input: dir=. ; env: AWF_PLUGINS_PATH=examples/plugins -->
  *
  * Directives, separated by `;`: `skip: <reason>` (not run; the reason is required; it goes last),
- * `no-run: <reason>` (a workflow validated but not run), `cwd: <dir>` (relative to the
+ * `no-run: <reason>` (a workflow validated but not run), `known-defect: <issue and symptom>`
+ * (run, and expected to fail until the defect is fixed: then the test fails and the marker must
+ * go), `cwd: <dir>` (relative to the
  * document's scratch project), `file: <path>` (the block is also written there),
  * `env: K=V ...`, `input: name=value ...` (inputs of a workflow run). Unknown ones are errors.
  */
@@ -22,6 +24,7 @@ export interface DocExample {
   code: string;
   skip?: string;
   noRun?: string;
+  knownDefect?: string;
   cwd?: string;
   file?: string;
   env: Record<string, string>;
@@ -65,7 +68,7 @@ export function parseExamples(markdown: string, doc: string): DocExample[] {
   return found;
 }
 
-type Directives = Pick<DocExample, 'skip' | 'noRun' | 'cwd' | 'file' | 'env' | 'inputs'>;
+type Directives = Pick<DocExample, 'skip' | 'noRun' | 'knownDefect' | 'cwd' | 'file' | 'env' | 'inputs'>;
 
 /** The marker comment just above the fence at `at`, if any. */
 function directives(lines: string[], at: number, doc: string): Directives {
@@ -76,7 +79,7 @@ function directives(lines: string[], at: number, doc: string): Directives {
   if (!marker) return out;
   const where = `${doc}:${k + 1}`;
   // A reason is free text, `;` included: skip and no-run take the rest of the comment.
-  const reasoned = /(?:^|;)\s*(skip|no-run)\s*:/.exec(marker[1]);
+  const reasoned = /(?:^|;)\s*(skip|no-run|known-defect)\s*:/.exec(marker[1]);
   const parts = (reasoned ? marker[1].slice(0, reasoned.index) : marker[1]).split(';');
   if (reasoned) parts.push(marker[1].slice(reasoned.index).replace(/^;/, ''));
   for (const part of parts.map((p) => p.trim()).filter(Boolean)) {
@@ -86,8 +89,9 @@ function directives(lines: string[], at: number, doc: string): Directives {
     switch (name) {
       case 'skip':
       case 'no-run':
+      case 'known-defect':
         if (value.split(/\s+/).filter(Boolean).length < 3) throw new Error(`${where}: ${name} needs a reason (a few words), got "${value}"`);
-        out[name === 'skip' ? 'skip' : 'noRun'] = value;
+        out[name === 'skip' ? 'skip' : name === 'no-run' ? 'noRun' : 'knownDefect'] = value;
         break;
       case 'cwd':
       case 'file':
@@ -99,7 +103,7 @@ function directives(lines: string[], at: number, doc: string): Directives {
         Object.assign(name === 'env' ? out.env : out.inputs, pairs(value, where));
         break;
       default:
-        throw new Error(`${where}: unknown doc-test directive "${name}" (skip, no-run, cwd, file, env, input)`);
+        throw new Error(`${where}: unknown doc-test directive "${name}" (skip, no-run, known-defect, cwd, file, env, input)`);
     }
   }
   return out;
