@@ -1,5 +1,6 @@
 import { parse } from 'yaml';
 import { parseDurationMs } from './duration';
+import { isSecretInputName } from './secret-names';
 import { parseWorkflow } from './workflow.parser';
 import { checkWorkflow } from './workflow.rules';
 import type { AgentStep, CommandStep, TerminalStep } from './workflow.model';
@@ -176,5 +177,18 @@ states:
       'WORKFLOW.PARSE.INVALID_FIELD states.w.body: state "l" is listed twice in body',
       'WORKFLOW.PARSE.INVALID_FIELD states.w.max_iterations: max_iterations must be an integer from 1 to 10000, or a template giving one; not 10001',
     ]));
+  });
+});
+
+describe('secret inputs by name (AWF prefixes)', () => {
+  it.each([
+    ['SECRET_X', true], ['secret_x', true], ['API_KEY', true], ['api_key_prod', true], ['PASSWORD', true],
+    ['password2', true], ['TOKEN', true], ['Token_gh', true], ['OPENAI_API_KEY', false], ['GITHUB_TOKEN', false],
+    ['SECRETS', false], ['my_password', false],
+  ])('%s → %s', (name, secret) => expect(isSecretInputName(name)).toBe(secret));
+
+  it('marks such inputs secret, as if declared `secret: true`', () => {
+    const { workflow } = load('name: s\ninputs:\n  - {name: TOKEN_X}\n  - {name: plain}\nstates: {initial: d, d: {type: terminal}}\n');
+    expect(workflow?.inputs.map((i) => [i.name, i.secret])).toEqual([['TOKEN_X', true], ['plain', false]]);
   });
 });
