@@ -9,12 +9,13 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { CoreModule } from './infrastructure/core/core.module';
 import { ProxyModule } from './infrastructure/mcp/proxy.module';
 import { PluginsModule } from './infrastructure/plugins/plugins.module';
+import { PolicyModule } from './infrastructure/policy/policy.module';
 import { TelemetryModule } from './infrastructure/telemetry/telemetry.module';
 import { ToolsModule } from './infrastructure/tools/tools.module';
 
 type Importable = NonNullable<DynamicModule['imports']>[number];
 
-const PROXY_MODULES: Importable[] = [CoreModule, TelemetryModule, ToolsModule, PluginsModule];
+const PROXY_MODULES: Importable[] = [CoreModule, TelemetryModule, ToolsModule, PluginsModule, PolicyModule];
 
 /* eslint-disable @typescript-eslint/no-require-imports -- loaded per command, see above */
 const serveCli = (): Importable[] => [(require('./interfaces/cli/serve-cli.module') as typeof import('./interfaces/cli/serve-cli.module')).ServeCliModule];

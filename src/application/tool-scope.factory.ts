@@ -3,6 +3,9 @@ import { AwfError } from '../domain/errors/awf-error';
 import { ErrorCodes } from '../domain/errors/error-codes';
 import { DEFAULT_LIMITS, type ProxyConfig } from '../domain/proxy/proxy-config';
 import type { ToolScope } from '../domain/ports/tool-scope';
+import { ToolPolicy } from '../domain/policy/tool-policy';
+import { parsePolicy } from '../domain/policy/policy.parser';
+import type { PolicyLayer } from '../domain/policy/policy.model';
 
 /**
  * Turns a proxy config into the scope every provider sees. The root is resolved through
@@ -28,6 +31,8 @@ export function buildToolScope(config: ProxyConfig, cwd: string = process.cwd())
     runId: config.run_id,
     eventsPath: config.events_path,
     traceparent: config.telemetry?.traceparent ?? envTraceparent(),
+    ...(config.policy?.layers.length ? { policy: compilePolicy(config.policy.layers) } : {}),
+    ...(config.approval_socket ? { approvalSocket: config.approval_socket } : {}),
   });
 }
 
@@ -35,4 +40,9 @@ export function buildToolScope(config: ProxyConfig, cwd: string = process.cwd())
 function envTraceparent(): string | undefined {
   const value = process.env.TRACEPARENT;
   return value && /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/.test(value) ? value : undefined;
+}
+
+/** The layers as written in the config (checked on load) into their normal form, compiled once. */
+function compilePolicy(layers: readonly PolicyLayer[]): ToolPolicy {
+  return new ToolPolicy(layers.map(({ origin, ...spec }) => ({ origin, ...parsePolicy(spec, origin, []) })));
 }
