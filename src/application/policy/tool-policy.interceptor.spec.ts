@@ -7,7 +7,7 @@ import type { ToolScope } from '../../domain/ports/tool-scope';
 import { ToolPolicy } from '../../domain/policy/tool-policy';
 import { DEFAULT_LIMITS } from '../../domain/proxy/proxy-config';
 import { ValueSecretMasker } from '../secret-masker.service';
-import { ToolRouter } from '../tool-router.service';
+import { ToolRouterService as ToolRouter } from '../tool-router.service';
 import { PolicyPathGuard } from './policy-path.guard';
 import { ToolPolicyInterceptor } from './tool-policy.interceptor';
 
