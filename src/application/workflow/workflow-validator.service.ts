@@ -3,9 +3,10 @@ import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { PluginCatalog } from '../../domain/ports/plugin-catalog.port';
 import { type ValidationIssue, issue } from '../../domain/workflow/validation-issue.model';
 import type { AgentCatalog } from '../../domain/workflow/ports/agent-catalog.port';
-import type { LoadedWorkflow } from '../../domain/workflow/ports/workflow-repository.port';
+import type { LoadedWorkflow, WorkflowRepository } from '../../domain/workflow/ports/workflow-repository.port';
 import { checkWorkflow } from '../../domain/workflow/workflow.rules';
 import type { AgentStep, Workflow } from '../../domain/workflow/workflow.model';
+import { checkCalls } from './call-graph.check';
 import { Condition } from './condition-evaluator';
 import { checkTemplates } from './template-references';
 
@@ -18,14 +19,18 @@ const COEXISTENCE_PROVIDERS = new Set(['codex', 'copilot', 'github_copilot', 'op
  * against the installed plugins. Returns all issues; warnings never fail.
  */
 export class WorkflowValidator {
-  constructor(private readonly agents: AgentCatalog, private readonly plugins?: PluginCatalog) {}
+  constructor(
+    private readonly agents: AgentCatalog,
+    private readonly plugins?: PluginCatalog,
+    private readonly workflows?: Pick<WorkflowRepository, 'loadCalled'>,
+  ) {}
 
   async validate(loaded: LoadedWorkflow): Promise<ValidationIssue[]> {
     const wf = loaded.workflow;
     if (!wf) return loaded.issues;
     const issues = [...loaded.issues, ...checkWorkflow(wf), ...checkTemplates(wf), ...this.checkConditions(wf)];
     for (const step of wf.steps) if (step.type === 'agent') issues.push(...this.checkProvider(step));
-    issues.push(...(await this.checkPlugins(wf)));
+    issues.push(...(await this.checkPlugins(wf)), ...(await checkCalls(wf, this.workflows)));
     return issues;
   }
 
