@@ -11,10 +11,11 @@ import { ProxyModule } from './infrastructure/mcp/proxy.module';
 import { PluginsModule } from './infrastructure/plugins/plugins.module';
 import { TelemetryModule } from './infrastructure/telemetry/telemetry.module';
 import { ToolsModule } from './infrastructure/tools/tools.module';
+import { UpstreamsModule } from './infrastructure/upstreams/upstreams.module';
 
 type Importable = NonNullable<DynamicModule['imports']>[number];
 
-const PROXY_MODULES: Importable[] = [CoreModule, TelemetryModule, ToolsModule, PluginsModule];
+const PROXY_MODULES: Importable[] = [CoreModule, TelemetryModule, ToolsModule, PluginsModule, UpstreamsModule];
 
 /* eslint-disable @typescript-eslint/no-require-imports -- loaded per command, see above */
 const serveCli = (): Importable[] => [(require('./interfaces/cli/serve-cli.module') as typeof import('./interfaces/cli/serve-cli.module')).ServeCliModule];

@@ -22,6 +22,7 @@ export function buildToolScope(config: ProxyConfig, cwd: string = process.cwd())
     rootDir,
     interceptBuiltins: config.intercept_builtins,
     pluginTools: Object.freeze(config.plugin_tools.map((p) => Object.freeze({ plugin: p.plugin, expose: [...p.expose] }))),
+    ...(config.upstreams?.length ? { upstreams: Object.freeze(config.upstreams.map((u) => Object.freeze({ ...u }))) } : {}),
     limits: Object.freeze({ ...DEFAULT_LIMITS, ...(config.limits ?? {}) }),
     workflow: config.workflow,
     step: config.step,

@@ -24,10 +24,14 @@ import { COMMAND_EXECUTOR, type CommandExecutor } from '../../domain/workflow/po
 import { WORKFLOW_REPOSITORY, type WorkflowRepository } from '../../domain/workflow/ports/workflow-repository.port';
 import { selfCommand } from '../core/self-command';
 import { mainScriptPath } from './main-script';
+import { loadProjectConfig } from '../config/project-config.loader';
 import { leanProxyLaunch } from './proxy-launch';
 import { RegistryAgentCatalog } from './registry-agent-catalog.adapter';
 import { ShellCommandExecutor } from './shell-command.executor';
 import { YamlWorkflowRepository } from './yaml-workflow.repository';
+
+/** `.awf/config.yaml`'s named servers, read when a step lists servers (cli-main has already checked the file). */
+const mcpServers = () => loadProjectConfig().mcpServers;
 
 @Module({
   providers: [
@@ -36,12 +40,14 @@ import { YamlWorkflowRepository } from './yaml-workflow.repository';
     { provide: AGENT_CATALOG, useClass: RegistryAgentCatalog },
     {
       provide: ToolProxyService,
-      useFactory: (tools: ToolDispatcherFactory, telemetry?: TelemetryControl) => new ToolProxyService(tools, { mainScript: mainScriptPath(), nodeArgs: selfCommand([]).args.slice(0, -1), telemetry, adjustLaunch: (launch, config) => leanProxyLaunch(launch, config) }),
+      useFactory: (tools: ToolDispatcherFactory, telemetry?: TelemetryControl) => new ToolProxyService(tools, {
+        mainScript: mainScriptPath(), nodeArgs: selfCommand([]).args.slice(0, -1), telemetry, adjustLaunch: (launch, config) => leanProxyLaunch(launch, config), mcpServers,
+      }),
       inject: [TOOL_ROUTER_FACTORY, { token: TELEMETRY_CONTROL, optional: true }],
     },
     {
       provide: WorkflowValidator,
-      useFactory: (agents: AgentCatalog, plugins?: PluginCatalog) => new WorkflowValidator(agents, plugins),
+      useFactory: (agents: AgentCatalog, plugins?: PluginCatalog) => new WorkflowValidator(agents, plugins, mcpServers),
       inject: [AGENT_CATALOG, { token: PLUGIN_CATALOG, optional: true }],
     },
     {

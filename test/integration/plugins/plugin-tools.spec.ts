@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildToolScope } from '../../../src/application/tool-scope.factory';
+import { resultText, type ToolResult } from '../../../src/domain/model/tool-result';
 import type { ToolDispatcher } from '../../../src/domain/ports/tool-dispatcher.port';
 import type { ToolDispatcherFactory } from '../../../src/domain/ports/tool-dispatcher-factory.port';
 import { TOOL_ROUTER_FACTORY } from '../../../src/domain/ports/tokens';
@@ -15,7 +16,7 @@ import { EXAMPLE_PLUGINS, fixturePlugins, isAlive } from './plugin-fixtures';
 // Real processes on a shared two-core machine: generous bounds, never timing assertions.
 jest.setTimeout(180_000);
 
-const text = (r: { content: Array<{ text: string }> }) => r.content.map((c) => c.text).join('\n');
+const text = (r: ToolResult) => resultText(r);
 
 describe('plugin tools through the ToolRouter (PluginsModule wired by Nest)', () => {
   const dataHome = mkdtempSync(join(tmpdir(), 'awf-plugins-data-'));
