@@ -2,10 +2,10 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildToolScope } from '../../../src/application/tool-scope.factory';
+import { buildToolScope } from '../../../src/infrastructure/config/tool-scope.resolver';
+import type { ToolRouter } from '../../../src/domain/ports/tool-router.port';
+import type { ToolRouterFactory } from '../../../src/domain/ports/tool-router-factory.port';
 import { resultText, type ToolResult } from '../../../src/domain/model/tool-result';
-import type { ToolDispatcher } from '../../../src/domain/ports/tool-dispatcher.port';
-import type { ToolDispatcherFactory } from '../../../src/domain/ports/tool-dispatcher-factory.port';
 import { TOOL_ROUTER_FACTORY } from '../../../src/domain/ports/tokens';
 import type { PluginToolSpec } from '../../../src/domain/proxy/proxy-config';
 import { CoreModule } from '../../../src/infrastructure/core/core.module';
@@ -18,7 +18,7 @@ jest.setTimeout(180_000);
 
 const text = (r: ToolResult) => resultText(r);
 
-describe('plugin tools through the ToolRouter (PluginsModule wired by Nest)', () => {
+describe('plugin tools through the ToolRouterService (PluginsModule wired by Nest)', () => {
   const dataHome = mkdtempSync(join(tmpdir(), 'awf-plugins-data-'));
   const fixtures = fixturePlugins({
     crashy: { operations: { crash: { behaviour: 'crash' }, echo: {}, pid: { behaviour: 'pid' } } },
@@ -30,8 +30,8 @@ describe('plugin tools through the ToolRouter (PluginsModule wired by Nest)', ()
   });
   const saved = { path: process.env.AWF_PLUGINS_PATH, xdg: process.env.XDG_DATA_HOME, kv: process.env.AWF_KV_FILE };
   let app: TestingModule;
-  let factory: ToolDispatcherFactory;
-  const open: ToolDispatcher[] = [];
+  let factory: ToolRouterFactory;
+  const open: ToolRouter[] = [];
 
   const dispatcher = async (pluginTools: PluginToolSpec[]) => {
     const d = await factory.open(buildToolScope({ version: 1, intercept_builtins: false, plugin_tools: pluginTools }));

@@ -2,11 +2,11 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildToolScope } from '../../../src/application/tool-scope.factory';
+import { buildToolScope } from '../../../src/infrastructure/config/tool-scope.resolver';
 import { isAwfError } from '../../../src/domain/errors/awf-error';
 import { resultText } from '../../../src/domain/model/tool-result';
-import type { ToolDispatcher } from '../../../src/domain/ports/tool-dispatcher.port';
-import type { ToolDispatcherFactory } from '../../../src/domain/ports/tool-dispatcher-factory.port';
+import type { ToolRouter } from '../../../src/domain/ports/tool-router.port';
+import type { ToolRouterFactory } from '../../../src/domain/ports/tool-router-factory.port';
 import { TOOL_ROUTER_FACTORY } from '../../../src/domain/ports/tokens';
 import type { UpstreamServerSpec } from '../../../src/domain/proxy/upstream-server';
 import { CoreModule } from '../../../src/infrastructure/core/core.module';
@@ -22,11 +22,11 @@ const everything: UpstreamServerSpec = { name: 'everything', command: node, args
 describe('other MCP servers through the ToolRouter (UpstreamsModule wired by Nest)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'awf-upstreams-'));
   let app: TestingModule;
-  let factory: ToolDispatcherFactory;
-  const open: ToolDispatcher[] = [];
+  let factory: ToolRouterFactory;
+  const open: ToolRouter[] = [];
   const saved = process.env.AWF_TEST_UPSTREAM_TOKEN;
 
-  const dispatcher = async (upstreams: UpstreamServerSpec[]): Promise<ToolDispatcher> => {
+  const dispatcher = async (upstreams: UpstreamServerSpec[]): Promise<ToolRouter> => {
     const d = await factory.open(buildToolScope({ version: 1, intercept_builtins: false, plugin_tools: [], upstreams, root_dir: dir }));
     open.push(d);
     return d;
