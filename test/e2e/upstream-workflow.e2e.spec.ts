@@ -5,11 +5,14 @@ import { awf, processesWith, workflowProject } from './workflow-support';
 
 jest.setTimeout(180_000);
 
+/** Extra argument server-everything ignores: tells this file's servers from other tests' in the process list. */
+const MARKER = `awf-upstream-e2e-${process.pid}`;
+
 const config = (extra = '') => `# .awf/config.yaml
 mcp_servers:
   everything:
     command: ${JSON.stringify(process.execPath)}
-    args: [${JSON.stringify(SERVER_EVERYTHING)}, stdio]
+    args: [${JSON.stringify(SERVER_EVERYTHING)}, stdio, ${MARKER}]
     timeout: 60s
 ${extra}telemetry: {exporter: file, file: spans.jsonl}
 `;
@@ -58,7 +61,7 @@ describe('a workflow step with servers: [everything] (server-everything over std
       expect(step).toBeDefined();
       for (const c of calls) expect(c.parent_span_id).toBe(step!.span_id);
       expect(p.leftovers()).toEqual([]);
-      expect(processesWith(SERVER_EVERYTHING)).toEqual([]);
+      expect(processesWith(MARKER)).toEqual([]);
     } finally {
       p.cleanup();
     }
@@ -113,7 +116,7 @@ describe('a workflow step with servers: [everything] (server-everything over std
       expect(r.stderr).toContain('[EXECUTION.UPSTREAM.START_FAILED]');
       expect(r.stderr).toContain('cannot reach database at db:5432');
       expect(p.leftovers()).toEqual([]);
-      expect(processesWith(SERVER_EVERYTHING)).toEqual([]);
+      expect(processesWith(MARKER)).toEqual([]);
     } finally {
       p.cleanup();
     }

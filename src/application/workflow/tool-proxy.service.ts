@@ -30,12 +30,6 @@ export interface ProxySession {
   close(): void;
 }
 
-/** What an agent runs to start a step's `mcp-serve`. */
-export interface ProxyLaunch {
-  command: string;
-  args: string[];
-}
-
 export interface ToolProxyOptions {
   /** Absolute path of the built CLI (`dist/main.js`) that agents start as `mcp-serve`. */
   mainScript: string;
@@ -48,8 +42,6 @@ export interface ToolProxyOptions {
   scopes: ToolScopeResolver;
   /** Gives the step's `mcp-serve` the run's exporter settings. */
   telemetry?: Pick<TelemetryControl, 'proxyTelemetry'>;
-  /** Adjusts how the step's `mcp-serve` is started, knowing its config (infrastructure/workflow/proxy-launch.ts). */
-  adjustLaunch?: (launch: ProxyLaunch, config: ProxyConfig) => ProxyLaunch;
   /** The named servers of `.awf/config.yaml` (`mcp_servers`), read when a step names one. */
   mcpServers?: () => Readonly<Record<string, UpstreamServerSpec>>;
 }
@@ -91,16 +83,12 @@ export class ToolProxyService {
       const file = dir.write(`${safeName(request.step)}-${randomBytes(6).toString('hex')}.json`, JSON.stringify(config));
       await this.preflight(config);
       let closed = false;
-      const plain: ProxyLaunch = {
-        command: this.options.nodeBinary ?? process.execPath,
-        args: [...(this.options.nodeArgs ?? []), this.options.mainScript, 'mcp-serve', `--config=${file}`],
-      };
-      const { command, args } = this.options.adjustLaunch?.(plain, config) ?? plain;
       const session: ProxySession = {
         injection: {
           serverName: PROXY_SERVER_NAME,
-          command,
-          args,
+          // A plain command, the same for every agent CLI: `node [flags] main.js mcp-serve --config=…` (ADR 120).
+          command: this.options.nodeBinary ?? process.execPath,
+          args: [...(this.options.nodeArgs ?? []), this.options.mainScript, 'mcp-serve', `--config=${file}`],
           env: {},
           configPath: file,
           interceptBuiltins: config.intercept_builtins,

@@ -1,3 +1,4 @@
+import type { PolicyLayer } from '../policy/policy.model';
 import type { UpstreamServerSpec } from './upstream-server';
 
 /**
@@ -65,4 +66,8 @@ export interface ProxyConfig {
   events_path?: string;
   telemetry?: ProxyTelemetryConfig;
   limits?: Partial<ProxyLimits>;
+  /** The step's effective tool policy: defaults first, then the step's own (docs/policy.md). */
+  policy?: { layers: PolicyLayer[] };
+  /** Unix socket (0600, in the step's private dir) where the owning `awf run` answers approvals. */
+  approval_socket?: string;
 }

@@ -57,7 +57,7 @@ states:
     expect(checkWorkflow(workflow!)).toEqual([]);
   });
 
-  it('ignores unknown keys everywhere except mcp_proxy, where each one is named', () => {
+  it('warns of unknown keys, and in mcp_proxy refuses them, naming each one', () => {
     const { issues } = load(`
 name: x
 author: me
@@ -66,8 +66,11 @@ states:
   a: {type: agent, provider: script, prompt: p, colour: red, mcp_proxy: {enable: true, policy: deny, extra: 1}, on_success: z}
   z: {type: terminal}
 `);
-    expect(issues).toEqual([{ code: 'USER.MCP_PROXY.UNKNOWN_KEY', path: 'states.a.mcp_proxy', severity: 'error',
-      message: 'unknown field(s) in mcp_proxy: policy, extra (allowed: enable, intercept_builtins, plugin_tools, servers)' }]);
+    expect(issues).toEqual([
+      { code: 'WORKFLOW.PARSE.UNKNOWN_FIELD', path: 'states.a.colour', severity: 'warning', message: 'unknown key "colour"; it is ignored' },
+      { code: 'USER.MCP_PROXY.UNKNOWN_KEY', path: 'states.a.mcp_proxy', severity: 'error',
+        message: 'unknown field(s) in mcp_proxy: policy, extra (allowed: enable, intercept_builtins, plugin_tools, servers)' },
+    ]);
   });
 
   it('defaults intercept_builtins to enable, and an explicit value wins', () => {

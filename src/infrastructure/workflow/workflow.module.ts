@@ -28,7 +28,6 @@ import { PrivateTempDirs } from '../core/private-temp-dir';
 import { selfCommand } from '../core/self-command';
 import { mainScriptPath } from './main-script';
 import { loadProjectConfig } from '../config/project-config.loader';
-import { leanProxyLaunch } from './proxy-launch';
 import { RegistryAgentCatalog } from './registry-agent-catalog.adapter';
 import { ShellCommandExecutor } from './shell-command.executor';
 import { YamlWorkflowRepository } from './yaml-workflow.repository';
@@ -44,8 +43,7 @@ const mcpServers = () => loadProjectConfig().mcpServers;
     {
       provide: ToolProxyService,
       useFactory: (tools: ToolRouterFactory, telemetry?: TelemetryControl) => new ToolProxyService(tools, {
-        mainScript: mainScriptPath(), dirs: new PrivateTempDirs(), scopes: new RealToolScopeResolver(), nodeArgs: selfCommand([]).args.slice(0, -1), telemetry,
-        adjustLaunch: (launch, config) => leanProxyLaunch(launch, config), mcpServers,
+        mainScript: mainScriptPath(), dirs: new PrivateTempDirs(), scopes: new RealToolScopeResolver(), nodeArgs: selfCommand([]).args.slice(0, -1), telemetry, mcpServers,
       }),
       inject: [TOOL_ROUTER_FACTORY, { token: TELEMETRY_CONTROL, optional: true }],
     },
