@@ -48,6 +48,15 @@ export interface ToolProxyOptions {
   adjustLaunch?: (launch: ProxyLaunch, config: ProxyConfig) => ProxyLaunch;
 }
 
+/** The command an agent runs to start the `mcp-serve` of the step whose config is `file`. */
+export function proxyLaunch(options: ToolProxyOptions, file: string, config: ProxyConfig): ProxyLaunch {
+  const plain: ProxyLaunch = {
+    command: options.nodeBinary ?? process.execPath,
+    args: [...(options.nodeArgs ?? []), options.mainScript, 'mcp-serve', `--config=${file}`],
+  };
+  return options.adjustLaunch?.(plain, config) ?? plain;
+}
+
 /**
  * The per-step proxy lifecycle of DESIGN.md. `start` writes the step's config (mode 0600,
  * atomically, in a private 0700 directory) and opens the step's tools once in-process, so a
@@ -85,11 +94,7 @@ export class ToolProxyService {
       writeAtomic(file, JSON.stringify(config));
       await this.preflight(config);
       let closed = false;
-      const plain: ProxyLaunch = {
-        command: this.options.nodeBinary ?? process.execPath,
-        args: [...(this.options.nodeArgs ?? []), this.options.mainScript, 'mcp-serve', `--config=${file}`],
-      };
-      const { command, args } = this.options.adjustLaunch?.(plain, config) ?? plain;
+      const { command, args } = proxyLaunch(this.options, file, config);
       const session: ProxySession = {
         injection: {
           serverName: PROXY_SERVER_NAME,

@@ -1,10 +1,21 @@
 import { existsSync } from 'node:fs';
-import type { ProxyLaunch } from '../../application/workflow/tool-proxy.service';
+import type { ProxyLaunch, ToolProxyOptions } from '../../application/workflow/tool-proxy.service';
 import type { ProxyConfig } from '../../domain/proxy/proxy-config';
 import { STASHED_EXTRA_CA_CERTS } from '../../domain/proxy/stashed-env';
 import { loadProjectConfig } from '../config/project-config.loader';
+import { selfCommand } from '../core/self-command';
+import { mainScriptPath } from './main-script';
 
 const ENV_BINARY = '/usr/bin/env';
+
+/**
+ * How `awf run` starts every step's `mcp-serve` (with `proxyLaunch` of tool-proxy.service): the
+ * running node, dist/main.js, the startup snapshot when it fits (selfCommand). The tests' launch
+ * paths (test/support/launch-paths.ts) take the snapshot launch from here, not from a copy.
+ */
+export function proxyLaunchOptions(): Pick<ToolProxyOptions, 'mainScript' | 'nodeArgs' | 'adjustLaunch'> {
+  return { mainScript: mainScriptPath(), nodeArgs: selfCommand([]).args.slice(0, -1), adjustLaunch: (launch, config) => leanProxyLaunch(launch, config) };
+}
 
 /**
  * The command an agent runs to start a step's `mcp-serve`, without the caller's

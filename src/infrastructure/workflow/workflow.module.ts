@@ -22,9 +22,7 @@ import { APP_LOGGER, SECRET_MASKER, TOOL_ROUTER_FACTORY } from '../../domain/por
 import { AGENT_CATALOG, type AgentCatalog } from '../../domain/workflow/ports/agent-catalog.port';
 import { COMMAND_EXECUTOR, type CommandExecutor } from '../../domain/workflow/ports/command-executor.port';
 import { WORKFLOW_REPOSITORY, type WorkflowRepository } from '../../domain/workflow/ports/workflow-repository.port';
-import { selfCommand } from '../core/self-command';
-import { mainScriptPath } from './main-script';
-import { leanProxyLaunch } from './proxy-launch';
+import { proxyLaunchOptions } from './proxy-launch';
 import { RegistryAgentCatalog } from './registry-agent-catalog.adapter';
 import { ShellCommandExecutor } from './shell-command.executor';
 import { YamlWorkflowRepository } from './yaml-workflow.repository';
@@ -36,7 +34,7 @@ import { YamlWorkflowRepository } from './yaml-workflow.repository';
     { provide: AGENT_CATALOG, useClass: RegistryAgentCatalog },
     {
       provide: ToolProxyService,
-      useFactory: (tools: ToolDispatcherFactory, telemetry?: TelemetryControl) => new ToolProxyService(tools, { mainScript: mainScriptPath(), nodeArgs: selfCommand([]).args.slice(0, -1), telemetry, adjustLaunch: (launch, config) => leanProxyLaunch(launch, config) }),
+      useFactory: (tools: ToolDispatcherFactory, telemetry?: TelemetryControl) => new ToolProxyService(tools, { ...proxyLaunchOptions(), telemetry }),
       inject: [TOOL_ROUTER_FACTORY, { token: TELEMETRY_CONTROL, optional: true }],
     },
     {
