@@ -7,7 +7,7 @@
 // interceptors, telemetry of tool calls) goes in PROXY_MODULES; anything else in fullCli().
 import { type DynamicModule, Module } from '@nestjs/common';
 import { CoreModule } from './infrastructure/core/core.module';
-import { ProxyModule } from './infrastructure/mcp/proxy.module';
+import { ProxyModule } from './infrastructure/mcp-edge/proxy.module';
 import { PluginsModule } from './infrastructure/plugins/plugins.module';
 import { TelemetryModule } from './infrastructure/telemetry/telemetry.module';
 import { ToolsModule } from './infrastructure/tools/tools.module';

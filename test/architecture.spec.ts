@@ -53,8 +53,8 @@ describe('architecture', () => {
     expect(violations((f) => f.startsWith('application/'), (i) => (i.local !== undefined ? !/^(domain|application)\//.test(i.local) : !isBuiltin(i.pkg)))).toEqual([]);
   });
 
-  it('keeps @modelcontextprotocol/sdk inside src/infrastructure/mcp', () => {
-    expect(violations((f) => !f.startsWith('infrastructure/mcp/'), (i) => i.pkg === '@modelcontextprotocol/sdk')).toEqual([]);
+  it('keeps @modelcontextprotocol/sdk inside src/infrastructure/mcp-client', () => {
+    expect(violations((f) => !f.startsWith('infrastructure/mcp-client/'), (i) => i.pkg === '@modelcontextprotocol/sdk')).toEqual([]);
   });
 
   it('keeps the OpenTelemetry SDK inside src/infrastructure/telemetry', () => {
@@ -95,7 +95,7 @@ describe('architecture', () => {
       'domain/ports/bad.port.ts imports ../../application/tool-router.service',
     ]);
     expect(allowedEdge('infrastructure/tools', 'infrastructure/plugins')).toBe(false);
-    expect(allowedEdge('infrastructure/agents', 'infrastructure/mcp')).toBe(true);
+    expect(allowedEdge('infrastructure/agents', 'infrastructure/mcp-client')).toBe(true);
   });
 });
 
@@ -106,5 +106,5 @@ function area(path: string): string {
 /** Shared infrastructure any area may use; the script agent drives mcp-serve through the MCP client adapter. */
 function allowedEdge(from: string, to: string): boolean {
   const shared = ['infrastructure/core', 'infrastructure/config', 'infrastructure/logging'];
-  return from === to || shared.includes(to) || (from === 'infrastructure/agents' && to === 'infrastructure/mcp');
+  return from === to || shared.includes(to) || (from === 'infrastructure/agents' && to === 'infrastructure/mcp-client');
 }

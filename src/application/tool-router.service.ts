@@ -4,7 +4,7 @@ import { ErrorCodes } from '../domain/errors/error-codes';
 import { TOOL_NAME_PATTERN, type ToolDefinition } from '../domain/model/tool-definition';
 import { errorResult, type ToolResult } from '../domain/model/tool-result';
 import type { ToolCall, ToolCallInterceptor } from '../domain/ports/tool-call-interceptor.port';
-import type { ToolDispatcher } from '../domain/ports/tool-dispatcher.port';
+import type { ToolRouter } from '../domain/ports/tool-router.port';
 import type { ToolProvider } from '../domain/ports/tool-provider.port';
 import type { ToolScope } from '../domain/ports/tool-scope';
 import { isPlainObject } from '../domain/model/plain-object';
@@ -19,7 +19,7 @@ interface Route {
  * interceptor chain. Building is all-or-nothing: an invalid or duplicate name fails
  * before anything is served.
  */
-export class ToolRouter implements ToolDispatcher {
+export class ToolRouterService implements ToolRouter {
   private readonly tools: readonly ToolDefinition[];
   private closed = false;
 
@@ -37,7 +37,7 @@ export class ToolRouter implements ToolDispatcher {
     scope: ToolScope,
     interceptors: readonly ToolCallInterceptor[] = [],
     onClose: () => Promise<void> = async () => {},
-  ): Promise<ToolRouter> {
+  ): Promise<ToolRouterService> {
     const listed = await Promise.all(providers.map(async (provider) => ({ provider, tools: await provider.listTools(scope) })));
     const routes = new Map<string, Route>();
     for (const { provider, tools } of listed) {
@@ -63,7 +63,7 @@ export class ToolRouter implements ToolDispatcher {
       }
     }
     const ordered = [...interceptors].sort((a, b) => a.order - b.order);
-    return new ToolRouter(routes, scope, ordered, onClose);
+    return new ToolRouterService(routes, scope, ordered, onClose);
   }
 
   list(): readonly ToolDefinition[] {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ProxyInjection } from '../../domain/ports/agent-provider.port';
 import type { TelemetryControl } from '../../domain/ports/telemetry-control.port';
-import type { ToolDispatcherFactory } from '../../domain/ports/tool-dispatcher-factory.port';
+import type { ToolRouterFactory } from '../../domain/ports/tool-router-factory.port';
 import { PROXY_CONFIG_VERSION, type ProxyConfig } from '../../domain/proxy/proxy-config';
 import type { McpProxySettings } from '../../domain/workflow/workflow.model';
 import { buildToolScope } from '../tool-scope.factory';
@@ -66,7 +66,7 @@ export function proxyLaunch(options: ToolProxyOptions, file: string, config: Pro
 export class ToolProxyService {
   private readonly open = new Set<ProxySession>();
 
-  constructor(private readonly tools: ToolDispatcherFactory, private readonly options: ToolProxyOptions) {}
+  constructor(private readonly tools: ToolRouterFactory, private readonly options: ToolProxyOptions) {}
 
   /** Whether the step's settings call for a proxy at all (AWF: enabled and something to serve). */
   static wanted(settings: McpProxySettings | undefined): settings is McpProxySettings {

@@ -17,7 +17,7 @@ import { TELEMETRY_CONTROL, type TelemetryControl } from '../../domain/ports/tel
 import { TRACER, type Tracer } from '../../domain/ports/tracer.port';
 import type { AppLogger } from '../../domain/ports/app-logger.port';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
-import type { ToolDispatcherFactory } from '../../domain/ports/tool-dispatcher-factory.port';
+import type { ToolRouterFactory } from '../../domain/ports/tool-router-factory.port';
 import { APP_LOGGER, SECRET_MASKER, TOOL_ROUTER_FACTORY } from '../../domain/ports/tokens';
 import { AGENT_CATALOG, type AgentCatalog } from '../../domain/workflow/ports/agent-catalog.port';
 import { COMMAND_EXECUTOR, type CommandExecutor } from '../../domain/workflow/ports/command-executor.port';
@@ -34,7 +34,7 @@ import { YamlWorkflowRepository } from './yaml-workflow.repository';
     { provide: AGENT_CATALOG, useClass: RegistryAgentCatalog },
     {
       provide: ToolProxyService,
-      useFactory: (tools: ToolDispatcherFactory, telemetry?: TelemetryControl) => new ToolProxyService(tools, { ...proxyLaunchOptions(), telemetry }),
+      useFactory: (tools: ToolRouterFactory, telemetry?: TelemetryControl) => new ToolProxyService(tools, { ...proxyLaunchOptions(), telemetry }),
       inject: [TOOL_ROUTER_FACTORY, { token: TELEMETRY_CONTROL, optional: true }],
     },
     {

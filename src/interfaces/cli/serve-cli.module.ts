@@ -3,7 +3,7 @@
 // mcp-serve, so the proxy never builds or loads the other commands and what they inject.
 // Must never import CliModule, workflow, agent or plugin-management modules.
 import { Module } from '@nestjs/common';
-import { ProxyModule } from '../../infrastructure/mcp/proxy.module';
+import { ProxyModule } from '../../infrastructure/mcp-edge/proxy.module';
 import { McpServeCommand } from './mcp-serve.command';
 
 @Module({

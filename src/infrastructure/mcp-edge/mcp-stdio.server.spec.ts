@@ -1,12 +1,12 @@
 import { PassThrough } from 'node:stream';
-import type { ToolDispatcher } from '../../domain/ports/tool-dispatcher.port';
+import type { ToolRouter } from '../../domain/ports/tool-router.port';
 import { McpStdioServer } from './mcp-stdio.server';
 
 /** A dispatcher whose calls finish when the test says so. */
 function gatedTools() {
   const gates = new Map<string, () => void>();
   const started: string[] = [];
-  const dispatcher: ToolDispatcher = {
+  const dispatcher: ToolRouter = {
     list: () => [{ name: 'wait', description: 'waits', source: 'test', inputSchema: { type: 'object', properties: {} } }],
     call: (_name, args, options) => new Promise((resolve, reject) => {
       const key = String((args as { key: string }).key);
@@ -19,7 +19,7 @@ function gatedTools() {
   return { dispatcher, started, finish: (key: string) => gates.get(key)?.() };
 }
 
-function session(dispatcher: ToolDispatcher, maxConcurrentCalls: number) {
+function session(dispatcher: ToolRouter, maxConcurrentCalls: number) {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const answers: Array<{ id: unknown; result?: { content: Array<{ text: string }> }; error?: { code: number } }> = [];

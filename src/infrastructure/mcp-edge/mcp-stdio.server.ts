@@ -2,7 +2,8 @@ import type { Readable, Writable } from 'node:stream';
 import { isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import { isPlainObject } from '../../domain/model/plain-object';
-import type { ToolDispatcher } from '../../domain/ports/tool-dispatcher.port';
+import type { ToolRouter } from '../../domain/ports/tool-router.port';
+import type { ToolServerSession } from '../../domain/ports/tool-server.port';
 import { isRequestId, JsonRpcError, JsonRpcErrorCode, type JsonRpcMessage, type RequestId } from './json-rpc';
 import { callToolParams, initializeParams, listToolsParams, negotiateProtocolVersion } from './mcp-protocol';
 import { StdioLineTransport } from './stdio-line.transport';
@@ -33,13 +34,13 @@ const MAX_CONCURRENT_CALLS = 64;
 type CallParams = { name: string; arguments: Record<string, unknown> };
 
 /**
- * The MCP edge: serves a ToolDispatcher over stdio, answering the server side of MCP that a
+ * The MCP edge: serves a ToolRouter over stdio, answering the server side of MCP that a
  * tool proxy needs (initialize, ping, tools/list, tools/call, cancellation) the way the SDK's
  * `Server` does, without its per-message zod schemas (docs/adr/093-perf-own-mcp-server-edge.md).
  * `serve()` settles when the client closes stdin or `stop()` is called. Tool failures are
  * `isError` results (the dispatcher's job); unknown tools and bad params are JSON-RPC errors.
  */
-export class McpStdioServer {
+export class McpStdioServer implements ToolServerSession {
   private readonly transport: StdioLineTransport;
   private readonly stdin: Readable;
   private readonly inFlight = new Map<RequestId, AbortController>();
@@ -49,7 +50,7 @@ export class McpStdioServer {
   private finished?: () => void;
   private onFirstAnswer?: () => void;
 
-  constructor(private readonly tools: ToolDispatcher, options: McpStdioServerOptions) {
+  constructor(private readonly tools: ToolRouter, options: McpStdioServerOptions) {
     this.onFirstAnswer = options.onFirstAnswer;
     this.maxConcurrentCalls = options.maxConcurrentCalls ?? MAX_CONCURRENT_CALLS;
     this.stdin = options.stdin ?? process.stdin;
