@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import { ToolRouterService } from '../application/tool-router.service';
-import { buildToolScope } from '../application/tool-scope.factory';
+import { buildToolScope } from '../infrastructure/config/tool-scope.resolver';
 import type { ToolCallInterceptor } from '../domain/ports/tool-call-interceptor.port';
 import type { ToolProvider } from '../domain/ports/tool-provider.port';
 import type { ProxyConfig } from '../domain/proxy/proxy-config';

@@ -2,7 +2,7 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildToolScope } from '../../src/application/tool-scope.factory';
+import { buildToolScope } from '../../src/infrastructure/config/tool-scope.resolver';
 import type { ToolRouterFactory } from '../../src/domain/ports/tool-router-factory.port';
 import { TOOL_ROUTER_FACTORY } from '../../src/domain/ports/tokens';
 import type { PluginToolSpec } from '../../src/domain/proxy/proxy-config';

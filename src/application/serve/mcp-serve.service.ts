@@ -3,15 +3,16 @@ import type { ProcessLifetime } from '../../domain/ports/process-lifetime.port';
 import type { ProxyConfigSource } from '../../domain/ports/proxy-config-source.port';
 import type { TelemetryControl } from '../../domain/ports/telemetry-control.port';
 import type { ToolRouterFactory } from '../../domain/ports/tool-router-factory.port';
+import type { ToolScopeResolver } from '../../domain/ports/tool-scope-resolver.port';
 import type { ToolServerEdge } from '../../domain/ports/tool-server.port';
 import { restoreStashedEnv } from '../../domain/proxy/stashed-env';
-import { buildToolScope } from '../tool-scope.factory';
 import { markStartPhase, startPhases } from './start-phases';
 
 /** What `awf mcp-serve` works with, each behind its port (wired by ProxyModule). */
 export interface McpServeDependencies {
   routers: ToolRouterFactory;
   configs: ProxyConfigSource;
+  scopes: ToolScopeResolver;
   edge: ToolServerEdge;
   lifetime: ProcessLifetime;
   logger: AppLogger;
@@ -27,11 +28,11 @@ export class McpServeService {
   constructor(private readonly deps: McpServeDependencies) {}
 
   async serve(configFile: string): Promise<void> {
-    const { routers, configs, edge, lifetime, logger, telemetry } = this.deps;
+    const { routers, configs, scopes, edge, lifetime, logger, telemetry } = this.deps;
     markStartPhase('container');
     restoreStashedEnv(process.env); // before any plugin or command is spawned (ADR 100)
     const config = configs.load(configFile);
-    const scope = buildToolScope(config);
+    const scope = scopes.resolve(config);
     markStartPhase('config');
     // Spans are flushed by the telemetry module's shutdown hook, after serve() returns.
     await telemetry?.startForProxy(config.telemetry);

@@ -1,13 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { ProxyInjection } from '../../domain/ports/agent-provider.port';
+import type { PrivateDirs } from '../../domain/ports/private-dirs.port';
 import type { TelemetryControl } from '../../domain/ports/telemetry-control.port';
 import type { ToolRouterFactory } from '../../domain/ports/tool-router-factory.port';
+import type { ToolScopeResolver } from '../../domain/ports/tool-scope-resolver.port';
 import { PROXY_CONFIG_VERSION, type ProxyConfig } from '../../domain/proxy/proxy-config';
 import type { McpProxySettings } from '../../domain/workflow/workflow.model';
-import { buildToolScope } from '../tool-scope.factory';
 
 export const PROXY_SERVER_NAME = 'awf-proxy';
 
@@ -41,7 +39,10 @@ export interface ToolProxyOptions {
   /** Node flags before the script, e.g. the startup snapshot (docs/performance.md). */
   nodeArgs?: string[];
   nodeBinary?: string;
-  tmpRoot?: string;
+  /** Where each step's private directory (its config) is made. */
+  dirs: PrivateDirs;
+  /** Resolves the preflight's scope as `mcp-serve` will. */
+  scopes: ToolScopeResolver;
   /** Gives the step's `mcp-serve` the run's exporter settings. */
   telemetry?: Pick<TelemetryControl, 'proxyTelemetry'>;
   /** Adjusts how the step's `mcp-serve` is started, knowing its config (infrastructure/workflow/proxy-launch.ts). */
@@ -49,7 +50,7 @@ export interface ToolProxyOptions {
 }
 
 /** The command an agent runs to start the `mcp-serve` of the step whose config is `file`. */
-export function proxyLaunch(options: ToolProxyOptions, file: string, config: ProxyConfig): ProxyLaunch {
+export function proxyLaunch(options: Pick<ToolProxyOptions, 'mainScript' | 'nodeArgs' | 'nodeBinary' | 'adjustLaunch'>, file: string, config: ProxyConfig): ProxyLaunch {
   const plain: ProxyLaunch = {
     command: options.nodeBinary ?? process.execPath,
     args: [...(options.nodeArgs ?? []), options.mainScript, 'mcp-serve', `--config=${file}`],
@@ -86,12 +87,10 @@ export class ToolProxyService {
       ...(request.eventsPath ? { events_path: request.eventsPath } : {}),
       ...(this.options.telemetry ? { telemetry: this.options.telemetry.proxyTelemetry(request.traceparent) } : {}),
     };
-    const dir = mkdtempSync(join(this.options.tmpRoot ?? tmpdir(), 'awf-proxy-'));
-    const removeDir = (): void => rmSync(dir, { recursive: true, force: true });
+    const dir = this.options.dirs.make('awf-proxy-');
+    const removeDir = (): void => dir.remove();
     try {
-      chmodSync(dir, 0o700);
-      const file = join(dir, `${safeName(request.step)}-${randomBytes(6).toString('hex')}.json`);
-      writeAtomic(file, JSON.stringify(config));
+      const file = dir.write(`${safeName(request.step)}-${randomBytes(6).toString('hex')}.json`, JSON.stringify(config));
       await this.preflight(config);
       let closed = false;
       const { command, args } = proxyLaunch(this.options, file, config);
@@ -125,21 +124,11 @@ export class ToolProxyService {
   }
 
   private async preflight(config: ProxyConfig): Promise<void> {
-    const dispatcher = await this.tools.open(buildToolScope(config));
+    const dispatcher = await this.tools.open(this.options.scopes.resolve(config));
     await dispatcher.close();
   }
 }
 
-function writeAtomic(file: string, text: string): void {
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    writeFileSync(temp, text, { mode: 0o600, flag: 'wx' });
-    renameSync(temp, file);
-  } catch (err) {
-    rmSync(temp, { force: true });
-    throw err;
-  }
-}
 
 function safeName(step: string): string {
   return step.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40) || 'step';

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { buildToolScope } from '../../application/tool-scope.factory';
+import { buildToolScope } from '../config/tool-scope.resolver';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import { resultText } from '../../domain/model/tool-result';

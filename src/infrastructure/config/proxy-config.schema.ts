@@ -1,4 +1,5 @@
 import { isPlainObject } from '../../domain/model/plain-object';
+import { TRACEPARENT_PATTERN } from '../../domain/model/traceparent';
 
 /**
  * The shape of the step's proxy config, checked by hand: `awf mcp-serve` validates it on every
@@ -28,7 +29,7 @@ const PLUGIN_TOOL: Record<string, Check> = { plugin: nonEmptyString, expose: lis
 
 const TELEMETRY: Record<string, Check> = {
   exporter: oneOf('none', 'otlp', 'console', 'file'),
-  traceparent: optional(matching(/^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/)),
+  traceparent: optional(matching(TRACEPARENT_PATTERN)),
   endpoint: optional(string),
   file: optional(string),
   service_name: optional(string),

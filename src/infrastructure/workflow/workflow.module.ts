@@ -22,6 +22,9 @@ import { APP_LOGGER, SECRET_MASKER, TOOL_ROUTER_FACTORY } from '../../domain/por
 import { AGENT_CATALOG, type AgentCatalog } from '../../domain/workflow/ports/agent-catalog.port';
 import { COMMAND_EXECUTOR, type CommandExecutor } from '../../domain/workflow/ports/command-executor.port';
 import { WORKFLOW_REPOSITORY, type WorkflowRepository } from '../../domain/workflow/ports/workflow-repository.port';
+import { RealToolScopeResolver } from '../config/tool-scope.resolver';
+import { FsFileProbe } from '../core/fs-file.probe';
+import { PrivateTempDirs } from '../core/private-temp-dir';
 import { proxyLaunchOptions } from './proxy-launch';
 import { RegistryAgentCatalog } from './registry-agent-catalog.adapter';
 import { ShellCommandExecutor } from './shell-command.executor';
@@ -34,7 +37,7 @@ import { YamlWorkflowRepository } from './yaml-workflow.repository';
     { provide: AGENT_CATALOG, useClass: RegistryAgentCatalog },
     {
       provide: ToolProxyService,
-      useFactory: (tools: ToolRouterFactory, telemetry?: TelemetryControl) => new ToolProxyService(tools, { ...proxyLaunchOptions(), telemetry }),
+      useFactory: (tools: ToolRouterFactory, telemetry?: TelemetryControl) => new ToolProxyService(tools, { ...proxyLaunchOptions(), dirs: new PrivateTempDirs(), scopes: new RealToolScopeResolver(), telemetry }),
       inject: [TOOL_ROUTER_FACTORY, { token: TELEMETRY_CONTROL, optional: true }],
     },
     {
@@ -45,13 +48,13 @@ import { YamlWorkflowRepository } from './yaml-workflow.repository';
     {
       provide: WorkflowRunner,
       useFactory: (exec: CommandExecutor, agents: AgentCatalog, proxies: ToolProxyService, logger: AppLogger, tracer?: Tracer, history?: RunHistory) =>
-        new WorkflowRunner(new CommandStepExecutor(exec), new AgentStepExecutor(agents, proxies, logger), tracer && new RunTelemetry(tracer, history)),
+        new WorkflowRunner(new CommandStepExecutor(exec), new AgentStepExecutor(agents, proxies, logger), tracer && new RunTelemetry(tracer, process.env, history)),
       inject: [COMMAND_EXECUTOR, AGENT_CATALOG, ToolProxyService, APP_LOGGER, { token: TRACER, optional: true }, { token: RUN_HISTORY, optional: true }],
     },
     {
       provide: WorkflowService,
       useFactory: (repo: WorkflowRepository, validator: WorkflowValidator, runner: WorkflowRunner, masker: SecretMasker) =>
-        new WorkflowService(repo, validator, runner, masker),
+        new WorkflowService(repo, validator, runner, masker, new FsFileProbe()),
       inject: [WORKFLOW_REPOSITORY, WorkflowValidator, WorkflowRunner, SECRET_MASKER],
     },
   ],

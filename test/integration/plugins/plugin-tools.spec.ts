@@ -2,7 +2,7 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildToolScope } from '../../../src/application/tool-scope.factory';
+import { buildToolScope } from '../../../src/infrastructure/config/tool-scope.resolver';
 import type { ToolRouter } from '../../../src/domain/ports/tool-router.port';
 import type { ToolRouterFactory } from '../../../src/domain/ports/tool-router-factory.port';
 import { TOOL_ROUTER_FACTORY } from '../../../src/domain/ports/tokens';

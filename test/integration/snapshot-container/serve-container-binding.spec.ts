@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as v8 from 'node:v8';
 import type { INestApplicationContext } from '@nestjs/common';
-import { buildToolScope } from '../../../src/application/tool-scope.factory';
+import { buildToolScope } from '../../../src/infrastructure/config/tool-scope.resolver';
 import type { AppLogger } from '../../../src/domain/ports/app-logger.port';
 import type { SecretMasker } from '../../../src/domain/ports/secret-masker.port';
 import type { ToolRouterFactory } from '../../../src/domain/ports/tool-router-factory.port';

@@ -1,15 +1,24 @@
 import { realpathSync } from 'node:fs';
-import { AwfError } from '../domain/errors/awf-error';
-import { ErrorCodes } from '../domain/errors/error-codes';
-import { DEFAULT_LIMITS, type ProxyConfig } from '../domain/proxy/proxy-config';
-import type { ToolScope } from '../domain/ports/tool-scope';
+import { AwfError } from '../../domain/errors/awf-error';
+import { ErrorCodes } from '../../domain/errors/error-codes';
+import { inheritedTraceparent } from '../../domain/model/traceparent';
+import { DEFAULT_LIMITS, type ProxyConfig } from '../../domain/proxy/proxy-config';
+import type { ToolScope } from '../../domain/ports/tool-scope';
+import type { ToolScopeResolver } from '../../domain/ports/tool-scope-resolver.port';
+
+/** The ToolScopeResolver of this process: the real file system and environment. */
+export class RealToolScopeResolver implements ToolScopeResolver {
+  resolve(config: ProxyConfig): ToolScope {
+    return buildToolScope(config);
+  }
+}
 
 /**
  * Turns a proxy config into the scope every provider sees. The root is resolved through
  * symlinks here, once, so the sandbox compares real paths. A root that cannot be resolved
  * is fatal: silently serving without a sandbox is never an option.
  */
-export function buildToolScope(config: ProxyConfig, cwd: string = process.cwd()): ToolScope {
+export function buildToolScope(config: ProxyConfig, cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): ToolScope {
   const root = config.root_dir ?? cwd;
   let rootDir: string;
   try {
@@ -27,12 +36,7 @@ export function buildToolScope(config: ProxyConfig, cwd: string = process.cwd())
     step: config.step,
     runId: config.run_id,
     eventsPath: config.events_path,
-    traceparent: config.telemetry?.traceparent ?? envTraceparent(),
+    traceparent: config.telemetry?.traceparent ?? inheritedTraceparent(env),
   });
 }
 
-/** Agent CLIs that forward their environment but not our config still carry the step's trace. */
-function envTraceparent(): string | undefined {
-  const value = process.env.TRACEPARENT;
-  return value && /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/.test(value) ? value : undefined;
-}
