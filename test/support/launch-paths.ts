@@ -21,21 +21,21 @@ export interface LaunchPath {
 }
 
 type LaunchModule = {
-  proxyLaunch: (options: object, file: string, config: ProxyConfig) => { command: string; args: string[] };
+  proxyLaunch: (options: object, file: string) => { command: string; args: string[] };
 };
 type OptionsModule = { proxyLaunchOptions: () => object };
 
 /** The product's launch function, loaded from `distOrSrc` (the installed package's dist/). */
 function productLaunch(load: () => [LaunchModule, OptionsModule]): LaunchPath['launch'] {
-  return (file, config) => {
+  return (file) => {
     const [service, options] = load();
-    return service.proxyLaunch(options.proxyLaunchOptions(), file, config);
+    return service.proxyLaunch(options.proxyLaunchOptions(), file);
   };
 }
 
 const fromSources = productLaunch(() => [
   jest.requireActual('../../src/application/workflow/tool-proxy.service'),
-  jest.requireActual('../../src/infrastructure/workflow/proxy-launch'),
+  jest.requireActual('../../src/infrastructure/workflow/main-script'),
 ]);
 
 function installed(): InstalledPackage | undefined {
@@ -55,7 +55,7 @@ export function installedPath(): LaunchPath {
     name: 'installed',
     launch: productLaunch(() => [
       jest.requireActual(join(dist, 'application/workflow/tool-proxy.service.js')),
-      jest.requireActual(join(dist, 'infrastructure/workflow/proxy-launch.js')),
+      jest.requireActual(join(dist, 'infrastructure/workflow/main-script.js')),
     ]),
   };
 }

@@ -5,7 +5,6 @@ import type { TelemetryControl } from '../../domain/ports/telemetry-control.port
 import type { ToolRouterFactory } from '../../domain/ports/tool-router-factory.port';
 import type { ToolScopeResolver } from '../../domain/ports/tool-scope-resolver.port';
 import type { ToolServerEdge } from '../../domain/ports/tool-server.port';
-import { restoreStashedEnv } from '../../domain/proxy/stashed-env';
 import { markStartPhase, startPhases } from './start-phases';
 
 /** What `awf mcp-serve` works with, each behind its port (wired by ProxyModule). */
@@ -30,7 +29,6 @@ export class McpServeService {
   async serve(configFile: string): Promise<void> {
     const { routers, configs, scopes, edge, lifetime, logger, telemetry } = this.deps;
     markStartPhase('container');
-    restoreStashedEnv(process.env); // before any plugin or command is spawned (ADR 100)
     const config = configs.load(configFile);
     const scope = scopes.resolve(config);
     markStartPhase('config');

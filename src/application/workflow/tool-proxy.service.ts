@@ -45,17 +45,14 @@ export interface ToolProxyOptions {
   scopes: ToolScopeResolver;
   /** Gives the step's `mcp-serve` the run's exporter settings. */
   telemetry?: Pick<TelemetryControl, 'proxyTelemetry'>;
-  /** Adjusts how the step's `mcp-serve` is started, knowing its config (infrastructure/workflow/proxy-launch.ts). */
-  adjustLaunch?: (launch: ProxyLaunch, config: ProxyConfig) => ProxyLaunch;
 }
 
-/** The command an agent runs to start the `mcp-serve` of the step whose config is `file`. */
-export function proxyLaunch(options: Pick<ToolProxyOptions, 'mainScript' | 'nodeArgs' | 'nodeBinary' | 'adjustLaunch'>, file: string, config: ProxyConfig): ProxyLaunch {
-  const plain: ProxyLaunch = {
-    command: options.nodeBinary ?? process.execPath,
-    args: [...(options.nodeArgs ?? []), options.mainScript, 'mcp-serve', `--config=${file}`],
-  };
-  return options.adjustLaunch?.(plain, config) ?? plain;
+/**
+ * The command an agent runs to start the `mcp-serve` of the step whose config is `file`: a plain
+ * command, the same for every agent CLI, `node [flags] main.js mcp-serve --config=…` (ADR 120).
+ */
+export function proxyLaunch(options: Pick<ToolProxyOptions, 'mainScript' | 'nodeArgs' | 'nodeBinary'>, file: string): ProxyLaunch {
+  return { command: options.nodeBinary ?? process.execPath, args: [...(options.nodeArgs ?? []), options.mainScript, 'mcp-serve', `--config=${file}`] };
 }
 
 /**
@@ -93,12 +90,10 @@ export class ToolProxyService {
       const file = dir.write(`${safeName(request.step)}-${randomBytes(6).toString('hex')}.json`, JSON.stringify(config));
       await this.preflight(config);
       let closed = false;
-      const { command, args } = proxyLaunch(this.options, file, config);
       const session: ProxySession = {
         injection: {
           serverName: PROXY_SERVER_NAME,
-          command,
-          args,
+          ...proxyLaunch(this.options, file),
           env: {},
           configPath: file,
           interceptBuiltins: config.intercept_builtins,

@@ -25,7 +25,7 @@ import { WORKFLOW_REPOSITORY, type WorkflowRepository } from '../../domain/workf
 import { RealToolScopeResolver } from '../config/tool-scope.resolver';
 import { FsFileProbe } from '../core/fs-file.probe';
 import { PrivateTempDirs } from '../core/private-temp-dir';
-import { proxyLaunchOptions } from './proxy-launch';
+import { proxyLaunchOptions } from './main-script';
 import { RegistryAgentCatalog } from './registry-agent-catalog.adapter';
 import { ShellCommandExecutor } from './shell-command.executor';
 import { YamlWorkflowRepository } from './yaml-workflow.repository';
