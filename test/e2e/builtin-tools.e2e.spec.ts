@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findExecutable } from '../../src/infrastructure/tools/executable.lookup';
+import { pathWith, reportMissing, RIPGREP } from '../support/optional-tools';
 import { ECHO_EXTENSION, projectWithExtensions, scratchDir } from '../support/cli';
 import { callBuiltin, isRunning } from '../support/builtin-e2e';
 import { connectMcpServe, type McpSession } from '../support/mcp-client';
@@ -95,7 +95,8 @@ describe('built-ins are served only when intercept_builtins is true', () => {
   }, 60_000);
 });
 
-const engines = ['js', ...(findExecutable('rg') ? ['ripgrep'] : [])];
+const engines = ['js', ...(RIPGREP ? ['ripgrep'] : [])];
+reportMissing('ripgrep', RIPGREP);
 
 describe('Grep gives the same answers on ripgrep and on the JS walker', () => {
   const project = scratchDir({
@@ -109,7 +110,7 @@ describe('Grep gives the same answers on ripgrep and on the JS walker', () => {
   });
   const sessions = new Map<string, McpSession>();
   beforeAll(async () => {
-    for (const engine of engines) sessions.set(engine, await connectMcpServe(project.dir, {}, { env: { AWF_GREP_ENGINE: engine } }));
+    for (const engine of engines) sessions.set(engine, await connectMcpServe(project.dir, {}, { env: { AWF_GREP_ENGINE: engine, ...(RIPGREP ? { PATH: pathWith(RIPGREP) } : {}) } }));
   }, 120_000);
   afterAll(async () => {
     for (const session of sessions.values()) await session.close();

@@ -15,13 +15,14 @@ export interface McpSession {
 export async function connectMcpServe(
   dir: string,
   config: Record<string, unknown>,
-  options: { cwd?: string; env?: Record<string, string>; protocolVersion?: string } = {},
+  options: { cwd?: string; env?: Record<string, string>; protocolVersion?: string; launch?: (configFile: string) => { command: string; args: string[] } } = {},
 ): Promise<McpSession> {
   const file = join(dir, `proxy-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(file, JSON.stringify({ version: 1, intercept_builtins: true, plugin_tools: [], ...config }), { mode: 0o600 });
+  const launch = options.launch?.(file) ?? { command: process.execPath, args: [AWF_MAIN, 'mcp-serve', `--config=${file}`] };
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [AWF_MAIN, 'mcp-serve', `--config=${file}`],
+    command: launch.command,
+    args: launch.args,
     cwd: options.cwd ?? dir,
     env: { ...(process.env as Record<string, string>), AWF_LOG_LEVEL: 'info', ...options.env },
     stderr: 'pipe',
