@@ -23,8 +23,9 @@ export class AgentStepExecutor {
     const providerName = interpolate(ctx, step.provider, step.name, 'provider');
     const provider = this.agents.get(providerName);
     if (!provider) {
-      throw new AwfError(ErrorCodes.WORKFLOW_UNKNOWN_PROVIDER, `states.${step.name}.provider: unknown agent provider "${providerName}"`,
-        { step: step.name, provider: providerName }, `Available providers: ${this.agents.names().join(', ') || 'none'}.`);
+      const available = this.agents.names().join(', ') || 'none';
+      throw new AwfError(ErrorCodes.WORKFLOW_UNKNOWN_PROVIDER, `states.${step.name}.provider: unknown agent provider "${providerName}" (available: ${available})`,
+        { step: step.name, provider: providerName, available: this.agents.names() }, 'Use one of the available providers, or load the extension that adds this one (.awf/config.yaml `extensions:`).');
     }
     const prompt = interpolate(ctx, step.prompt, step.name, 'prompt');
     const options = interpolateDeep(ctx, step.options, step.name, 'options') as Record<string, unknown>;

@@ -48,9 +48,11 @@ export class WorkflowValidator {
     const out: ValidationIssue[] = [];
     const templated = step.provider.includes('{{');
     const provider = templated ? undefined : this.agents.get(step.provider);
+    // A warning, as AWF's own workflows name providers an extension may add later; the run fails
+    // at that step with the same code if it is still unknown then.
     if (!templated && step.provider && !provider) {
       out.push(issue(ErrorCodes.WORKFLOW_UNKNOWN_PROVIDER, `states.${step.name}.provider`,
-        `unknown agent provider "${step.provider}" (available: ${this.agents.names().join(', ') || 'none'})`));
+        `unknown agent provider "${step.provider}" (available: ${this.agents.names().join(', ') || 'none'})`, 'warning'));
     }
     const coexists = provider ? !provider.canInterceptBuiltins : COEXISTENCE_PROVIDERS.has(step.provider.toLowerCase());
     if (step.mcpProxy?.enable && coexists) {

@@ -1,5 +1,6 @@
 import { AwfError } from '../../domain/errors/awf-error';
 import { categoryOf } from '../../domain/errors/error-codes';
+import type { FileProbe } from '../../domain/ports/file-probe.port';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
 import type { LoadedWorkflow, WorkflowRepository, WorkflowSummary } from '../../domain/workflow/ports/workflow-repository.port';
@@ -35,11 +36,14 @@ export class WorkflowService {
     private readonly validator: WorkflowValidator,
     private readonly runner: WorkflowRunner,
     private readonly masker: SecretMasker,
+    private readonly files: FileProbe,
   ) {}
 
-  async validate(target: string): Promise<ValidationReport> {
+  /** `strict`: every warning (an unknown key, an unknown provider, …) counts as an error. */
+  async validate(target: string, options: { strict?: boolean } = {}): Promise<ValidationReport> {
     const loaded = await this.repository.load(target);
-    return this.report(loaded, await this.validator.validate(loaded));
+    const issues = await this.validator.validate(loaded);
+    return this.report(loaded, options.strict ? issues.map((i) => ({ ...i, severity: 'error' as const })) : issues);
   }
 
   /** Validates as `awf validate` does, then runs; invalid workflows never start a step. */
@@ -48,7 +52,7 @@ export class WorkflowService {
     const validation = this.report(loaded, await this.validator.validate(loaded));
     if (!validation.valid || !loaded.workflow) throw validationError(validation);
     const workflow = loaded.workflow;
-    const inputs = resolveInputs(workflow.inputs, request.inputs, request.projectInputs);
+    const inputs = resolveInputs(workflow.inputs, request.inputs, request.projectInputs ?? {}, this.files);
     this.masker.add(...workflow.inputs.filter((d) => d.secret && inputs[d.name] !== undefined).map((d) => inputs[d.name]));
     validation.warnings.forEach((w) => request.observer?.warn?.(formatIssue(w)));
     return this.runner.run(workflow, {

@@ -1,5 +1,6 @@
 import { parse } from 'yaml';
 import { parseDurationMs } from './duration';
+import { isSecretInputName } from './secret-names';
 import { parseWorkflow } from './workflow.parser';
 import { checkWorkflow } from './workflow.rules';
 import type { AgentStep, CommandStep, TerminalStep } from './workflow.model';
@@ -56,7 +57,7 @@ states:
     expect(checkWorkflow(workflow!)).toEqual([]);
   });
 
-  it('ignores unknown keys everywhere except mcp_proxy, where each one is named', () => {
+  it('warns of unknown keys, and in mcp_proxy refuses them, naming each one', () => {
     const { issues } = load(`
 name: x
 author: me
@@ -65,8 +66,11 @@ states:
   a: {type: agent, provider: script, prompt: p, colour: red, mcp_proxy: {enable: true, policy: deny, extra: 1}, on_success: z}
   z: {type: terminal}
 `);
-    expect(issues).toEqual([{ code: 'USER.MCP_PROXY.UNKNOWN_KEY', path: 'states.a.mcp_proxy', severity: 'error',
-      message: 'unknown field(s) in mcp_proxy: policy, extra (allowed: enable, intercept_builtins, plugin_tools)' }]);
+    expect(issues).toEqual([
+      { code: 'WORKFLOW.PARSE.UNKNOWN_FIELD', path: 'states.a.colour', severity: 'warning', message: 'unknown key "colour"; it is ignored' },
+      { code: 'USER.MCP_PROXY.UNKNOWN_KEY', path: 'states.a.mcp_proxy', severity: 'error',
+        message: 'unknown field(s) in mcp_proxy: policy, extra (allowed: enable, intercept_builtins, plugin_tools)' },
+    ]);
   });
 
   it('defaults intercept_builtins to enable, and an explicit value wins', () => {
@@ -118,4 +122,17 @@ describe('parseDurationMs', () => {
     [30, 30_000], ['45', 45_000], ['90s', 90_000], ['1m30s', 90_000], ['1h', 3_600_000], ['500ms', 500], ['1.5s', 1500],
   ])('%j → %d ms', (input, ms) => expect(parseDurationMs(input)).toBe(ms));
   it.each(['soon', '', '5 minutes', -1, true])('rejects %j', (input) => expect(parseDurationMs(input)).toBeUndefined());
+});
+
+describe('secret inputs by name (AWF prefixes)', () => {
+  it.each([
+    ['SECRET_X', true], ['secret_x', true], ['API_KEY', true], ['api_key_prod', true], ['PASSWORD', true],
+    ['password2', true], ['TOKEN', true], ['Token_gh', true], ['OPENAI_API_KEY', false], ['GITHUB_TOKEN', false],
+    ['SECRETS', false], ['my_password', false],
+  ])('%s → %s', (name, secret) => expect(isSecretInputName(name)).toBe(secret));
+
+  it('marks such inputs secret, as if declared `secret: true`', () => {
+    const { workflow } = load('name: s\ninputs:\n  - {name: TOKEN_X}\n  - {name: plain}\nstates: {initial: d, d: {type: terminal}}\n');
+    expect(workflow?.inputs.map((i) => [i.name, i.secret])).toEqual([['TOKEN_X', true], ['plain', false]]);
+  });
 });

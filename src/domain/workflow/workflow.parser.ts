@@ -2,6 +2,7 @@ import { ErrorCodes } from '../errors/error-codes';
 import { parseDurationMs } from './duration';
 import { parseInputs } from './input.parser';
 import { parseMcpProxy } from './mcp-proxy.parser';
+import { checkUnknownKeys } from './unknown-keys.rules';
 import { type ValidationIssue, issue } from './validation-issue.model';
 import type { AgentStep, CommandStep, RetryConfig, Step, TerminalStep, Transition, Workflow } from './workflow.model';
 
@@ -23,6 +24,7 @@ type Raw = Record<string, unknown>;
 export function parseWorkflow(doc: unknown, id: string): ParseResult {
   const issues: ValidationIssue[] = [];
   if (!isMap(doc)) return { issues: [issue(ErrorCodes.WORKFLOW_YAML_SYNTAX, '', 'a workflow file must be a YAML mapping')] };
+  issues.push(...checkUnknownKeys(doc));
   const name = str(doc.name);
   if (!name) issues.push(issue(ErrorCodes.WORKFLOW_MISSING_FIELD, 'name', 'required field missing'));
   const inputs = parseInputs(doc.inputs, issues);

@@ -5,7 +5,9 @@
 // by their @InterceptsToolCalls marker.
 import { Global, Module } from '@nestjs/common';
 import { RUN_HISTORY } from '../../domain/ports/run-history.port';
+import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import { TELEMETRY_CONTROL } from '../../domain/ports/telemetry-control.port';
+import { SECRET_MASKER } from '../../domain/ports/tokens';
 import { TRACER } from '../../domain/ports/tracer.port';
 import { AuditTrailInterceptor } from './audit-trail.interceptor';
 import { AuditTrailWriter } from './audit-trail.writer';
@@ -22,7 +24,7 @@ const interceptors = [TracingInterceptor, AuditTrailInterceptor, ToolCallLogInte
     TelemetryService,
     { provide: TRACER, useExisting: TelemetryService },
     { provide: TELEMETRY_CONTROL, useExisting: TelemetryService },
-    { provide: RUN_HISTORY, useFactory: () => new RunHistoryService() },
+    { provide: RUN_HISTORY, useFactory: (masker: SecretMasker) => new RunHistoryService(undefined, masker), inject: [SECRET_MASKER] },
     AuditTrailWriter,
     ...interceptors,
   ],
