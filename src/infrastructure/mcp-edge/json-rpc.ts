@@ -15,7 +15,7 @@ export type JsonRpcMessage =
 
 export type JsonRpcFrame =
   | { jsonrpc: '2.0'; id: RequestId; result: unknown }
-  | { jsonrpc: '2.0'; id: RequestId; error: { code: number; message: string; data?: unknown } };
+  | { jsonrpc: '2.0'; id: RequestId | null; error: { code: number; message: string; data?: unknown } };
 
 export const JsonRpcErrorCode = {
   ParseError: -32700,
