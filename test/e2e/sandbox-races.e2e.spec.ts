@@ -1,11 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { selfCommand } from '../../src/infrastructure/core/self-command';
+import { join } from 'node:path';
 import { callBuiltin, type CallOutcome } from '../support/builtin-e2e';
 import { connectMcpServe, type McpSession } from '../support/mcp-client';
-import { pathWith, reportMissing, RIPGREP } from '../support/optional-tools';
+import { describeEach, PLAIN, ripgrepVariants, SNAPSHOT } from '../support/launch-paths';
 
 // Issue 21, holes 1 and 2: while a directory (or a file) inside the root flips between the
 // real thing and a symlink out, every tool keeps to the root. Each case flips for a bounded
@@ -13,17 +12,6 @@ import { pathWith, reportMissing, RIPGREP } from '../support/optional-tools';
 const SECRET = 'OUTSIDE-SECRET-7731';
 const FLIP_MS = 1500;
 const IN_FLIGHT = 16;
-
-/** One line to switch to test/support/launch-paths.ts (launchPaths()) once it is on main. */
-const LAUNCHES: Array<{ name: string; launch?: (file: string) => { command: string; args: string[] } }> = [
-  { name: 'plain' },
-  { name: 'snapshot', launch: (file) => selfCommand(['mcp-serve', `--config=${file}`], { distDir: resolve(__dirname, '../../dist') }) },
-];
-reportMissing('ripgrep', RIPGREP);
-const ENGINES: Array<{ name: string; env: Record<string, string> }> = [
-  { name: 'js', env: { AWF_GREP_ENGINE: 'js' } },
-  ...(RIPGREP ? [{ name: 'ripgrep', env: { AWF_GREP_ENGINE: 'ripgrep', PATH: pathWith(RIPGREP) } }] : []),
-];
 
 /**
  * A separate process, so the flipping never waits on jest's event loop: swaps `target` for a
@@ -63,8 +51,12 @@ async function whileFlipping(flips: Array<[string, string]>, call: (i: number) =
   return calls;
 }
 
-describe.each(LAUNCHES)('races against the sandbox [$name]', ({ launch }) => {
-  describe.each(ENGINES)('Grep engine $name', ({ name: engine, env }) => {
+// Both launch paths an agent meets (the plain command, and the startup snapshot `awf run` hands
+// out); ripgrep on PATH (the default engine is then ripgrep) and hidden (the JS walker).
+describeEach([PLAIN, SNAPSHOT], 'races against the sandbox', (launch) => {
+  describeEach(ripgrepVariants(), 'Grep', (rg) => {
+    const env = { PATH: rg.path };
+    const engine = rg.name === 'rg on PATH' ? 'ripgrep' : 'js';
     const base = realpathSync(mkdtempSync(join(tmpdir(), 'awf-race-')));
     const root = join(base, 'proj');
     const outside = join(base, 'outside');

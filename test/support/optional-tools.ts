@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { agentCliCacheDir } from '../agents/agent-clis.installer';
 import { findExecutable } from '../../src/infrastructure/tools/executable.lookup';
+import { ripgrepSource } from './launch-paths';
 
 /**
  * ripgrep and bubblewrap are optional for users, and CI installs neither. The "present"
@@ -17,7 +18,7 @@ function optional(name: string, vendored: string): string | undefined {
   return existsSync(shipped) ? shipped : undefined;
 }
 
-export const RIPGREP = optional('rg', join('codex-path', 'rg'));
+export const RIPGREP = ripgrepSource();
 export const BUBBLEWRAP = optional('bwrap', join('codex-resources', 'bwrap'));
 
 /** A PATH on which `name` resolves to the optional binary (its own directory first). */

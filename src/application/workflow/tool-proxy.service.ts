@@ -27,6 +27,12 @@ export interface ProxySession {
   close(): void;
 }
 
+/** What an agent runs to start a step's `mcp-serve`. */
+export interface ProxyLaunch {
+  command: string;
+  args: string[];
+}
+
 export interface ToolProxyOptions {
   /** Absolute path of the built CLI (`dist/main.js`) that agents start as `mcp-serve`. */
   mainScript: string;
@@ -39,6 +45,14 @@ export interface ToolProxyOptions {
   scopes: ToolScopeResolver;
   /** Gives the step's `mcp-serve` the run's exporter settings. */
   telemetry?: Pick<TelemetryControl, 'proxyTelemetry'>;
+}
+
+/**
+ * The command an agent runs to start the `mcp-serve` of the step whose config is `file`: a plain
+ * command, the same for every agent CLI, `node [flags] main.js mcp-serve --config=…` (ADR 120).
+ */
+export function proxyLaunch(options: Pick<ToolProxyOptions, 'mainScript' | 'nodeArgs' | 'nodeBinary'>, file: string): ProxyLaunch {
+  return { command: options.nodeBinary ?? process.execPath, args: [...(options.nodeArgs ?? []), options.mainScript, 'mcp-serve', `--config=${file}`] };
 }
 
 /**
@@ -79,9 +93,7 @@ export class ToolProxyService {
       const session: ProxySession = {
         injection: {
           serverName: PROXY_SERVER_NAME,
-          // A plain command, the same for every agent CLI: `node [flags] main.js mcp-serve --config=…` (ADR 120).
-          command: this.options.nodeBinary ?? process.execPath,
-          args: [...(this.options.nodeArgs ?? []), this.options.mainScript, 'mcp-serve', `--config=${file}`],
+          ...proxyLaunch(this.options, file),
           env: {},
           configPath: file,
           interceptBuiltins: config.intercept_builtins,
