@@ -29,7 +29,7 @@ describe('RunTelemetry', () => {
   const saved: Array<{ meta: RunRecordMeta; dir?: string }> = [];
   const history: RunHistory = {
     allocate: () => '/runs/r', eventsPath: () => '/runs/r/s.events.jsonl', load: () => { throw new Error('unused'); },
-    readEvents: (path) => (path === '/runs/r/review.events.jsonl' ? [event('Read', 2), event('Bash', 90, 'error')] : []),
+    readEvents: () => [],
     saveMeta: (meta, dir) => void saved.push({ meta, dir }),
   };
 
@@ -53,7 +53,7 @@ describe('RunTelemetry', () => {
     const tracer = new RecordingTracer();
     const telemetry = new RunTelemetry(tracer, {}, history);
     const span = telemetry.startStep(telemetry.startRun('demo', 'r'), { name: 'review', type: 'agent' });
-    const calls = telemetry.finishStep(span, { name: 'review', status: 'failure', duration_ms: 120, exit_code: 1, error: { code: 'EXECUTION.AGENT.FAILED', message: 'agent exited 1' } }, '/runs/r/review.events.jsonl');
+    const calls = telemetry.finishStep(span, { name: 'review', status: 'failure', duration_ms: 120, exit_code: 1, error: { code: 'EXECUTION.AGENT.FAILED', message: 'agent exited 1' } }, [event('Read', 2), event('Bash', 90, 'error')]);
     expect(calls).toEqual({ tool_summary: { calls: 2, errors: 1, slowest: { tool: 'Bash', duration_ms: 90 } }, events: [event('Read', 2), event('Bash', 90, 'error')] });
     expect(tracer.spans[1]).toMatchObject({ ended: true, failed: 'agent exited 1', attributes: { 'awf.step.status': 'failure', 'awf.step.tool_calls': 2, 'awf.step.tool_errors': 1, 'awf.step.exit_code': 1 } });
   });

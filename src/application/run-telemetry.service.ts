@@ -44,9 +44,8 @@ export class RunTelemetry {
     });
   }
 
-  /** Reads the step's audit trail, records the outcome on its span and ends it. */
-  finishStep(span: TraceSpan, step: FinishedStep, eventsPath?: string): StepToolCalls | undefined {
-    const events = eventsPath && this.history ? this.history.readEvents(eventsPath) : undefined;
+  /** Records the outcome and the summary of the step's audit events on its span, and ends it. */
+  finishStep(span: TraceSpan, step: FinishedStep, events?: readonly ToolCallEvent[]): StepToolCalls | undefined {
     const summary = events ? summarizeToolCalls(events) : undefined;
     span.setAttributes({
       'awf.step.status': step.status,
@@ -56,7 +55,7 @@ export class RunTelemetry {
     });
     if (step.status === 'failure') span.fail(step.error?.message ?? `step ${step.name} failed`);
     span.end();
-    return events && summary ? { tool_summary: summary, events } : undefined;
+    return events && summary ? { tool_summary: summary, events: [...events] } : undefined;
   }
 
   finishRun(span: TraceSpan, run: { workflow: string; run_id: string; status: string; duration_ms: number; error?: { message: string } }, dir?: string, startedAt?: Date): void {

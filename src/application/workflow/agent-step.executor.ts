@@ -1,15 +1,15 @@
-import { mkdirSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { AwfError, isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import { withStderrTail } from '../../domain/errors/stderr-tail';
 import type { AppLogger } from '../../domain/ports/app-logger.port';
+import type { ToolCallEvent } from '../../domain/model/tool-call-event';
+import type { RunHistory } from '../../domain/ports/run-history.port';
 import type { AgentCatalog } from '../../domain/workflow/ports/agent-catalog.port';
 import type { LoopData } from '../../domain/workflow/interpolation.types';
 import type { AgentStep } from '../../domain/workflow/workflow.model';
 import { interpolate, interpolateDeep, type RunContext } from './run-context';
 import type { StepOutcome } from './step-outcome';
-import { countToolCalls } from './tool-call-count';
 import { type ProxySession, ToolProxyService } from './tool-proxy.service';
 
 /**
@@ -18,7 +18,12 @@ import { type ProxySession, ToolProxyService } from './tool-proxy.service';
  * on failure (AWF); the routing is the runner's.
  */
 export class AgentStepExecutor {
-  constructor(private readonly agents: AgentCatalog, private readonly proxies: ToolProxyService, private readonly logger: AppLogger) {}
+  constructor(
+    private readonly agents: AgentCatalog,
+    private readonly proxies: ToolProxyService,
+    private readonly logger: AppLogger,
+    private readonly history?: RunHistory,
+  ) {}
 
   async execute(step: AgentStep, ctx: RunContext): Promise<StepOutcome> {
     const providerName = interpolate(ctx, step.provider, step.name, 'provider');
@@ -36,7 +41,6 @@ export class AgentStepExecutor {
     let session: ProxySession | undefined;
     if (ToolProxyService.wanted(step.mcpProxy)) {
       try {
-        mkdirSync(ctx.runDir, { recursive: true, mode: 0o700 });
         session = await this.proxies.start({ workflow: ctx.workflow.name, step: step.name, runId: ctx.runId, rootDir: cwd, settings: step.mcpProxy, eventsPath, traceparent: ctx.stepSpan?.traceparent });
       } catch (err) {
         // A refused proxy is the step's failure (AWF routes it through on_failure); no agent starts.
@@ -57,19 +61,26 @@ export class AgentStepExecutor {
         timeoutMs: step.timeoutMs || undefined, signal, env: { ...ctx.env }, proxy: session?.injection,
       });
       const state = { ...base, Output: result.output, ExitCode: result.exitCode, Status: 'success' as const, Response: parseJson(result.output) };
-      return { status: 'success', state, attempts: 1, toolCalls: countToolCalls(session && eventsPath) };
+      const events = this.events(session, eventsPath);
+      return { status: 'success', state, attempts: 1, toolCalls: events?.length ?? 0, events };
     } catch (err) {
-      const toolCalls = countToolCalls(session && eventsPath);
-      if (ctx.signal.aborted) return { status: 'cancelled', state: { ...base, ExitCode: -1, Status: 'cancelled' }, attempts: 1, toolCalls };
+      const events = this.events(session, eventsPath);
+      const toolCalls = events?.length ?? 0;
+      if (ctx.signal.aborted) return { status: 'cancelled', state: { ...base, ExitCode: -1, Status: 'cancelled' }, attempts: 1, toolCalls, events };
       const error = timeout?.aborted
         ? stepTimedOut(step, err)
         : isAwfError(err) ? err : new AwfError(ErrorCodes.EXECUTION_AGENT_FAILED, `step "${step.name}": ${err instanceof Error ? err.message : String(err)}`, { step: step.name });
       const output = typeof error.details.output === 'string' ? error.details.output : '';
       const exitCode = typeof error.details.exit_code === 'number' ? error.details.exit_code : timeout?.aborted ? -1 : 1;
-      return { status: 'failure', state: { ...base, Output: output, ExitCode: exitCode, Status: 'failure' }, error, attempts: 1, toolCalls };
+      return { status: 'failure', state: { ...base, Output: output, ExitCode: exitCode, Status: 'failure' }, error, attempts: 1, toolCalls, events };
     } finally {
       session?.close();
     }
+  }
+
+  /** The step's audit trail, read once (the span, the summary and the history use this copy). */
+  private events(session: ProxySession | undefined, eventsPath: string): readonly ToolCallEvent[] | undefined {
+    return session ? (this.history?.readEvents(eventsPath) ?? []) : undefined;
   }
 }
 

@@ -1,4 +1,5 @@
 import type { AwfError } from '../../domain/errors/awf-error';
+import type { ToolCallEvent } from '../../domain/model/tool-call-event';
 import type { StepStateData } from '../../domain/workflow/interpolation.types';
 
 /** What executing one step produced, before routing decides where to go next. */
@@ -8,6 +9,8 @@ export interface StepOutcome {
   error?: AwfError;
   attempts: number;
   toolCalls: number;
+  /** The audit events of an agent step's proxied tool calls, read once when the step ended. */
+  events?: readonly ToolCallEvent[];
   /** Where a loop left early (a body step routed outside the loop): overrides on_complete. */
   next?: string;
   /** The step could not run at all (a template error, an unknown provider): no route applies. */

@@ -5,7 +5,7 @@ import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { RunReport, StepReport } from '../../domain/workflow/run-report.model';
 import { type ExecutableStep, findStep, type TerminalStep, type Workflow } from '../../domain/workflow/workflow.model';
 import type { RunTelemetry } from '../run-telemetry.service';
-import { type AgentStepExecutor, stepEventsPath } from './agent-step.executor';
+import type { AgentStepExecutor } from './agent-step.executor';
 import type { CallWorkflowStepExecutor } from './call-workflow-step.executor';
 import type { CommandStepExecutor } from './command-step.executor';
 import type { HookRunner } from './hook-runner';
@@ -85,7 +85,7 @@ export class WorkflowRunner implements StepRunner {
     ctx.states[step.name] = outcome.state;
     if (!ctx.signal.aborted) await this.steps.hooks.run(step.hooks?.post, ctx, `states.${step.name}.hooks.post`, false);
     const report = stepReport(step, outcome, started);
-    this.traced(ctx, step, report);
+    this.traced(ctx, report, outcome.events);
     ctx.reports.push(report);
     parent.observer?.stepFinished(report);
     return outcome;
@@ -140,10 +140,10 @@ export class WorkflowRunner implements StepRunner {
   }
 
   /** Ends the step's span and adds its tool calls (agent steps) to the report. */
-  private traced(ctx: RunContext, step: ExecutableStep, report: StepReport): void {
+  private traced(ctx: RunContext, report: StepReport, events: StepOutcome['events']): void {
     const span = ctx.stepSpan;
     if (!span || !this.telemetry) return;
-    const calls = this.telemetry.finishStep(span, report, step.type === 'agent' ? stepEventsPath(ctx.runDir, step.name, ctx.loop) : undefined);
+    const calls = this.telemetry.finishStep(span, report, events);
     if (calls && calls.events.length > 0) Object.assign(report, calls);
   }
 

@@ -63,7 +63,7 @@ const mcpServers = () => loadProjectConfig().mcpServers;
       provide: WorkflowRunner,
       useFactory: (exec: CommandExecutor, agents: AgentCatalog, proxies: ToolProxyService, logger: AppLogger, calls: CallWorkflowStepExecutor, tracer?: Tracer, history?: RunHistory) =>
         new WorkflowRunner(
-          { commands: new CommandStepExecutor(exec), agents: new AgentStepExecutor(agents, proxies, logger), hooks: new HookRunner(exec), calls },
+          { commands: new CommandStepExecutor(exec), agents: new AgentStepExecutor(agents, proxies, logger, history), hooks: new HookRunner(exec), calls },
           tracer && new RunTelemetry(tracer, process.env, history),
         ),
       inject: [COMMAND_EXECUTOR, AGENT_CATALOG, ToolProxyService, APP_LOGGER, CallWorkflowStepExecutor, { token: TRACER, optional: true }, { token: RUN_HISTORY, optional: true }],

@@ -1,11 +1,12 @@
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Injectable, Module } from '@nestjs/common';
+import { dirname, join } from 'node:path';
+import { Global, Injectable, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { WorkflowService } from '../../../src/application/workflow/workflow.service';
 import type { AgentProvider, AgentRunRequest, AgentRunResult } from '../../../src/domain/ports/agent-provider.port';
 import { ProvidesAgent } from '../../../src/domain/ports/markers';
+import { RUN_HISTORY, type RunHistory } from '../../../src/domain/ports/run-history.port';
 import type { RunReport } from '../../../src/domain/workflow/run-report.model';
 import { CoreModule } from '../../../src/infrastructure/core/core.module';
 import { WorkflowModule } from '../../../src/infrastructure/workflow/workflow.module';
@@ -24,6 +25,8 @@ class RecordingAgent implements AgentProvider {
     if (request.proxy) {
       const config = JSON.parse(readFileSync(request.proxy.configPath, 'utf8'));
       this.configs.push(config);
+      // As mcp-serve's audit writer does: it makes the run's directory on its first line.
+      mkdirSync(dirname(config.events_path), { recursive: true, mode: 0o700 });
       for (let i = 0; i < 2; i++) appendFileSync(config.events_path, `${JSON.stringify({ tool: 'Read', source: 'builtin', start: '', duration_ms: 1, status: 'ok', args_shape: {} })}\n`);
     }
     if (request.options.fail) throw new Error('agent gave up');
@@ -34,6 +37,15 @@ class RecordingAgent implements AgentProvider {
 @Module({ providers: [RecordingAgent] })
 class RecordingAgentModule {}
 
+/** The run history's reading side, as the step executor uses it: one line per tool call. */
+const history: Pick<RunHistory, 'readEvents'> = {
+  readEvents: (path) => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []),
+};
+
+@Global()
+@Module({ providers: [{ provide: RUN_HISTORY, useValue: history }], exports: [RUN_HISTORY] })
+class HistoryReaderModule {}
+
 describe('agent steps, Nest-wired', () => {
   let service: WorkflowService;
   let agent: RecordingAgent;
@@ -41,7 +53,7 @@ describe('agent steps, Nest-wired', () => {
   let close: () => Promise<void>;
 
   beforeAll(async () => {
-    const app = await Test.createTestingModule({ imports: [CoreModule, WorkflowModule, RecordingAgentModule] }).compile();
+    const app = await Test.createTestingModule({ imports: [CoreModule, HistoryReaderModule, WorkflowModule, RecordingAgentModule] }).compile();
     await app.init();
     service = app.get(WorkflowService);
     agent = app.get(RecordingAgent);
