@@ -19,6 +19,7 @@ const PROXY_MODULES: Importable[] = [CoreModule, TelemetryModule, ToolsModule, P
 /* eslint-disable @typescript-eslint/no-require-imports -- loaded per command, see above */
 const serveCli = (): Importable[] => [(require('./interfaces/cli/serve-cli.module') as typeof import('./interfaces/cli/serve-cli.module')).ServeCliModule];
 const fullCli = (): Importable[] => [
+  (require('./infrastructure/history/history.module') as typeof import('./infrastructure/history/history.module')).HistoryModule,
   (require('./infrastructure/agents/agents.module') as typeof import('./infrastructure/agents/agents.module')).AgentsModule,
   (require('./interfaces/cli/cli.module') as typeof import('./interfaces/cli/cli.module')).CliModule,
 ];

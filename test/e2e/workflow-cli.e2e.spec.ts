@@ -172,7 +172,7 @@ states:
       expect(text.stdout).toMatch(/^review\s+env\s+Reviews code$/m);
       expect(text.stdout).toMatch(/^pipeline\s+local\s+1\.0\s+Counts words$/m);
       expect(text.stdout).not.toContain('shadowed');
-      const json = JSON.parse(awf(['list', '-f', 'json'], { cwd: p.dir, env }).stdout);
+      const json = JSON.parse(awf(['list', '-f', 'json'], { cwd: p.dir, env }).stdout).workflows;
       expect(json.map((w: { name: string; source: string }) => `${w.name}:${w.source}`)).toEqual(['review:env', 'pipeline:local']);
       const none = awf(['list'], { cwd: join(p.dir, 'tmp'), env: { ...p.env, XDG_CONFIG_HOME: join(p.dir, 'tmp') } });
       expect(none.stdout).toContain('No workflows found. Looked in:');

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { AwfError, isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
+import type { StepStateData } from '../../domain/workflow/interpolation.types';
 import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
 import type { RunError, RunReport, StepReport } from '../../domain/workflow/run-report.model';
 import { findStep, type Step, type TerminalStep, type Workflow } from '../../domain/workflow/workflow.model';
@@ -20,6 +21,11 @@ export interface RunOptions {
   /** Parent of the per-run directories (audit events), created only when a step has a proxy. */
   runsDir: string;
   observer?: RunObserver;
+  /** The run's id (default: a new UUID); a resumed run keeps its own. */
+  runId?: string;
+  /** `awf resume`: the state to start at and the states of the steps that already ran. */
+  startAt?: string;
+  states?: Record<string, StepStateData>;
 }
 
 /** A runaway loop of transitions stops here rather than spinning forever. */
@@ -35,14 +41,15 @@ export class WorkflowRunner {
   constructor(private readonly commands: CommandStepExecutor, private readonly agents: AgentStepExecutor, private readonly telemetry?: RunTelemetry) {}
 
   async run(workflow: Workflow, options: RunOptions): Promise<RunReport> {
-    const runId = randomUUID();
+    const runId = options.runId ?? randomUUID();
     const runDir = join(options.runsDir, runId);
     const ctx: RunContext = {
-      workflow, runId, runDir, inputs: options.inputs, env: options.env, states: {}, startedAt: new Date(),
-      current: workflow.initial, signal: options.signal, cwd: options.cwd,
+      workflow, runId, runDir, inputs: options.inputs, env: options.env, states: { ...options.states }, startedAt: new Date(),
+      current: options.startAt ?? workflow.initial, signal: options.signal, cwd: options.cwd,
     };
     const steps: StepReport[] = [];
     const runSpan = this.telemetry?.startRun(workflow.name, runId);
+    options.observer?.runStarted?.(runId, workflow.name);
     const finish = (status: RunReport['status'], extra: Partial<RunReport> = {}): RunReport => {
       const report: RunReport = {
         workflow: workflow.name, run_id: runId, status, duration_ms: Date.now() - ctx.startedAt.getTime(),
@@ -68,6 +75,7 @@ export class WorkflowRunner {
         this.traced(ctx, step, report);
         steps.push(report);
         options.observer?.stepFinished(report);
+        options.observer?.stepRecorded?.(report, { Output: '', Stderr: '', ExitCode: -1, Status: 'failure' }, undefined);
         return finish('failure', { error: errorJson(error) });
       }
       ctx.states[step.name] = outcome.state;
@@ -75,8 +83,10 @@ export class WorkflowRunner {
       this.traced(ctx, step, report);
       steps.push(report);
       options.observer?.stepFinished(report);
-      if (outcome.status === 'cancelled' || options.signal.aborted) return finish('cancelled');
+      if (outcome.status === 'cancelled') return finish('cancelled');
       const next = route(step, outcome, ctx);
+      options.observer?.stepRecorded?.(report, outcome.state, next);
+      if (options.signal.aborted) return finish('cancelled');
       if (!next) {
         const error = outcome.error ?? new AwfError(ErrorCodes.WORKFLOW_NO_ROUTE, `step "${step.name}" succeeded but names no next state`, { step: step.name });
         return finish('failure', { error: errorJson(error) });

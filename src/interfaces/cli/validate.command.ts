@@ -1,8 +1,9 @@
-import { Command, CommandRunner, Option } from 'nest-commander';
+import { Command, CommandRunner } from 'nest-commander';
 import { WorkflowService } from '../../application/workflow/workflow.service';
 import { AwfError } from '../../domain/errors/awf-error';
 import { categoryOf } from '../../domain/errors/error-codes';
-import { type OutputFormat, parseFormat } from './output-format';
+import { markReportedOnStdout } from './cli-errors';
+import { globalFlags } from './global-flags';
 import { renderValidation } from './validation.renderer';
 
 /** `awf validate <workflow>`: every problem at once; exit 2 if the file is broken, 1 for USER problems only. */
@@ -12,19 +13,16 @@ export class ValidateCommand extends CommandRunner {
     super();
   }
 
-  async run([target]: string[], options: { format: OutputFormat }): Promise<void> {
+  async run([target]: string[]): Promise<void> {
     const report = await this.workflows.validate(target);
-    const { stdout, stderr } = renderValidation(report, options.format ?? 'text');
+    const format = globalFlags(this.command).format;
+    const { stdout, stderr } = renderValidation(report, format);
     process.stdout.write(stdout);
     process.stderr.write(stderr);
     if (report.valid) return;
     const lead = report.errors.find((e) => categoryOf(e.code) === 'WORKFLOW') ?? report.errors[0];
     const n = report.errors.length;
-    throw new AwfError(lead.code as AwfError['code'], `${report.file}: ${n} error${n > 1 ? 's' : ''}`, { file: report.file, errors: report.errors });
-  }
-
-  @Option({ flags: '-f, --format <format>', description: 'text (default) or json', defaultValue: 'text' })
-  parseFormat(value: string): OutputFormat {
-    return parseFormat(value);
+    const error = new AwfError(lead.code as AwfError['code'], `${report.file}: ${n} error${n > 1 ? 's' : ''}`, { file: report.file, errors: report.errors });
+    throw format === 'text' ? error : markReportedOnStdout(error);
   }
 }

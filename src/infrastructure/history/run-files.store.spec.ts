@@ -1,14 +1,14 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RunHistoryService, runsRoot } from './run-history.service';
+import { RunFilesStore, runsRoot } from './run-files.store';
 
-describe('RunHistoryService', () => {
+describe('RunFilesStore', () => {
   let root: string;
-  let runs: RunHistoryService;
+  let runs: RunFilesStore;
   beforeEach(() => {
     root = mkdtempSync(join(tmpdir(), 'awf-runs-'));
-    runs = new RunHistoryService(root);
+    runs = new RunFilesStore(root);
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
