@@ -44,7 +44,7 @@ describe('awf validate (the fixture list is covered in test/integration/workflow
   it('prints one JSON verdict with -f json; a missing workflow is USER.WORKFLOW.NOT_FOUND (exit 1)', () => {
     const r = validate('mcp-proxy-unknown-plugin', ['-f', 'json']);
     expect(JSON.parse(r.stdout)).toEqual({
-      valid: false, workflow: 'mcp-proxy-unknown-plugin', file: join(WORKFLOW_FIXTURES, 'mcp-proxy-unknown-plugin.yaml'),
+      schema_version: 1, valid: false, workflow: 'mcp-proxy-unknown-plugin', file: join(WORKFLOW_FIXTURES, 'mcp-proxy-unknown-plugin.yaml'),
       errors: [{ code: 'USER.MCP_PROXY.UNKNOWN_PLUGIN', path: 'states.start.mcp_proxy.plugin_tools[0].plugin', message: expect.stringContaining('nonexistent_plugin') }],
       warnings: [],
     });

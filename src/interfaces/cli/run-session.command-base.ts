@@ -52,7 +52,7 @@ export abstract class RunSessionCommand extends CommandRunner {
   protected async session(options: RunSessionOptions, start: (base: RunStart) => Promise<RunReport>): Promise<void> {
     const flags = globalFlags(this.command);
     const progress = new RunProgressRenderer(process.stderr, this.masker, {
-      quiet: flags.quiet || flags.format === 'json', color: colorEnabled(process.stderr, flags),
+      quiet: flags.quiet, color: colorEnabled(process.stderr, flags),
     });
     const mask = (s: string): string => this.masker.mask(s);
     const project = loadProjectConfig();
