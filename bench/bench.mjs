@@ -8,7 +8,6 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRequire } from 'node:module';
 import events from 'node:events';
 import { connect, interleavedLoad, median, processMs } from './lib/mcp-measure.mjs';
 import { searchBench } from './lib/search-bench.mjs';
@@ -38,16 +37,9 @@ if (!existsSync(MAIN)) {
   console.error('dist/main.js is missing: run `npm run build` first (npm run bench does).');
   process.exit(1);
 }
+// awf rows start mcp-serve the way `awf run` injects it into the agent's MCP config: the build's
+// own selfCommand(), a plain `node [flags] main.js mcp-serve --config=…` (ADR 120).
 const launch = readLaunch();
-// awf rows start mcp-serve the way `awf run` injects it into the agent's MCP config, through the
-// build's own launch adjustment (without NODE_EXTRA_CA_CERTS when the proxy cannot use it, ADR 100).
-const leanProxyLaunch = (() => {
-  try {
-    return createRequire(import.meta.url)(join(REPO, 'dist', 'infrastructure', 'workflow', 'proxy-launch.js')).leanProxyLaunch;
-  } catch {
-    return undefined; // a build from before ADR 100
-  }
-})();
 
 const work = mkdtempSync(join(tmpdir(), 'awf-bench-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
@@ -79,10 +71,8 @@ if (BEFORE) {
   before.args = [...beforeLaunch.nodeFlags, ...before.args];
   servers.push({ ...before, id: 'awf-before', tool: await pickAwfTool(before) });
 }
-if (process.env.NODE_EXTRA_CA_CERTS && leanProxyLaunch) {
-  // Every Node process here parses that file as it starts, the other servers' too; this row shows awf paying it as well.
-  servers.push({ ...awfServer('awf mcp-serve, started with NODE_EXTRA_CA_CERTS kept', { events: true, keepCaCerts: true }), id: 'awf-ca', tool: awfTool });
-  notes.push(`NODE_EXTRA_CA_CERTS is set here (${process.env.NODE_EXTRA_CA_CERTS}): every Node process parses it as it starts, the reference servers and node -e 0 included. awf run starts mcp-serve without it when the proxy cannot use it (no OTLP export, no extension; ADR 100), and so do the awf rows; the "kept" row is awf started with it.`);
+if (process.env.NODE_EXTRA_CA_CERTS) {
+  notes.push(`NODE_EXTRA_CA_CERTS is set here (${process.env.NODE_EXTRA_CA_CERTS}): every Node process parses it as it starts, every server in the table and node -e 0 included (ADR 120).`);
 }
 const spansFile = join(work, 'spans.jsonl');
 servers.push({ ...awfServer('awf mcp-serve, tracing on (file exporter)', { events: true, telemetry: { exporter: 'file', file: spansFile } }), id: 'awf-trace', tool: awfTool });
@@ -165,7 +155,7 @@ function nodeServer(args, nodeFlags = []) {
 }
 
 /** An `awf mcp-serve` as `awf run` would inject it: same launcher, a fresh step config. */
-function awfServer(label, { events = true, plain = false, telemetry, root, limits, main = MAIN, keepCaCerts = false } = {}) {
+function awfServer(label, { events = true, plain = false, telemetry, root, limits, main = MAIN } = {}) {
   const config = {
     version: 1, intercept_builtins: true, plugin_tools: [], workflow: 'bench', step: 'read', run_id: 'bench',
     root_dir: root ?? fixture.dir, ...(events ? { events_path: fixture.events } : {}),
@@ -174,9 +164,7 @@ function awfServer(label, { events = true, plain = false, telemetry, root, limit
   const file = join(work, `proxy-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(file, JSON.stringify(config), { mode: 0o600 });
   const flags = plain ? [] : launch.nodeFlags;
-  const direct = { command: process.execPath, args: [...flags, main, 'mcp-serve', `--config=${file}`] };
-  const started = keepCaCerts || !leanProxyLaunch ? direct : leanProxyLaunch(direct, config);
-  return { label, ...started, cwd: awfProject, env: { AWF_LOG_LEVEL: 'info' } };
+  return { label, command: process.execPath, args: [...flags, main, 'mcp-serve', `--config=${file}`], cwd: awfProject, env: { AWF_LOG_LEVEL: 'info' } };
 }
 
 

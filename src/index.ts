@@ -9,11 +9,11 @@ export { errorResult, textResult, type TextContent, type ToolResult } from './do
 export type { ToolProvider } from './domain/ports/tool-provider.port';
 export type { ToolCall, ToolCallInterceptor } from './domain/ports/tool-call-interceptor.port';
 export type { ToolCallContext, ToolScope } from './domain/ports/tool-scope';
-export type { ToolDispatcher } from './domain/ports/tool-dispatcher.port';
+export type { ToolRouter } from './domain/ports/tool-router.port';
 export type { AgentProvider, AgentRunRequest, AgentRunResult, ProxyInjection } from './domain/ports/agent-provider.port';
 export type { AppLogger } from './domain/ports/app-logger.port';
 export { InterceptsToolCalls, ProvidesAgent, ProvidesTools } from './domain/ports/markers';
 export { APP_LOGGER, SECRET_MASKER } from './domain/ports/tokens';
 export { DEFAULT_LIMITS, type ProxyConfig, type ProxyLimits } from './domain/proxy/proxy-config';
-export { ToolRouter } from './application/tool-router.service';
+export { ToolRouterService } from './application/tool-router.service';
 export { serveTools, type ServeToolsOptions } from './embed/serve-tools';

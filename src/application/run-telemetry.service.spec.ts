@@ -35,7 +35,7 @@ describe('RunTelemetry', () => {
 
   it('parents the run under TRACEPARENT, the steps under the run', () => {
     const tracer = new RecordingTracer();
-    const telemetry = new RunTelemetry(tracer, history, { TRACEPARENT: `00-${'b'.repeat(32)}-${'c'.repeat(16)}-01` });
+    const telemetry = new RunTelemetry(tracer, { TRACEPARENT: `00-${'b'.repeat(32)}-${'c'.repeat(16)}-01` }, history);
     const run = telemetry.startRun('demo', 'r');
     const step = telemetry.startStep(run, { name: 'review', type: 'agent', provider: 'claude' });
     expect(tracer.spans[0]).toMatchObject({ name: 'workflow.run', options: { parent: `00-${'b'.repeat(32)}-${'c'.repeat(16)}-01`, attributes: { 'awf.workflow': 'demo', 'awf.run_id': 'r' } } });
@@ -45,13 +45,13 @@ describe('RunTelemetry', () => {
 
   it('ignores a malformed TRACEPARENT', () => {
     const tracer = new RecordingTracer();
-    new RunTelemetry(tracer, history, { TRACEPARENT: 'garbage' }).startRun('demo', 'r');
+    new RunTelemetry(tracer, { TRACEPARENT: 'garbage' }, history).startRun('demo', 'r');
     expect(tracer.spans[0].options.parent).toBeUndefined();
   });
 
   it('ends a step with its status and the summary of its audit trail', () => {
     const tracer = new RecordingTracer();
-    const telemetry = new RunTelemetry(tracer, history, {});
+    const telemetry = new RunTelemetry(tracer, {}, history);
     const span = telemetry.startStep(telemetry.startRun('demo', 'r'), { name: 'review', type: 'agent' });
     const calls = telemetry.finishStep(span, { name: 'review', status: 'failure', duration_ms: 120, exit_code: 1, error: { code: 'EXECUTION.AGENT.FAILED', message: 'agent exited 1' } }, '/runs/r/review.events.jsonl');
     expect(calls).toEqual({ tool_summary: { calls: 2, errors: 1, slowest: { tool: 'Bash', duration_ms: 90 } }, events: [event('Read', 2), event('Bash', 90, 'error')] });
@@ -60,7 +60,7 @@ describe('RunTelemetry', () => {
 
   it('ends the run and writes run.json into the run directory', () => {
     const tracer = new RecordingTracer();
-    const telemetry = new RunTelemetry(tracer, history, {});
+    const telemetry = new RunTelemetry(tracer, {}, history);
     const run = telemetry.startRun('demo', 'r');
     telemetry.finishRun(run, { workflow: 'demo', run_id: 'r', status: 'success', duration_ms: 800 }, '/runs/r', new Date('2026-11-30T05:00:00Z'));
     expect(tracer.spans[0]).toMatchObject({ ended: true, attributes: { 'awf.run.status': 'success', 'awf.run.duration_ms': 800 } });

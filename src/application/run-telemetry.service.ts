@@ -1,9 +1,8 @@
 import type { ToolCallEvent } from '../domain/model/tool-call-event';
+import { inheritedTraceparent } from '../domain/model/traceparent';
 import { summarizeToolCalls, type ToolCallSummary } from '../domain/model/tool-call-summary';
 import type { RunHistory } from '../domain/ports/run-history.port';
 import type { TraceSpan, Tracer } from '../domain/ports/tracer.port';
-
-const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
 
 /** The facts of a finished step that its span and summary need (a subset of StepReport). */
 export interface FinishedStep {
@@ -26,11 +25,15 @@ export interface StepToolCalls {
  * call with tracing off (spans are no-ops) and without a run history.
  */
 export class RunTelemetry {
-  constructor(private readonly tracer: Tracer, private readonly history?: RunHistory, private readonly env: NodeJS.ProcessEnv = process.env) {}
+  constructor(
+    private readonly tracer: Tracer,
+    private readonly env: Readonly<Record<string, string | undefined>>,
+    private readonly history?: RunHistory,
+  ) {}
 
   /** A CI system that exports TRACEPARENT gets the run as a child of its own span. */
   startRun(workflow: string, runId: string): TraceSpan {
-    const parent = this.env.TRACEPARENT && TRACEPARENT.test(this.env.TRACEPARENT) ? this.env.TRACEPARENT : undefined;
+    const parent = inheritedTraceparent(this.env);
     return this.tracer.startSpan('workflow.run', { parent, attributes: { 'awf.workflow': workflow, 'awf.run_id': runId } });
   }
 

@@ -4,7 +4,7 @@ import { ErrorCodes } from '../domain/errors/error-codes';
 import { TOOL_NAME_PATTERN, type ToolDefinition } from '../domain/model/tool-definition';
 import { errorResult, type ToolResult } from '../domain/model/tool-result';
 import type { ToolCall, ToolCallInterceptor } from '../domain/ports/tool-call-interceptor.port';
-import type { ToolDispatcher } from '../domain/ports/tool-dispatcher.port';
+import type { ToolRouter } from '../domain/ports/tool-router.port';
 import type { ToolProvider } from '../domain/ports/tool-provider.port';
 import type { ToolScope } from '../domain/ports/tool-scope';
 import { isPlainObject } from '../domain/model/plain-object';
@@ -19,8 +19,7 @@ interface Route {
  * interceptor chain. Building is all-or-nothing: an invalid or duplicate name fails
  * before anything is served.
  */
-export class ToolRouter implements ToolDispatcher {
-  private readonly tools: readonly ToolDefinition[];
+export class ToolRouterService implements ToolRouter {
   private closed = false;
 
   private constructor(
@@ -28,16 +27,15 @@ export class ToolRouter implements ToolDispatcher {
     private readonly scope: ToolScope,
     private readonly interceptors: readonly ToolCallInterceptor[],
     private readonly onClose: () => Promise<void>,
-  ) {
-    this.tools = [...routes.values()].map((r) => r.tool).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  }
+    private readonly tools: readonly ToolDefinition[],
+  ) {}
 
   static async open(
     providers: readonly ToolProvider[],
     scope: ToolScope,
     interceptors: readonly ToolCallInterceptor[] = [],
     onClose: () => Promise<void> = async () => {},
-  ): Promise<ToolRouter> {
+  ): Promise<ToolRouterService> {
     const listed = await Promise.all(providers.map(async (provider) => ({ provider, tools: await provider.listTools(scope) })));
     const routes = new Map<string, Route>();
     for (const { provider, tools } of listed) {
@@ -63,7 +61,11 @@ export class ToolRouter implements ToolDispatcher {
       }
     }
     const ordered = [...interceptors].sort((a, b) => a.order - b.order);
-    return new ToolRouter(routes, scope, ordered, onClose);
+    // What an interceptor filters out is not offered, yet still routed: a call to it reaches
+    // the chain and gets that interceptor's coded refusal, not an "unknown tool".
+    let offered: readonly ToolDefinition[] = [...routes.values()].map((r) => r.tool).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const interceptor of ordered) if (interceptor.filterTools) offered = interceptor.filterTools(offered, scope);
+    return new ToolRouterService(routes, scope, ordered, onClose, offered);
   }
 
   list(): readonly ToolDefinition[] {

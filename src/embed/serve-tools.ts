@@ -1,10 +1,10 @@
 import type { Readable, Writable } from 'node:stream';
-import { ToolRouter } from '../application/tool-router.service';
-import { buildToolScope } from '../application/tool-scope.factory';
+import { ToolRouterService } from '../application/tool-router.service';
+import { buildToolScope } from '../infrastructure/config/tool-scope.resolver';
 import type { ToolCallInterceptor } from '../domain/ports/tool-call-interceptor.port';
 import type { ToolProvider } from '../domain/ports/tool-provider.port';
 import type { ProxyConfig } from '../domain/proxy/proxy-config';
-import { McpStdioServer } from '../infrastructure/mcp/mcp-stdio.server';
+import { McpStdioServer } from '../infrastructure/mcp-edge/mcp-stdio.server';
 import { AWF_VERSION } from '../version';
 
 export interface ServeToolsOptions {
@@ -22,7 +22,7 @@ export interface ServeToolsOptions {
  */
 export async function serveTools(providers: ToolProvider[], options: ServeToolsOptions = {}): Promise<void> {
   const config: ProxyConfig = { version: 1, intercept_builtins: true, plugin_tools: [], root_dir: options.rootDir };
-  const router = await ToolRouter.open(providers, buildToolScope(config), options.interceptors ?? []);
+  const router = await ToolRouterService.open(providers, buildToolScope(config), options.interceptors ?? []);
   const server = new McpStdioServer(router, { name: options.name ?? 'awf-embedded', version: AWF_VERSION, stdin: options.stdin, stdout: options.stdout });
   const stop = (): void => void server.stop();
   process.once('SIGTERM', stop);

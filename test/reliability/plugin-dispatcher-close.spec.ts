@@ -2,8 +2,8 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildToolScope } from '../../src/application/tool-scope.factory';
-import type { ToolDispatcherFactory } from '../../src/domain/ports/tool-dispatcher-factory.port';
+import { buildToolScope } from '../../src/infrastructure/config/tool-scope.resolver';
+import type { ToolRouterFactory } from '../../src/domain/ports/tool-router-factory.port';
 import { TOOL_ROUTER_FACTORY } from '../../src/domain/ports/tokens';
 import type { PluginToolSpec } from '../../src/domain/proxy/proxy-config';
 import { CoreModule } from '../../src/infrastructure/core/core.module';
@@ -20,7 +20,7 @@ describe('closing a tool dispatcher stops the plugins only it was using', () => 
   const fixtures = fixturePlugins({ one: { operations: { pid: { behaviour: 'pid' } } }, two: { operations: { pid: { behaviour: 'pid' } } } });
   const saved = { path: process.env.AWF_PLUGINS_PATH, xdg: process.env.XDG_DATA_HOME };
   let app: TestingModule;
-  let factory: ToolDispatcherFactory;
+  let factory: ToolRouterFactory;
 
   const open = (pluginTools: PluginToolSpec[]) => factory.open(buildToolScope({ version: 1, intercept_builtins: false, plugin_tools: pluginTools }));
   const pidOf = async (d: Awaited<ReturnType<typeof open>>, tool: string) => (await d.call(tool, {})).structuredContent!.pid as number;

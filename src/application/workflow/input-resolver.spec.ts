@@ -1,12 +1,16 @@
+import { FsFileProbe } from '../../infrastructure/core/fs-file.probe';
 import type { InputDef } from '../../domain/workflow/workflow.model';
 import { parseInputFlags, resolveInputs } from './input-resolver';
+
+/** The real file system: file_exists checks what is on disk. */
+const files = new FsFileProbe();
 
 const def = (d: Partial<InputDef> & { name: string }): InputDef => ({ required: false, secret: false, ...d });
 
 describe('resolveInputs', () => {
   it('layers defaults < project config < --input', () => {
     const defs = [def({ name: 'a', default: '1' }), def({ name: 'b', default: '2' }), def({ name: 'c' })];
-    expect(resolveInputs(defs, { b: 'cli' }, { a: 'project', b: 'project', other: 'ignored' })).toEqual({ a: 'project', b: 'cli' });
+    expect(resolveInputs(defs, { b: 'cli' }, { a: 'project', b: 'project', other: 'ignored' }, files)).toEqual({ a: 'project', b: 'cli' });
   });
 
   it('reports every problem in one error', () => {
@@ -18,7 +22,7 @@ describe('resolveInputs', () => {
     ];
     let message = '';
     try {
-      resolveInputs(defs, { count: '9', flag: 'maybe', env: 'qa', bogus: 'x' });
+      resolveInputs(defs, { count: '9', flag: 'maybe', env: 'qa', bogus: 'x' }, {}, files);
     } catch (err) {
       message = (err as Error).message;
       expect(err).toMatchObject({ code: 'USER.INPUT.VALIDATION_FAILED' });
@@ -30,12 +34,12 @@ describe('resolveInputs', () => {
 
   it('checks file_exists and file_extension (AWF validation rules)', () => {
     const defs = [def({ name: 'spec', validation: { fileExists: true, fileExtension: ['.md'] } })];
-    expect(resolveInputs(defs, { spec: __filename.replace(/[^/]+$/, '') + '../../../README.md' })).toBeDefined();
-    expect(() => resolveInputs(defs, { spec: '/nonexistent/notes.txt' })).toThrow(/file \/nonexistent\/notes.txt does not exist[\s\S]*must end in \.md/);
+    expect(resolveInputs(defs, { spec: __filename.replace(/[^/]+$/, '') + '../../../README.md' }, {}, files)).toBeDefined();
+    expect(() => resolveInputs(defs, { spec: '/nonexistent/notes.txt' }, {}, files)).toThrow(/file \/nonexistent\/notes.txt does not exist[\s\S]*must end in \.md/);
   });
 
   it('never echoes a secret value in an error', () => {
-    expect(() => resolveInputs([def({ name: 'pin', type: 'integer', secret: true })], { pin: 'hunter2' })).toThrow(/"\*\*\*" is not an integer/);
+    expect(() => resolveInputs([def({ name: 'pin', type: 'integer', secret: true })], { pin: 'hunter2' }, {}, files)).toThrow(/"\*\*\*" is not an integer/);
   });
 });
 

@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
 import { extname } from 'node:path';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
+import type { FileProbe } from '../../domain/ports/file-probe.port';
 import type { InputDef } from '../../domain/workflow/workflow.model';
 
 /**
@@ -12,7 +12,8 @@ import type { InputDef } from '../../domain/workflow/workflow.model';
 export function resolveInputs(
   defs: readonly InputDef[],
   fromCli: Readonly<Record<string, string>>,
-  fromProject: Readonly<Record<string, unknown>> = {},
+  fromProject: Readonly<Record<string, unknown>>,
+  files: FileProbe,
 ): Record<string, string> {
   const values: Record<string, string> = {};
   const declared = new Set(defs.map((d) => d.name));
@@ -29,7 +30,7 @@ export function resolveInputs(
       if (def.required) problems.push(`inputs.${def.name}: required${def.description ? ` (${def.description})` : ''}`);
       continue;
     }
-    problems.push(...checkValue(def, value));
+    problems.push(...checkValue(def, value, files));
   }
   if (problems.length > 0) {
     throw new AwfError(ErrorCodes.INPUT_INVALID, `input validation failed:\n  - ${problems.join('\n  - ')}`, { problems },
@@ -38,7 +39,7 @@ export function resolveInputs(
   return values;
 }
 
-function checkValue(def: InputDef, value: string): string[] {
+function checkValue(def: InputDef, value: string, files: FileProbe): string[] {
   const at = `inputs.${def.name}`;
   const out: string[] = [];
   if (def.type === 'integer' && !/^-?\d+$/.test(value.trim())) out.push(`${at}: "${def.secret ? '***' : value}" is not an integer`);
@@ -50,7 +51,7 @@ function checkValue(def: InputDef, value: string): string[] {
   const n = Number(value);
   if (def.type === 'integer' && v.min !== undefined && n < v.min) out.push(`${at}: must be ≥ ${v.min}`);
   if (def.type === 'integer' && v.max !== undefined && n > v.max) out.push(`${at}: must be ≤ ${v.max}`);
-  if (v.fileExists && !existsSync(value)) out.push(`${at}: file ${value} does not exist`);
+  if (v.fileExists && !files.exists(value)) out.push(`${at}: file ${value} does not exist`);
   if (v.fileExtension && !v.fileExtension.includes(extname(value))) out.push(`${at}: must end in ${v.fileExtension.join(', ')}`);
   return out;
 }

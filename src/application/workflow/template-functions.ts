@@ -1,8 +1,12 @@
-import { AwfError } from '../../domain/errors/awf-error';
-import { ErrorCodes } from '../../domain/errors/error-codes';
+import { readFileSync, statSync } from 'node:fs';
+import { GO_BUILTINS, TemplateExecError, type TemplateFunction } from './template/go-builtins';
+import { goTypeName, printValue } from './template/go-format';
 
 /** Characters that make AWF's `escape` wrap a value in single quotes. */
 const SHELL_SPECIAL = /[\s"'\\$`!*?[\](){}<>|&;]/;
+
+/** AWF's readFile cap. */
+const MAX_READ_BYTES = 1 << 20;
 
 /** POSIX-shell quoting, AWF's rules: '' for empty, single quotes only when needed. */
 export function shellEscape(value: string): string {
@@ -11,16 +15,54 @@ export function shellEscape(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
+/** A string argument: numbers and booleans are printed (Go would refuse them; nothing is lost by accepting). */
 function text(value: unknown, fn: string): string {
-  if (value === undefined) throw new AwfError(ErrorCodes.WORKFLOW_TEMPLATE_SYNTAX, `${fn} needs an argument`);
-  return typeof value === 'string' ? value : typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  throw new TemplateExecError(
+    `${fn}: wrong type for value; expected string; got ${goTypeName(value)}`,
+  );
 }
 
-/** The FuncMap of AWF minus `readFile` (file reads belong to steps, not templates). */
-export const TEMPLATE_FUNCTIONS: Record<string, (...args: unknown[]) => unknown> = {
-  escape: (v) => shellEscape(text(v, 'escape')),
-  json: (v) => JSON.stringify(v === undefined ? null : v),
-  trimSpace: (v) => text(v, 'trimSpace').trim(),
-  split: (s, sep) => text(s, 'split').split(text(sep, 'split')).map((p) => p.trim()),
-  join: (list, sep) => (Array.isArray(list) ? list.map(String).join(text(sep, 'join')) : text(list, 'join')),
+function readFile(path: unknown): string {
+  const file = text(path, 'readFile');
+  let size: number;
+  try {
+    const st = statSync(file);
+    if (st.isDirectory()) throw new TemplateExecError(`failed to read file "${file}": path is a directory`);
+    size = st.size;
+  } catch (err) {
+    if (err instanceof TemplateExecError) throw err;
+    throw new TemplateExecError(`failed to read file "${file}": ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  if (size > MAX_READ_BYTES) throw new TemplateExecError(`file "${file}" exceeds 1MB size limit`);
+  return readFileSync(file, 'utf8');
+}
+
+/** AWF's own helpers (pkg/interpolation): escape, json, split, join, readFile, trimSpace. */
+export const AWF_FUNCTIONS: Record<string, TemplateFunction> = {
+  escape: { min: 1, max: 1, call: (v) => shellEscape(typeof v === 'string' ? v : printValue(v)) },
+  json: { min: 1, max: 1, call: (v) => JSON.stringify(v === undefined ? null : v) },
+  split: {
+    min: 2,
+    max: 2,
+    call: (s, sep) =>
+      text(s, 'split')
+        .split(text(sep, 'split'))
+        .map((p) => p.trim()),
+  },
+  join: {
+    min: 2,
+    max: 2,
+    call: (list, sep) => {
+      if (!Array.isArray(list))
+        throw new TemplateExecError(`join: wrong type for value; expected a list; got ${typeof list}`);
+      return list.map((v) => printValue(v)).join(text(sep, 'join'));
+    },
+  },
+  readFile: { min: 1, max: 1, call: readFile },
+  trimSpace: { min: 1, max: 1, call: (v) => text(v, 'trimSpace').trim() },
 };
+
+/** Every function a template may call, namespace accessors aside: AWF's and Go's predefined ones. */
+export const TEMPLATE_FUNCTIONS: Record<string, TemplateFunction> = { ...GO_BUILTINS, ...AWF_FUNCTIONS };

@@ -1,15 +1,28 @@
 import { isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
-import { CONTEXT_FIELDS, NAMESPACES, STATE_FIELDS, WORKFLOW_FIELDS } from '../../domain/workflow/interpolation.types';
+import {
+  AWF_DIRS,
+  CONTEXT_FIELDS,
+  ERROR_FIELDS,
+  LOOP_FIELDS,
+  NAMESPACES,
+  STATE_FIELDS,
+  WORKFLOW_FIELDS,
+} from '../../domain/workflow/interpolation.types';
 import { type ValidationIssue, issue } from '../../domain/workflow/validation-issue.model';
 import type { Step, Workflow } from '../../domain/workflow/workflow.model';
 import { Template } from './template-engine';
+import type { TemplateReference } from './template/template-walk';
 
-/** The template fields of a step, by YAML key. Agent options are interpolated too (ADR). */
+/** The template fields of a step, by YAML key. Agent options are interpolated too (ADR 040). */
 export function templateFields(step: Step): [string, string][] {
-  if (step.type === 'step') return [['command', step.command], ...(step.dir ? [['dir', step.dir] as [string, string]] : [])];
+  if (step.type === 'step')
+    return [['command', step.command], ...(step.dir ? [['dir', step.dir] as [string, string]] : [])];
   if (step.type === 'terminal') return step.message ? [['message', step.message]] : [];
-  const fields: [string, string][] = [['provider', step.provider], ['prompt', step.prompt]];
+  const fields: [string, string][] = [
+    ['provider', step.provider],
+    ['prompt', step.prompt],
+  ];
   if (step.dir) fields.push(['dir', step.dir]);
   collectStrings(step.options, 'options', fields);
   return fields;
@@ -18,7 +31,16 @@ export function templateFields(step: Step): [string, string][] {
 function collectStrings(value: unknown, path: string, out: [string, string][]): void {
   if (typeof value === 'string') out.push([path, value]);
   else if (Array.isArray(value)) value.forEach((v, i) => collectStrings(v, `${path}[${i}]`, out));
-  else if (typeof value === 'object' && value !== null) for (const [k, v] of Object.entries(value)) collectStrings(v, `${path}.${k}`, out);
+  else if (typeof value === 'object' && value !== null)
+    for (const [k, v] of Object.entries(value)) collectStrings(v, `${path}.${k}`, out);
+}
+
+/** Where a template is, for the rules that depend on it. */
+export interface TemplateScope {
+  /** The step the template belongs to (its own state cannot be read), if any. */
+  step?: string;
+  /** `.error` exists only in workflow_error hooks. */
+  errorHook?: boolean;
 }
 
 /**
@@ -27,39 +49,69 @@ function collectStrings(value: unknown, path: string, out: [string, string][]): 
  */
 export function checkTemplates(wf: Workflow): ValidationIssue[] {
   const out: ValidationIssue[] = [];
-  const inputs = new Set(wf.inputs.map((i) => i.name));
-  const states = new Set(wf.steps.map((s) => s.name));
   for (const step of wf.steps) {
-    for (const [field, text] of templateFields(step)) {
-      if (!text.includes('{{')) continue;
-      const at = `states.${step.name}.${field}`;
-      let template: Template;
-      try {
-        template = Template.parse(text);
-      } catch (err) {
-        out.push(issue(isAwfError(err) ? err.code : ErrorCodes.WORKFLOW_TEMPLATE_SYNTAX, at, isAwfError(err) ? err.message : String(err)));
-        continue;
-      }
-      for (const path of template.references()) {
-        const why = problem(path, inputs, states, step.name);
-        if (why) out.push(issue(ErrorCodes.WORKFLOW_UNDEFINED_REFERENCE, at, `{{.${path.join('.')}}}: ${why}`));
-      }
-    }
+    for (const [field, text] of templateFields(step))
+      out.push(...checkTemplate(wf, text, `states.${step.name}.${field}`, { step: step.name }));
   }
   return out;
 }
 
-function problem(path: string[], inputs: Set<string>, states: Set<string>, self: string): string | undefined {
-  const [ns, key, field] = path;
-  if (!(NAMESPACES as readonly string[]).includes(ns)) return `unknown namespace "${ns ?? ''}" (use ${NAMESPACES.join(', ')})`;
+/** One template string: its syntax, then every reference it makes from the root. */
+export function checkTemplate(wf: Workflow, text: string, at: string, scope: TemplateScope): ValidationIssue[] {
+  if (!text.includes('{{')) return [];
+  let template: Template;
+  try {
+    template = Template.parse(text);
+  } catch (err) {
+    return [
+      issue(
+        isAwfError(err) ? err.code : ErrorCodes.WORKFLOW_TEMPLATE_SYNTAX,
+        at,
+        isAwfError(err) ? err.message : String(err),
+      ),
+    ];
+  }
+  const inputs = new Set(wf.inputs.map((i) => i.name));
+  const states = new Set(wf.steps.map((s) => s.name));
+  const out: ValidationIssue[] = [];
+  for (const ref of template.references()) {
+    const why = problem(ref, inputs, states, scope);
+    const shown = ref.form === 'field' ? `.${ref.path.join('.')}` : ref.path.join('.');
+    if (why) out.push(issue(ErrorCodes.WORKFLOW_UNDEFINED_REFERENCE, at, `{{${shown}}}: ${why}`));
+  }
+  return out;
+}
+
+/** The keys each namespace has, as the dotted form (PascalCase) or the function form spells them. */
+function fieldsOf(ns: string, form: TemplateReference['form']): readonly string[] | undefined {
+  const lower = form === 'function';
+  if (ns === 'workflow') return WORKFLOW_FIELDS;
+  if (ns === 'context') return lower ? ['working_dir', 'user', 'hostname'] : CONTEXT_FIELDS;
+  if (ns === 'loop') return lower ? ['index', 'index1', 'first', 'last', 'length', 'item', 'parent'] : LOOP_FIELDS;
+  if (ns === 'error') return lower ? ['message', 'type', 'exit_code', 'state'] : ERROR_FIELDS;
+  if (ns === 'awf') return AWF_DIRS;
+  return undefined;
+}
+
+function problem(
+  ref: TemplateReference,
+  inputs: Set<string>,
+  states: Set<string>,
+  scope: TemplateScope,
+): string | undefined {
+  const [ns, key, field] = ref.path;
+  if (!(NAMESPACES as readonly string[]).includes(ns))
+    return `unknown namespace "${ns ?? ''}" (use ${NAMESPACES.join(', ')})`;
+  if (ns === 'error' && !scope.errorHook) return '"error" is only defined in workflow_error hooks';
   if (key === undefined) return undefined;
   if (ns === 'inputs' && !inputs.has(key)) return `input "${key}" is not declared`;
-  if (ns === 'workflow' && !(WORKFLOW_FIELDS as readonly string[]).includes(key)) return `workflow has no field "${key}" (fields: ${WORKFLOW_FIELDS.join(', ')})`;
-  if (ns === 'context' && !(CONTEXT_FIELDS as readonly string[]).includes(key)) return `context has no field "${key}" (fields: ${CONTEXT_FIELDS.join(', ')})`;
+  const fields = fieldsOf(ns, ref.form);
+  if (fields && !fields.includes(key)) return `${ns} has no field "${key}" (fields: ${fields.join(', ')})`;
   if (ns === 'states') {
     if (!states.has(key)) return `state "${key}" does not exist`;
-    if (key === self) return `a step cannot read its own state`;
-    if (field !== undefined && !(STATE_FIELDS as readonly string[]).includes(field)) return `a state has no field "${field}" (fields: ${STATE_FIELDS.join(', ')})`;
+    if (key === scope.step) return `a step cannot read its own state`;
+    if (field !== undefined && !(STATE_FIELDS as readonly string[]).includes(field))
+      return `a state has no field "${field}" (fields: ${STATE_FIELDS.join(', ')})`;
   }
   return undefined;
 }

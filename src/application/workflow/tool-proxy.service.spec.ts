@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { AwfError } from '../../domain/errors/awf-error';
 import type { ToolScope } from '../../domain/ports/tool-scope';
+import { RealToolScopeResolver } from '../../infrastructure/config/tool-scope.resolver';
+import { PrivateTempDirs } from '../../infrastructure/core/private-temp-dir';
 import { ToolProxyService } from './tool-proxy.service';
 
 describe('ToolProxyService', () => {
@@ -26,7 +28,7 @@ describe('ToolProxyService', () => {
   });
 
   it('writes the step config 0600 in a private 0700 dir and hands out the mcp-serve command', async () => {
-    const proxies = new ToolProxyService(factory, { mainScript: '/opt/awf/dist/main.js', tmpRoot: tmp });
+    const proxies = new ToolProxyService(factory, { mainScript: '/opt/awf/dist/main.js', dirs: new PrivateTempDirs(tmp), scopes: new RealToolScopeResolver() });
     const session = await proxies.start(request());
     const file = session.injection.configPath;
     expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -44,7 +46,7 @@ describe('ToolProxyService', () => {
   });
 
   it('runs the preflight in-process: opens the step scope once and closes it', async () => {
-    const session = await new ToolProxyService(factory, { mainScript: 'm.js', tmpRoot: tmp }).start(request());
+    const session = await new ToolProxyService(factory, { mainScript: 'm.js', dirs: new PrivateTempDirs(tmp), scopes: new RealToolScopeResolver() }).start(request());
     expect(opened).toHaveLength(1);
     expect(opened[0]).toMatchObject({ interceptBuiltins: true, step: 'review', pluginTools: [{ plugin: 'k8s', expose: ['get'] }] });
     expect(closed).toHaveLength(1);
@@ -53,18 +55,18 @@ describe('ToolProxyService', () => {
 
   it('fails before any agent starts when the preflight refuses, leaving no file behind', async () => {
     const refusing = { open: jest.fn(async () => Promise.reject(new AwfError('USER.MCP_PROXY.UNKNOWN_PLUGIN', 'plugin "k8s" not found'))) };
-    await expect(new ToolProxyService(refusing, { mainScript: 'm.js', tmpRoot: tmp }).start(request())).rejects.toMatchObject({ code: 'USER.MCP_PROXY.UNKNOWN_PLUGIN' });
+    await expect(new ToolProxyService(refusing, { mainScript: 'm.js', dirs: new PrivateTempDirs(tmp), scopes: new RealToolScopeResolver() }).start(request())).rejects.toMatchObject({ code: 'USER.MCP_PROXY.UNKNOWN_PLUGIN' });
     expect(readdirSync(tmp)).toEqual([]);
   });
 
   it('refuses a sandbox root that does not exist', async () => {
-    await expect(new ToolProxyService(factory, { mainScript: 'm.js', tmpRoot: tmp }).start({ ...request(), rootDir: join(root, 'missing') }))
+    await expect(new ToolProxyService(factory, { mainScript: 'm.js', dirs: new PrivateTempDirs(tmp), scopes: new RealToolScopeResolver() }).start({ ...request(), rootDir: join(root, 'missing') }))
       .rejects.toMatchObject({ code: 'USER.MCP_PROXY.INVALID_CONFIG' });
     expect(readdirSync(tmp)).toEqual([]);
   });
 
   it('closeAll removes whatever is still open', async () => {
-    const proxies = new ToolProxyService(factory, { mainScript: 'm.js', tmpRoot: tmp });
+    const proxies = new ToolProxyService(factory, { mainScript: 'm.js', dirs: new PrivateTempDirs(tmp), scopes: new RealToolScopeResolver() });
     await proxies.start(request());
     await proxies.start({ ...request(), step: 'second' });
     expect(readdirSync(tmp)).toHaveLength(2);

@@ -1,13 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { ProxyInjection } from '../../domain/ports/agent-provider.port';
+import type { PrivateDirs } from '../../domain/ports/private-dirs.port';
 import type { TelemetryControl } from '../../domain/ports/telemetry-control.port';
-import type { ToolDispatcherFactory } from '../../domain/ports/tool-dispatcher-factory.port';
+import type { ToolRouterFactory } from '../../domain/ports/tool-router-factory.port';
+import type { ToolScopeResolver } from '../../domain/ports/tool-scope-resolver.port';
 import { PROXY_CONFIG_VERSION, type ProxyConfig } from '../../domain/proxy/proxy-config';
 import type { McpProxySettings } from '../../domain/workflow/workflow.model';
-import { buildToolScope } from '../tool-scope.factory';
 
 export const PROXY_SERVER_NAME = 'awf-proxy';
 
@@ -29,23 +27,18 @@ export interface ProxySession {
   close(): void;
 }
 
-/** What an agent runs to start a step's `mcp-serve`. */
-export interface ProxyLaunch {
-  command: string;
-  args: string[];
-}
-
 export interface ToolProxyOptions {
   /** Absolute path of the built CLI (`dist/main.js`) that agents start as `mcp-serve`. */
   mainScript: string;
   /** Node flags before the script, e.g. the startup snapshot (docs/performance.md). */
   nodeArgs?: string[];
   nodeBinary?: string;
-  tmpRoot?: string;
+  /** Where each step's private directory (its config) is made. */
+  dirs: PrivateDirs;
+  /** Resolves the preflight's scope as `mcp-serve` will. */
+  scopes: ToolScopeResolver;
   /** Gives the step's `mcp-serve` the run's exporter settings. */
   telemetry?: Pick<TelemetryControl, 'proxyTelemetry'>;
-  /** Adjusts how the step's `mcp-serve` is started, knowing its config (infrastructure/workflow/proxy-launch.ts). */
-  adjustLaunch?: (launch: ProxyLaunch, config: ProxyConfig) => ProxyLaunch;
 }
 
 /**
@@ -57,7 +50,7 @@ export interface ToolProxyOptions {
 export class ToolProxyService {
   private readonly open = new Set<ProxySession>();
 
-  constructor(private readonly tools: ToolDispatcherFactory, private readonly options: ToolProxyOptions) {}
+  constructor(private readonly tools: ToolRouterFactory, private readonly options: ToolProxyOptions) {}
 
   /** Whether the step's settings call for a proxy at all (AWF: enabled and something to serve). */
   static wanted(settings: McpProxySettings | undefined): settings is McpProxySettings {
@@ -77,24 +70,18 @@ export class ToolProxyService {
       ...(request.eventsPath ? { events_path: request.eventsPath } : {}),
       ...(this.options.telemetry ? { telemetry: this.options.telemetry.proxyTelemetry(request.traceparent) } : {}),
     };
-    const dir = mkdtempSync(join(this.options.tmpRoot ?? tmpdir(), 'awf-proxy-'));
-    const removeDir = (): void => rmSync(dir, { recursive: true, force: true });
+    const dir = this.options.dirs.make('awf-proxy-');
+    const removeDir = (): void => dir.remove();
     try {
-      chmodSync(dir, 0o700);
-      const file = join(dir, `${safeName(request.step)}-${randomBytes(6).toString('hex')}.json`);
-      writeAtomic(file, JSON.stringify(config));
+      const file = dir.write(`${safeName(request.step)}-${randomBytes(6).toString('hex')}.json`, JSON.stringify(config));
       await this.preflight(config);
       let closed = false;
-      const plain: ProxyLaunch = {
-        command: this.options.nodeBinary ?? process.execPath,
-        args: [...(this.options.nodeArgs ?? []), this.options.mainScript, 'mcp-serve', `--config=${file}`],
-      };
-      const { command, args } = this.options.adjustLaunch?.(plain, config) ?? plain;
       const session: ProxySession = {
         injection: {
           serverName: PROXY_SERVER_NAME,
-          command,
-          args,
+          // A plain command, the same for every agent CLI: `node [flags] main.js mcp-serve --config=…` (ADR 120).
+          command: this.options.nodeBinary ?? process.execPath,
+          args: [...(this.options.nodeArgs ?? []), this.options.mainScript, 'mcp-serve', `--config=${file}`],
           env: {},
           configPath: file,
           interceptBuiltins: config.intercept_builtins,
@@ -120,21 +107,11 @@ export class ToolProxyService {
   }
 
   private async preflight(config: ProxyConfig): Promise<void> {
-    const dispatcher = await this.tools.open(buildToolScope(config));
+    const dispatcher = await this.tools.open(this.options.scopes.resolve(config));
     await dispatcher.close();
   }
 }
 
-function writeAtomic(file: string, text: string): void {
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    writeFileSync(temp, text, { mode: 0o600, flag: 'wx' });
-    renameSync(temp, file);
-  } catch (err) {
-    rmSync(temp, { force: true });
-    throw err;
-  }
-}
 
 function safeName(step: string): string {
   return step.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40) || 'step';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { AwfError } from '../../domain/errors/awf-error';
 import { categoryOf, ErrorCodes } from '../../domain/errors/error-codes';
+import type { FileProbe } from '../../domain/ports/file-probe.port';
 import type { RunIndex, RunSummary } from '../../domain/ports/run-index.port';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
@@ -49,6 +49,7 @@ export class WorkflowService {
     private readonly validator: WorkflowValidator,
     private readonly runner: WorkflowRunner,
     private readonly masker: SecretMasker,
+    private readonly files: FileProbe,
     private readonly index?: RunIndex,
   ) {}
 
@@ -60,7 +61,7 @@ export class WorkflowService {
   /** Validates as `awf validate` does, then runs; invalid workflows never start a step. */
   async run(request: RunRequest): Promise<RunReport> {
     const { workflow, file } = await this.loadValid(request.target, request.observer);
-    return this.execute(workflow, file, resolveInputs(workflow.inputs, request.inputs, request.projectInputs), request, { runId: randomUUID(), seq: 0 });
+    return this.execute(workflow, file, resolveInputs(workflow.inputs, request.inputs, request.projectInputs ?? {}, this.files), request, { runId: randomUUID(), seq: 0 });
   }
 
   /** `awf resume`: the same workflow file, the stored inputs (flags win), from the failed step on. */
@@ -69,8 +70,8 @@ export class WorkflowService {
     const run = index.get(index.resolve(request.runId));
     const { workflow, file } = await this.loadValid(run.file, request.observer);
     const plan = planResume(run, workflow, request.from);
-    const inputs = resolveInputs(workflow.inputs, { ...run.inputs, ...request.inputs }, request.projectInputs);
-    return this.execute(workflow, file, inputs, { ...request, cwd: existsSync(run.cwd) ? run.cwd : request.cwd }, { runId: run.run_id, ...plan });
+    const inputs = resolveInputs(workflow.inputs, { ...run.inputs, ...request.inputs }, request.projectInputs ?? {}, this.files);
+    return this.execute(workflow, file, inputs, { ...request, cwd: this.files.exists(run.cwd) ? run.cwd : request.cwd }, { runId: run.run_id, ...plan });
   }
 
   /** Runs `resume` can continue, newest first: failed, cancelled, or killed mid-step. */

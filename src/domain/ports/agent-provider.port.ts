@@ -1,4 +1,4 @@
-import type { ToolDispatcher } from './tool-dispatcher.port';
+import type { ToolRouter } from './tool-router.port';
 
 /** How an agent reaches the step's proxy. Built by ToolProxyService.start(). */
 export interface ProxyInjection {
@@ -12,7 +12,7 @@ export interface ProxyInjection {
   configPath: string;
   interceptBuiltins: boolean;
   /** In-process tools, for providers that run the tool loop themselves (openai_compatible). */
-  dispatcher?: ToolDispatcher;
+  dispatcher?: ToolRouter;
 }
 
 export interface AgentRunRequest {

@@ -1,6 +1,4 @@
 /** DI tokens for the ports. Symbols, so two modules can never clash by accident. */
 export { APP_LOGGER } from './app-logger.port';
-export const TOOL_PROVIDERS = Symbol.for('awf.ToolProviders');
-export const TOOL_INTERCEPTORS = Symbol.for('awf.ToolInterceptors');
 export const TOOL_ROUTER_FACTORY = Symbol.for('awf.ToolRouterFactory');
 export const SECRET_MASKER = Symbol.for('awf.SecretMasker');

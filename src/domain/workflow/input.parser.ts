@@ -1,4 +1,5 @@
 import { ErrorCodes } from '../errors/error-codes';
+import { isSecretInputName } from './secret-names';
 import { type ValidationIssue, issue } from './validation-issue.model';
 import type { InputDef, InputType, InputValidation } from './workflow.model';
 
@@ -31,7 +32,7 @@ export function parseInputs(raw: unknown, issues: ValidationIssue[]): InputDef[]
       description: typeof r.description === 'string' ? r.description : undefined,
       required: r.required === true,
       default: r.default === undefined || r.default === null ? undefined : String(r.default),
-      secret: r.secret === true,
+      secret: r.secret === true || isSecretInputName(name),
       validation: parseValidation(r.validation, `${at}.validation`, issues),
     });
   });

@@ -10,6 +10,15 @@ export interface StepStateData {
   Status: 'success' | 'failure' | 'cancelled';
   /** The output parsed as JSON when it is a JSON object or array (agents). */
   Response?: unknown;
+  /** The parsed output of an agent step with `output_format: json`. */
+  JSON?: unknown;
+  /** Structured results of plugin step types. */
+  Data?: unknown;
+  TokensUsed?: number;
+  TokensInput?: number;
+  TokensOutput?: number;
+  /** True when the provider reported no usage and the counts are length/4 estimates. */
+  TokensEstimated?: boolean;
 }
 
 export interface WorkflowData {
@@ -26,15 +35,24 @@ export interface ContextData {
 }
 
 export interface TemplateContext {
-  inputs: Record<string, string>;
+  /** Strings as given; `type: array` inputs are lists. */
+  inputs: Record<string, unknown>;
   states: Record<string, StepStateData>;
   workflow: WorkflowData;
   env: Record<string, string>;
   context: ContextData;
+  /** AWF's directories: config_dir, data_dir, prompts_dir, scripts_dir, workflows_dir, plugins_dir, … */
+  awf?: Record<string, string>;
 }
 
 /** The properties `validate` accepts after `.states.<step>.` and `.workflow.`. */
-export const STATE_FIELDS = ['Output', 'Stderr', 'ExitCode', 'Status', 'Response'] as const;
-export const WORKFLOW_FIELDS = ['ID', 'Name', 'CurrentState', 'StartedAt'] as const;
+export const STATE_FIELDS = [
+  'Output', 'Stderr', 'ExitCode', 'Status', 'Response', 'JSON', 'Data', 'TokensUsed', 'TokensInput', 'TokensOutput', 'TokensEstimated',
+] as const;
+export const WORKFLOW_FIELDS = ['ID', 'Name', 'CurrentState', 'StartedAt', 'Duration'] as const;
 export const CONTEXT_FIELDS = ['WorkingDir', 'User', 'Hostname'] as const;
-export const NAMESPACES = ['inputs', 'states', 'workflow', 'env', 'context'] as const;
+export const NAMESPACES = ['inputs', 'states', 'workflow', 'env', 'context', 'awf', 'loop', 'error'] as const;
+/** `.loop.*` (inside for_each/while bodies) and `.error.*` (in workflow_error hooks). */
+export const LOOP_FIELDS = ['Item', 'Index', 'Index1', 'First', 'Last', 'Length', 'Parent'] as const;
+export const ERROR_FIELDS = ['Message', 'State', 'ExitCode', 'Type'] as const;
+export const AWF_DIRS = ['config_dir', 'data_dir', 'prompts_dir', 'scripts_dir', 'workflows_dir', 'plugins_dir', 'skills_dir', 'roles_dir', 'pack_name'] as const;

@@ -1,5 +1,6 @@
 import { parse } from 'yaml';
 import { parseDurationMs } from './duration';
+import { isSecretInputName } from './secret-names';
 import { parseWorkflow } from './workflow.parser';
 import { checkWorkflow } from './workflow.rules';
 import type { AgentStep, CommandStep, TerminalStep } from './workflow.model';
@@ -118,4 +119,17 @@ describe('parseDurationMs', () => {
     [30, 30_000], ['45', 45_000], ['90s', 90_000], ['1m30s', 90_000], ['1h', 3_600_000], ['500ms', 500], ['1.5s', 1500],
   ])('%j → %d ms', (input, ms) => expect(parseDurationMs(input)).toBe(ms));
   it.each(['soon', '', '5 minutes', -1, true])('rejects %j', (input) => expect(parseDurationMs(input)).toBeUndefined());
+});
+
+describe('secret inputs by name (AWF prefixes)', () => {
+  it.each([
+    ['SECRET_X', true], ['secret_x', true], ['API_KEY', true], ['api_key_prod', true], ['PASSWORD', true],
+    ['password2', true], ['TOKEN', true], ['Token_gh', true], ['OPENAI_API_KEY', false], ['GITHUB_TOKEN', false],
+    ['SECRETS', false], ['my_password', false],
+  ])('%s → %s', (name, secret) => expect(isSecretInputName(name)).toBe(secret));
+
+  it('marks such inputs secret, as if declared `secret: true`', () => {
+    const { workflow } = load('name: s\ninputs:\n  - {name: TOKEN_X}\n  - {name: plain}\nstates: {initial: d, d: {type: terminal}}\n');
+    expect(workflow?.inputs.map((i) => [i.name, i.secret])).toEqual([['TOKEN_X', true], ['plain', false]]);
+  });
 });

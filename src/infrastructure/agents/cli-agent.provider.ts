@@ -6,7 +6,7 @@ import type { AppLogger } from '../../domain/ports/app-logger.port';
 import { APP_LOGGER } from '../../domain/ports/tokens';
 import { AgentOptions } from './agent-options';
 import { runAgentProcess } from './agent-process.runner';
-import { PrivateTempDir } from './private-temp-dir';
+import { PrivateTempDir } from '../core/private-temp-dir';
 
 /** What one provider puts on the command line and in the environment for one step. */
 export interface CliInvocation {

@@ -5,14 +5,14 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { errorResult, textResult } from '../../domain/model/tool-result';
 import type { AgentRunRequest } from '../../domain/ports/agent-provider.port';
-import type { ToolDispatcher } from '../../domain/ports/tool-dispatcher.port';
+import type { ToolRouter } from '../../domain/ports/tool-router.port';
 import type { ToolScope } from '../../domain/ports/tool-scope';
-import type { ToolDispatcherFactory } from '../../domain/ports/tool-dispatcher-factory.port';
+import type { ToolRouterFactory } from '../../domain/ports/tool-router-factory.port';
 import { startScriptedModel, type ScriptedModel } from '../../../test/agents/scripted-model.server';
 import { dispatch, OpenAiCompatibleAgentProvider } from './openai-compatible.provider';
 
-/** In-memory tools: what the ToolRouter hands in-process agents. */
-function tools(calls: string[]): ToolDispatcher {
+/** In-memory tools: what the ToolRouterService hands in-process agents. */
+function tools(calls: string[]): ToolRouter {
   const schema = { type: 'object' as const, properties: { text: { type: 'string' } } };
   return {
     list: () => [
@@ -29,14 +29,14 @@ function tools(calls: string[]): ToolDispatcher {
   };
 }
 
-const noFactory: ToolDispatcherFactory = { open: () => Promise.reject(new Error('not used')) };
+const noFactory: ToolRouterFactory = { open: () => Promise.reject(new Error('not used')) };
 
 describe('OpenAiCompatibleAgentProvider', () => {
   let model: ScriptedModel;
   beforeAll(async () => { model = await startScriptedModel(); });
   afterAll(() => model.close());
   const provider = new OpenAiCompatibleAgentProvider(noFactory);
-  const request = (extra: Partial<AgentRunRequest> = {}, dispatcher?: ToolDispatcher): AgentRunRequest => ({
+  const request = (extra: Partial<AgentRunRequest> = {}, dispatcher?: ToolRouter): AgentRunRequest => ({
     workflow: 'wf', step: 's', runId: 'r', prompt: 'Do it.', cwd: '/', signal: new AbortController().signal, env: {},
     options: { base_url: `${model.url}/v1/`, model: 'm1', api_key: 'k', system_prompt: 'Be brief.', temperature: 0.2 },
     proxy: dispatcher && { serverName: 'awf-proxy', command: '', args: [], env: {}, configPath: '', interceptBuiltins: true, dispatcher },
@@ -61,7 +61,7 @@ describe('OpenAiCompatibleAgentProvider', () => {
     writeFileSync(configPath, JSON.stringify({ version: 1, intercept_builtins: true, plugin_tools: [], root_dir: dir, step: 'edit', run_id: 'r9' }));
     const scopes: ToolScope[] = [];
     let closed = 0;
-    const factory: ToolDispatcherFactory = { open: async (scope) => { scopes.push(scope); return { ...tools([]), close: async () => { closed++; } }; } };
+    const factory: ToolRouterFactory = { open: async (scope) => { scopes.push(scope); return { ...tools([]), close: async () => { closed++; } }; } };
     model.reset([{ tool: 'shout', args: { text: 'x' } }], 'DONE');
     try {
       const proxy = { serverName: 'awf-proxy', command: '', args: [], env: {}, configPath, interceptBuiltins: true };

@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { buildToolScope } from '../../application/tool-scope.factory';
+import { buildToolScope } from '../config/tool-scope.resolver';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import { resultText } from '../../domain/model/tool-result';
 import type { AgentProvider, AgentRunRequest, AgentRunResult, ProxyInjection } from '../../domain/ports/agent-provider.port';
 import { ProvidesAgent } from '../../domain/ports/markers';
-import type { ToolDispatcherFactory } from '../../domain/ports/tool-dispatcher-factory.port';
-import type { ToolDispatcher } from '../../domain/ports/tool-dispatcher.port';
+import type { ToolRouterFactory } from '../../domain/ports/tool-router-factory.port';
+import type { ToolRouter } from '../../domain/ports/tool-router.port';
 import { TOOL_ROUTER_FACTORY } from '../../domain/ports/tokens';
 import { loadProxyConfig } from '../config/proxy-config.loader';
 import { AgentOptions } from './agent-options';
@@ -16,7 +16,7 @@ export const DEFAULT_MAX_TOOL_ITERATIONS = 25;
 
 /**
  * Any OpenAI-compatible Chat Completions endpoint, over HTTP: no subprocess. With the proxy,
- * the step's tools run in-process (the same ToolRouter and interceptors as `mcp-serve`, so
+ * the step's tools run in-process (the same ToolRouterService and interceptors as `mcp-serve`, so
  * the same logs and audit events), go into `tools[]`, and awf runs the tool-call loop until
  * the model answers with text, at most `max_tool_iterations` requests.
  */
@@ -26,7 +26,7 @@ export class OpenAiCompatibleAgentProvider implements AgentProvider {
   readonly name = 'openai_compatible';
   readonly canInterceptBuiltins = true;
 
-  constructor(@Inject(TOOL_ROUTER_FACTORY) private readonly tools: ToolDispatcherFactory) {}
+  constructor(@Inject(TOOL_ROUTER_FACTORY) private readonly tools: ToolRouterFactory) {}
 
   async run(request: AgentRunRequest): Promise<AgentRunResult> {
     const settings = this.settings(request);
@@ -46,7 +46,7 @@ export class OpenAiCompatibleAgentProvider implements AgentProvider {
     }
   }
 
-  private async loop(request: AgentRunRequest, s: ReturnType<OpenAiCompatibleAgentProvider['settings']>, dispatcher: ToolDispatcher | undefined, signal: AbortSignal): Promise<AgentRunResult> {
+  private async loop(request: AgentRunRequest, s: ReturnType<OpenAiCompatibleAgentProvider['settings']>, dispatcher: ToolRouter | undefined, signal: AbortSignal): Promise<AgentRunResult> {
     const tools = (dispatcher?.list() ?? []).map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.inputSchema } }));
     const messages: ChatMessage[] = [...(s.systemPrompt ? [{ role: 'system' as const, content: s.systemPrompt }] : []), { role: 'user', content: request.prompt }];
     let input = 0;
@@ -69,7 +69,7 @@ export class OpenAiCompatibleAgentProvider implements AgentProvider {
     throw loopGuard(`no final answer after ${s.maxIterations} requests`, s.maxIterations);
   }
 
-  private async dispatcherFor(proxy: ProxyInjection): Promise<{ tools: ToolDispatcher; owned: boolean }> {
+  private async dispatcherFor(proxy: ProxyInjection): Promise<{ tools: ToolRouter; owned: boolean }> {
     if (proxy.dispatcher) return { tools: proxy.dispatcher, owned: false };
     return { tools: await this.tools.open(buildToolScope(loadProxyConfig(proxy.configPath))), owned: true };
   }
@@ -102,7 +102,7 @@ export class OpenAiCompatibleAgentProvider implements AgentProvider {
 }
 
 /** What the model reads back for one call: the result text, or `error: …` it can act on. */
-export async function dispatch(dispatcher: ToolDispatcher | undefined, call: ChatToolCall, signal: AbortSignal): Promise<string> {
+export async function dispatch(dispatcher: ToolRouter | undefined, call: ChatToolCall, signal: AbortSignal): Promise<string> {
   const name = call.function?.name;
   if (!dispatcher) return 'error: no tools are available in this step';
   let args: unknown;

@@ -1,4 +1,6 @@
 import { isPlainObject } from '../../domain/model/plain-object';
+import { parsePolicy, type PolicyProblem } from '../../domain/policy/policy.parser';
+import { TRACEPARENT_PATTERN } from '../../domain/model/traceparent';
 
 /**
  * The shape of the step's proxy config, checked by hand: `awf mcp-serve` validates it on every
@@ -28,7 +30,7 @@ const PLUGIN_TOOL: Record<string, Check> = { plugin: nonEmptyString, expose: lis
 
 const TELEMETRY: Record<string, Check> = {
   exporter: oneOf('none', 'otlp', 'console', 'file'),
-  traceparent: optional(matching(/^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/)),
+  traceparent: optional(matching(TRACEPARENT_PATTERN)),
   endpoint: optional(string),
   file: optional(string),
   service_name: optional(string),
@@ -47,6 +49,18 @@ const LIMITS: Record<string, Check> = {
   env_passthrough: optional(listOf(matching(/^[A-Za-z_][A-Za-z0-9_]*$/))),
 };
 
+/** The policy travels as parsed layers; the same parser that read the YAML checks them here. */
+const POLICY: Check = (v, p) => {
+  if (!isPlainObject(v) || !Array.isArray(v.layers)) return `${p} must be an object with a layers list`;
+  const problems: PolicyProblem[] = [];
+  v.layers.forEach((layer, i) => {
+    if (!isPlainObject(layer) || typeof layer.origin !== 'string') return problems.push({ code: '', path: `${p}.layers.${i}`, message: 'must be an object with an origin' });
+    const { origin: _origin, ...spec } = layer;
+    parsePolicy(spec, `${p}.layers.${i}`, problems);
+  });
+  return problems.map((x) => `${x.path}: ${x.message}`).join('; ') || undefined;
+};
+
 const ROOT: Record<string, Check> = {
   version: all(int, oneOf(1)),
   intercept_builtins: boolean,
@@ -59,6 +73,8 @@ const ROOT: Record<string, Check> = {
   events_path: optional(all(string, matching(/^\//, 'events_path must be an absolute path'))),
   telemetry: optional(section(TELEMETRY)),
   limits: optional(section(LIMITS)),
+  policy: optional(POLICY),
+  approval_socket: optional(all(string, matching(/^\//, 'approval_socket must be an absolute path'))),
 };
 
 export const KNOWN_KEYS = {

@@ -8,11 +8,12 @@ import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import type { Logger } from 'pino';
+import { PROCESS_LIFETIME } from '../../domain/ports/process-lifetime.port';
 import { APP_LOGGER, SECRET_MASKER, TOOL_ROUTER_FACTORY } from '../../domain/ports/tokens';
 import { ContributionRegistry } from './contribution-registry.service';
 import { ProcessSignals } from './process-signals.service';
 import { processLogger, processSecretMasker } from './process-logging';
-import { ToolCatalog } from './tool-catalog.service';
+import { ContainerToolRouterFactory } from './container-tool-router.factory';
 
 @Global()
 @Module({
@@ -22,9 +23,10 @@ import { ToolCatalog } from './tool-catalog.service';
     { provide: APP_LOGGER, useValue: processLogger },
     ContributionRegistry,
     ProcessSignals,
-    ToolCatalog,
-    { provide: TOOL_ROUTER_FACTORY, useExisting: ToolCatalog },
+    { provide: PROCESS_LIFETIME, useExisting: ProcessSignals },
+    ContainerToolRouterFactory,
+    { provide: TOOL_ROUTER_FACTORY, useExisting: ContainerToolRouterFactory },
   ],
-  exports: [SECRET_MASKER, APP_LOGGER, ContributionRegistry, ProcessSignals, TOOL_ROUTER_FACTORY],
+  exports: [SECRET_MASKER, APP_LOGGER, ContributionRegistry, ProcessSignals, PROCESS_LIFETIME, TOOL_ROUTER_FACTORY],
 })
 export class CoreModule {}

@@ -1,4 +1,6 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import type { ProcessLifetime } from '../../domain/ports/process-lifetime.port';
+import { watchOwner } from './owner-watch';
 import { buildingSnapshot, type ProcessBound } from './process-bound';
 
 export type ShutdownSignalName = 'SIGINT' | 'SIGTERM';
@@ -11,7 +13,7 @@ export type ShutdownSignalName = 'SIGINT' | 'SIGTERM';
  * snapshot, when the start binds it (process-bound.ts).
  */
 @Injectable()
-export class ProcessSignals implements ProcessBound, OnModuleDestroy {
+export class ProcessSignals implements ProcessLifetime, ProcessBound, OnModuleDestroy {
   private readonly controller = new AbortController();
   private receivedSignal?: ShutdownSignalName;
   private listening = false;
@@ -34,6 +36,10 @@ export class ProcessSignals implements ProcessBound, OnModuleDestroy {
 
   get signal(): AbortSignal {
     return this.controller.signal;
+  }
+
+  watchOwner(pid: number | undefined, onGone: () => void): () => void {
+    return watchOwner(pid, onGone);
   }
 
   get received(): ShutdownSignalName | undefined {

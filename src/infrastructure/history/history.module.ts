@@ -8,14 +8,15 @@ import { join } from 'node:path';
 import { RUN_HISTORY } from '../../domain/ports/run-history.port';
 import { RUN_INDEX } from '../../domain/ports/run-index.port';
 import type { AppLogger } from '../../domain/ports/app-logger.port';
-import { APP_LOGGER } from '../../domain/ports/tokens';
+import type { SecretMasker } from '../../domain/ports/secret-masker.port';
+import { APP_LOGGER, SECRET_MASKER } from '../../domain/ports/tokens';
 import { RunFilesStore, runsRoot, storageRoot } from './run-files.store';
 import { historyFile, SqliteRunIndex } from './sqlite-run.index';
 
 @Global()
 @Module({
   providers: [
-    { provide: RUN_HISTORY, useFactory: () => new RunFilesStore() },
+    { provide: RUN_HISTORY, useFactory: (masker: SecretMasker) => new RunFilesStore(undefined, masker), inject: [SECRET_MASKER] },
     {
       provide: RUN_INDEX,
       // Paths are read per call: --storage sets AWF_STORAGE before any command runs.

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ValueSecretMasker } from '../../application/secret-masker.service';
 import { RunFilesStore, runsRoot } from './run-files.store';
 
 describe('RunFilesStore', () => {
@@ -23,6 +24,14 @@ describe('RunFilesStore', () => {
     expect(dir).toBe(join(root, 'r-1'));
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(runs.eventsPath('r-1', 'build docs')).toBe(join(root, 'r-1', 'build_docs.events.jsonl'));
+  });
+
+  it('masks secret values in the run record it writes', () => {
+    const masker = new ValueSecretMasker({});
+    masker.add('tk-9c8b7a6f');
+    const masked = new RunFilesStore(root, masker);
+    masked.saveMeta({ run_id: 'r-m', workflow: 'demo', error: 'push refused for tk-9c8b7a6f' });
+    expect(readFileSync(join(root, 'r-m', 'run.json'), 'utf8')).toContain('push refused for ***');
   });
 
   it('reads events, skipping a torn last line, and a missing file as no events', () => {

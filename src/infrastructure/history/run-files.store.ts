@@ -5,6 +5,7 @@ import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { ToolCallEvent } from '../../domain/model/tool-call-event';
 import { summarizeToolCalls } from '../../domain/model/tool-call-summary';
+import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import type { RunHistory, RunRecord, RunRecordMeta, StepEvents } from '../../domain/ports/run-history.port';
 
 const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -29,7 +30,7 @@ export function storageRoot(env: NodeJS.ProcessEnv = process.env): string {
  * not the one that made the service (mcp-serve's is made while the startup snapshot is built).
  */
 export class RunFilesStore implements RunHistory {
-  constructor(private readonly fixedRoot?: string) {}
+  constructor(private readonly fixedRoot?: string, private readonly masker?: SecretMasker) {}
 
   private get root(): string {
     return this.fixedRoot ?? runsRoot();
@@ -67,7 +68,9 @@ export class RunFilesStore implements RunHistory {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const target = join(dir, 'run.json');
     const temp = join(dir, `.run.json.${process.pid}.${Date.now()}.tmp`);
-    writeFileSync(temp, JSON.stringify(meta, null, 2) + '\n', { mode: 0o600 });
+    // Run state is written by awf like its output: every secret value masked.
+    const text = JSON.stringify(meta, null, 2) + '\n';
+    writeFileSync(temp, this.masker ? this.masker.mask(text) : text, { mode: 0o600 });
     renameSync(temp, target);
   }
 

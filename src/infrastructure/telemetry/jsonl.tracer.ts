@@ -2,7 +2,7 @@ import { randomFillSync } from 'node:crypto';
 import type { SpanAttributes, StartSpanOptions, TraceSpan, Tracer } from '../../domain/ports/tracer.port';
 import { maskAttributes } from './masked-attributes';
 import { spanRecord, type SpanRecord } from './span-record';
-import { formatTraceparent, type ParentContext, parseTraceparent } from './traceparent';
+import { formatTraceparent, type ParentContext, parseTraceparent } from '../../domain/model/traceparent';
 
 /** TraceFlags.SAMPLED: a parent that was not sampled keeps its children out of the file too. */
 const SAMPLED = 1;

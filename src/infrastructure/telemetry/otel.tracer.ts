@@ -1,7 +1,7 @@
 import type * as OtelApi from '@opentelemetry/api';
 import type { SpanAttributes, StartSpanOptions, TraceSpan, Tracer } from '../../domain/ports/tracer.port';
 import { maskAttributes } from './masked-attributes';
-import { formatTraceparent, parseTraceparent } from './traceparent';
+import { formatTraceparent, parseTraceparent } from '../../domain/model/traceparent';
 
 /** The Tracer port over an OpenTelemetry tracer. Built only once the SDK is loaded. */
 export class OtelTracer implements Tracer {

@@ -18,14 +18,16 @@ import { TELEMETRY_CONTROL, type TelemetryControl } from '../../domain/ports/tel
 import { TRACER, type Tracer } from '../../domain/ports/tracer.port';
 import type { AppLogger } from '../../domain/ports/app-logger.port';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
-import type { ToolDispatcherFactory } from '../../domain/ports/tool-dispatcher-factory.port';
+import type { ToolRouterFactory } from '../../domain/ports/tool-router-factory.port';
 import { APP_LOGGER, SECRET_MASKER, TOOL_ROUTER_FACTORY } from '../../domain/ports/tokens';
 import { AGENT_CATALOG, type AgentCatalog } from '../../domain/workflow/ports/agent-catalog.port';
 import { COMMAND_EXECUTOR, type CommandExecutor } from '../../domain/workflow/ports/command-executor.port';
 import { WORKFLOW_REPOSITORY, type WorkflowRepository } from '../../domain/workflow/ports/workflow-repository.port';
+import { RealToolScopeResolver } from '../config/tool-scope.resolver';
+import { FsFileProbe } from '../core/fs-file.probe';
+import { PrivateTempDirs } from '../core/private-temp-dir';
 import { selfCommand } from '../core/self-command';
 import { mainScriptPath } from './main-script';
-import { leanProxyLaunch } from './proxy-launch';
 import { RegistryAgentCatalog } from './registry-agent-catalog.adapter';
 import { ShellCommandExecutor } from './shell-command.executor';
 import { YamlWorkflowRepository } from './yaml-workflow.repository';
@@ -37,7 +39,7 @@ import { YamlWorkflowRepository } from './yaml-workflow.repository';
     { provide: AGENT_CATALOG, useClass: RegistryAgentCatalog },
     {
       provide: ToolProxyService,
-      useFactory: (tools: ToolDispatcherFactory, telemetry?: TelemetryControl) => new ToolProxyService(tools, { mainScript: mainScriptPath(), nodeArgs: selfCommand([]).args.slice(0, -1), telemetry, adjustLaunch: (launch, config) => leanProxyLaunch(launch, config) }),
+      useFactory: (tools: ToolRouterFactory, telemetry?: TelemetryControl) => new ToolProxyService(tools, { mainScript: mainScriptPath(), dirs: new PrivateTempDirs(), scopes: new RealToolScopeResolver(), nodeArgs: selfCommand([]).args.slice(0, -1), telemetry }),
       inject: [TOOL_ROUTER_FACTORY, { token: TELEMETRY_CONTROL, optional: true }],
     },
     {
@@ -48,13 +50,13 @@ import { YamlWorkflowRepository } from './yaml-workflow.repository';
     {
       provide: WorkflowRunner,
       useFactory: (exec: CommandExecutor, agents: AgentCatalog, proxies: ToolProxyService, logger: AppLogger, tracer?: Tracer, history?: RunHistory) =>
-        new WorkflowRunner(new CommandStepExecutor(exec), new AgentStepExecutor(agents, proxies, logger), tracer && new RunTelemetry(tracer, history)),
+        new WorkflowRunner(new CommandStepExecutor(exec), new AgentStepExecutor(agents, proxies, logger), tracer && new RunTelemetry(tracer, process.env, history)),
       inject: [COMMAND_EXECUTOR, AGENT_CATALOG, ToolProxyService, APP_LOGGER, { token: TRACER, optional: true }, { token: RUN_HISTORY, optional: true }],
     },
     {
       provide: WorkflowService,
       useFactory: (repo: WorkflowRepository, validator: WorkflowValidator, runner: WorkflowRunner, masker: SecretMasker, index?: RunIndex) =>
-        new WorkflowService(repo, validator, runner, masker, index),
+        new WorkflowService(repo, validator, runner, masker, new FsFileProbe(), index),
       inject: [WORKFLOW_REPOSITORY, WorkflowValidator, WorkflowRunner, SECRET_MASKER, { token: RUN_INDEX, optional: true }],
     },
   ],

@@ -7,7 +7,7 @@
 // opens a handle must wait for start(), which runs in the new process.
 import { createRequire } from 'node:module';
 import * as v8 from 'node:v8';
-import { markStartPhase } from '../../infrastructure/mcp/start-phases';
+import { markStartPhase } from '../../application/serve/start-phases';
 import type { INestApplicationContext } from '@nestjs/common';
 import { directServeConfig, prebuildServeContainer, serveDirect } from './mcp-serve.direct';
 

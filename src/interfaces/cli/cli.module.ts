@@ -1,7 +1,7 @@
 // CliModule: the nest-commander commands. Commands are thin: parse, call one service,
 // render. It may import every other module; nothing may import it.
 import { Module } from '@nestjs/common';
-import { ProxyModule } from '../../infrastructure/mcp/proxy.module';
+import { ProxyModule } from '../../infrastructure/mcp-edge/proxy.module';
 import { McpServeCommand } from './mcp-serve.command';
 import { WorkflowModule } from '../../infrastructure/workflow/workflow.module';
 import { ListCommand } from './list.command';

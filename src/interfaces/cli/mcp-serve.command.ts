@@ -1,5 +1,5 @@
 import { Command, CommandRunner, Option } from 'nest-commander';
-import { McpServeService } from '../../infrastructure/mcp/mcp-serve.service';
+import { McpServeService } from '../../application/serve/mcp-serve.service';
 
 /** Hidden: agents start it through the config that `awf run` hands them. */
 @Command({ name: 'mcp-serve', description: 'Serve the tools of one agent step over MCP stdio (started by agents, not by hand)', options: { hidden: true } })

@@ -2,9 +2,9 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildToolScope } from '../../../src/application/tool-scope.factory';
-import type { ToolDispatcher } from '../../../src/domain/ports/tool-dispatcher.port';
-import type { ToolDispatcherFactory } from '../../../src/domain/ports/tool-dispatcher-factory.port';
+import { buildToolScope } from '../../../src/infrastructure/config/tool-scope.resolver';
+import type { ToolRouter } from '../../../src/domain/ports/tool-router.port';
+import type { ToolRouterFactory } from '../../../src/domain/ports/tool-router-factory.port';
 import { TOOL_ROUTER_FACTORY } from '../../../src/domain/ports/tokens';
 import type { PluginToolSpec } from '../../../src/domain/proxy/proxy-config';
 import { CoreModule } from '../../../src/infrastructure/core/core.module';
@@ -17,7 +17,7 @@ jest.setTimeout(180_000);
 
 const text = (r: { content: Array<{ text: string }> }) => r.content.map((c) => c.text).join('\n');
 
-describe('plugin tools through the ToolRouter (PluginsModule wired by Nest)', () => {
+describe('plugin tools through the ToolRouterService (PluginsModule wired by Nest)', () => {
   const dataHome = mkdtempSync(join(tmpdir(), 'awf-plugins-data-'));
   const fixtures = fixturePlugins({
     crashy: { operations: { crash: { behaviour: 'crash' }, echo: {}, pid: { behaviour: 'pid' } } },
@@ -29,8 +29,8 @@ describe('plugin tools through the ToolRouter (PluginsModule wired by Nest)', ()
   });
   const saved = { path: process.env.AWF_PLUGINS_PATH, xdg: process.env.XDG_DATA_HOME, kv: process.env.AWF_KV_FILE };
   let app: TestingModule;
-  let factory: ToolDispatcherFactory;
-  const open: ToolDispatcher[] = [];
+  let factory: ToolRouterFactory;
+  const open: ToolRouter[] = [];
 
   const dispatcher = async (pluginTools: PluginToolSpec[]) => {
     const d = await factory.open(buildToolScope({ version: 1, intercept_builtins: false, plugin_tools: pluginTools }));

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as v8 from 'node:v8';
 import type { INestApplicationContext } from '@nestjs/common';
-import { buildToolScope } from '../../../src/application/tool-scope.factory';
+import { buildToolScope } from '../../../src/infrastructure/config/tool-scope.resolver';
 import type { AppLogger } from '../../../src/domain/ports/app-logger.port';
 import type { SecretMasker } from '../../../src/domain/ports/secret-masker.port';
-import type { ToolDispatcherFactory } from '../../../src/domain/ports/tool-dispatcher-factory.port';
+import type { ToolRouterFactory } from '../../../src/domain/ports/tool-router-factory.port';
 import { APP_LOGGER, SECRET_MASKER, TOOL_ROUTER_FACTORY } from '../../../src/domain/ports/tokens';
 import { bindToProcess } from '../../../src/infrastructure/core/process-bound';
 import { buildServeContainer } from '../../../src/interfaces/cli/mcp-serve.direct';
@@ -51,7 +51,7 @@ describe('the serve container made while the startup snapshot is built', () => {
     expect(app.get<SecretMasker>(SECRET_MASKER).mask('key=bound-secret-7319')).toBe('key=***');
 
     const info = jest.spyOn(app.get<AppLogger>(APP_LOGGER), 'info');
-    const tools = await app.get<ToolDispatcherFactory>(TOOL_ROUTER_FACTORY).open(buildToolScope({ version: 1, intercept_builtins: true, plugin_tools: [], root_dir: root }));
+    const tools = await app.get<ToolRouterFactory>(TOOL_ROUTER_FACTORY).open(buildToolScope({ version: 1, intercept_builtins: true, plugin_tools: [], root_dir: root }));
     await tools.call('Glob', { pattern: '*.none' });
     await tools.close();
     const line = info.mock.calls.find(([, msg]) => msg === 'tool call');

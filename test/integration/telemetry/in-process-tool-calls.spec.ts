@@ -8,7 +8,7 @@ import type { AppLogger } from '../../../src/domain/ports/app-logger.port';
 import { ProvidesTools } from '../../../src/domain/ports/markers';
 import { TELEMETRY_CONTROL, type TelemetryControl } from '../../../src/domain/ports/telemetry-control.port';
 import { APP_LOGGER, TOOL_ROUTER_FACTORY } from '../../../src/domain/ports/tokens';
-import type { ToolDispatcherFactory } from '../../../src/domain/ports/tool-dispatcher-factory.port';
+import type { ToolRouterFactory } from '../../../src/domain/ports/tool-router-factory.port';
 import type { ToolScope } from '../../../src/domain/ports/tool-scope';
 import { TRACER, type Tracer } from '../../../src/domain/ports/tracer.port';
 import { DEFAULT_LIMITS } from '../../../src/domain/proxy/proxy-config';
@@ -65,7 +65,7 @@ describe('the in-process path (openai_compatible): tool calls traced under the s
     expect(control.proxyTelemetry(step.traceparent)).toEqual({ exporter: 'file', file: spansFile, service_name: 'awf-int', traceparent: step.traceparent });
 
     const scope: ToolScope = { rootDir: dir, interceptBuiltins: false, pluginTools: [], limits: DEFAULT_LIMITS, step: 'ask', runId: 'r-int', eventsPath: eventsFile, traceparent: step.traceparent };
-    const tools = await app.get<ToolDispatcherFactory>(TOOL_ROUTER_FACTORY).open(scope);
+    const tools = await app.get<ToolRouterFactory>(TOOL_ROUTER_FACTORY).open(scope);
     const calls = Array.from({ length: 40 }, (_, n) => tools.call(n % 10 === 9 ? 'refuse' : 'count', { n }));
     await Promise.all(calls);
     await tools.close();

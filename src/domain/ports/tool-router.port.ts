@@ -1,0 +1,17 @@
+import type { ToolDefinition } from '../model/tool-definition';
+import type { ToolResult } from '../model/tool-result';
+
+/**
+ * The tools of one scope, ready to call: what the MCP server and in-process agents
+ * (openai_compatible) talk to. Implemented by the application's ToolRouterService.
+ *
+ * - `list()` is sorted by name and stable for the router's life.
+ * - `call()` resolves with an `isError` result for every tool failure; it rejects only
+ *   with `USER.MCP_PROXY.UNKNOWN_TOOL` for a name that is not listed.
+ */
+export interface ToolRouter {
+  list(): readonly ToolDefinition[];
+  call(name: string, args: unknown, options?: { signal?: AbortSignal }): Promise<ToolResult>;
+  /** Stops what `open` started for this scope. Idempotent. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,159 @@
+import type { Readable, Writable } from 'node:stream';
+import { isAwfError } from '../../domain/errors/awf-error';
+import { ErrorCodes } from '../../domain/errors/error-codes';
+import { isPlainObject } from '../../domain/model/plain-object';
+import type { ToolRouter } from '../../domain/ports/tool-router.port';
+import type { ToolServerSession } from '../../domain/ports/tool-server.port';
+import { isRequestId, JsonRpcError, JsonRpcErrorCode, type JsonRpcMessage, type RequestId } from './json-rpc';
+import { callToolParams, initializeParams, listToolsParams, negotiateProtocolVersion } from './mcp-protocol';
+import { StdioLineTransport } from './stdio-line.transport';
+
+export interface McpStdioServerOptions {
+  name: string;
+  version: string;
+  stdin?: Readable;
+  stdout?: Writable;
+  /** Largest frame accepted; larger ones are refused with an error and the session goes on. */
+  maxFrameBytes?: number;
+  /** Told about every malformed frame, for the log. */
+  onMalformedFrame?: (reason: string) => void;
+  /** Told once, when the first answer is written (the end of a cold start). */
+  onFirstAnswer?: () => void;
+  /** Tool calls run at once; later ones wait in arrival order (see MAX_CONCURRENT_CALLS). */
+  maxConcurrentCalls?: number;
+}
+
+const CAPABILITIES = { tools: { listChanged: false } };
+/**
+ * A client that sends 1000 calls at once would otherwise have 1000 reads, buffers and promise
+ * chains alive together: peak RSS grew by ~50 MB in such a burst, and a 2-core machine gains
+ * nothing from more calls in progress than this. A waiting call holds only its params.
+ */
+const MAX_CONCURRENT_CALLS = 64;
+
+type CallParams = { name: string; arguments: Record<string, unknown> };
+
+/**
+ * The MCP edge: serves a ToolRouter over stdio, answering the server side of MCP that a
+ * tool proxy needs (initialize, ping, tools/list, tools/call, cancellation) the way the SDK's
+ * `Server` does, without its per-message zod schemas (docs/adr/093-perf-own-mcp-server-edge.md).
+ * `serve()` settles when the client closes stdin or `stop()` is called. Tool failures are
+ * `isError` results (the dispatcher's job); unknown tools and bad params are JSON-RPC errors.
+ */
+export class McpStdioServer implements ToolServerSession {
+  private readonly transport: StdioLineTransport;
+  private readonly stdin: Readable;
+  private readonly inFlight = new Map<RequestId, AbortController>();
+  private readonly waiting: Array<{ id: RequestId; params: CallParams }> = [];
+  private readonly maxConcurrentCalls: number;
+  private readonly serverInfo: { name: string; version: string };
+  private finished?: () => void;
+  private onFirstAnswer?: () => void;
+
+  constructor(private readonly tools: ToolRouter, options: McpStdioServerOptions) {
+    this.onFirstAnswer = options.onFirstAnswer;
+    this.maxConcurrentCalls = options.maxConcurrentCalls ?? MAX_CONCURRENT_CALLS;
+    this.stdin = options.stdin ?? process.stdin;
+    this.serverInfo = { name: options.name, version: options.version };
+    this.transport = new StdioLineTransport(this.stdin, options.stdout ?? process.stdout, { maxFrameBytes: options.maxFrameBytes, onMalformed: options.onMalformedFrame });
+  }
+
+  /** Serves until stdin ends or `stop()`. */
+  async serve(): Promise<void> {
+    const done = new Promise<void>((resolve) => (this.finished = resolve));
+    const onEnd = (): void => void this.stop();
+    this.stdin.once('end', onEnd);
+    this.stdin.once('close', onEnd);
+    this.transport.onclose = () => this.finished?.();
+    this.transport.onmessage = (message) => this.onMessage(message);
+    this.transport.start();
+    await done;
+    this.stdin.off('end', onEnd);
+    this.stdin.off('close', onEnd);
+  }
+
+  /** Aborts calls in flight and closes the transport. Idempotent. */
+  async stop(): Promise<void> {
+    this.waiting.length = 0;
+    for (const controller of this.inFlight.values()) controller.abort();
+    this.inFlight.clear();
+    this.transport.close();
+    this.finished?.();
+  }
+
+  private onMessage(message: JsonRpcMessage): void {
+    if (message.kind === 'notification') {
+      if (message.method === 'notifications/cancelled') this.cancel(message.params?.requestId);
+      return; // notifications/initialized and anything else need no answer
+    }
+    if (message.kind === 'response') return; // this server sends no requests
+    const { id, method, params } = message;
+    try {
+      switch (method) {
+        case 'initialize':
+          return this.answer(id, { protocolVersion: negotiateProtocolVersion(initializeParams(params).protocolVersion), capabilities: CAPABILITIES, serverInfo: this.serverInfo });
+        case 'ping':
+          return this.answer(id, {});
+        case 'tools/list':
+          listToolsParams(params);
+          return this.answer(id, { tools: this.tools.list().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })) });
+        case 'tools/call':
+          return this.enqueue(id, callToolParams(params));
+        default:
+          throw new JsonRpcError(JsonRpcErrorCode.MethodNotFound, 'Method not found');
+      }
+    } catch (err) {
+      this.fail(id, err);
+    }
+  }
+
+  private enqueue(id: RequestId, params: CallParams): void {
+    if (this.inFlight.size < this.maxConcurrentCalls) void this.callTool(id, params);
+    else this.waiting.push({ id, params });
+  }
+
+  private next(): void {
+    while (this.waiting.length > 0 && this.inFlight.size < this.maxConcurrentCalls) {
+      const { id, params } = this.waiting.shift()!;
+      void this.callTool(id, params);
+    }
+  }
+
+  private async callTool(id: RequestId, params: CallParams): Promise<void> {
+    const controller = new AbortController();
+    this.inFlight.set(id, controller);
+    try {
+      const result = await this.tools.call(params.name, params.arguments, { signal: controller.signal });
+      if (!controller.signal.aborted) this.answer(id, result);
+    } catch (err) {
+      if (controller.signal.aborted) return; // a cancelled request gets no answer, as in the SDK
+      this.fail(id, isAwfError(err) && err.code === ErrorCodes.TOOL_UNKNOWN ? new JsonRpcError(JsonRpcErrorCode.InvalidParams, `Unknown tool: ${params.name}`) : err);
+    } finally {
+      if (this.inFlight.get(id) === controller) this.inFlight.delete(id);
+      this.next();
+    }
+  }
+
+  /** A cancelled call gets no answer, as in the SDK: aborted when running, dropped when waiting. */
+  private cancel(requestId: unknown): void {
+    if (!isRequestId(requestId)) return;
+    this.inFlight.get(requestId)?.abort();
+    const waitingAt = this.waiting.findIndex((w) => w.id === requestId);
+    if (waitingAt !== -1) this.waiting.splice(waitingAt, 1);
+  }
+
+  private answer(id: RequestId, result: unknown): void {
+    this.transport.send({ jsonrpc: '2.0', id, result });
+    if (this.onFirstAnswer) {
+      const told = this.onFirstAnswer;
+      this.onFirstAnswer = undefined;
+      told();
+    }
+  }
+
+  private fail(id: RequestId, err: unknown): void {
+    const code = err instanceof JsonRpcError ? err.code : JsonRpcErrorCode.InternalError;
+    const message = err instanceof Error ? err.message : isPlainObject(err) && typeof err.message === 'string' ? err.message : 'Internal error';
+    this.transport.send({ jsonrpc: '2.0', id, error: { code, message } });
+  }
+}
