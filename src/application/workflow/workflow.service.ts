@@ -53,9 +53,11 @@ export class WorkflowService {
     private readonly index?: RunIndex,
   ) {}
 
-  async validate(target: string): Promise<ValidationReport> {
+  /** `strict`: every warning (an unknown key, an unknown provider, …) counts as an error. */
+  async validate(target: string, options: { strict?: boolean } = {}): Promise<ValidationReport> {
     const loaded = await this.repository.load(target);
-    return this.report(loaded, await this.validator.validate(loaded));
+    const issues = await this.validator.validate(loaded);
+    return this.report(loaded, options.strict ? issues.map((i) => ({ ...i, severity: 'error' as const })) : issues);
   }
 
   /** Validates as `awf validate` does, then runs; invalid workflows never start a step. */
@@ -90,7 +92,7 @@ export class WorkflowService {
   }
 
   private async execute(workflow: Workflow, file: string, inputs: Record<string, string>, request: Omit<RunRequest, 'target' | 'inputs'>,
-    start: { runId: string; seq: number; startAt?: string; states?: RunOptions['states'] }): Promise<RunReport> {
+    start: { runId: string; seq: number; startAt?: string; states?: RunOptions['seedStates'] }): Promise<RunReport> {
     const secret = new Set(workflow.inputs.filter((d) => d.secret).map((d) => d.name));
     this.masker.add(...[...secret].filter((name) => inputs[name] !== undefined).map((name) => inputs[name]));
     const runDir = join(request.runsDir, start.runId);
@@ -100,7 +102,7 @@ export class WorkflowService {
     const journal = this.index && new RunJournal(this.index, start.runId, start.seq, (step) => stepEventsPath(runDir, step), request.observer);
     const report = await this.runner.run(workflow, {
       inputs, env: request.env, signal: request.signal, cwd: request.cwd, runsDir: request.runsDir, observer: journal ?? request.observer,
-      runId: start.runId, startAt: start.startAt, states: start.states,
+      runId: start.runId, startAt: start.startAt, seedStates: start.states,
     });
     journal?.finished(report);
     return report;

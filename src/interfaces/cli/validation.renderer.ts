@@ -18,3 +18,17 @@ export function renderValidation(v: ValidationReport, format: OutputFormat): { s
   if (v.valid) return { stdout: `Workflow '${v.workflow}' is valid\n`, stderr: warnings };
   return { stdout: '', stderr: v.errors.map((e) => `${formatIssue(e)}\n`).join('') + warnings };
 }
+
+/** `awf validate --dir`: one line per file, then the count (AWF's batch mode). */
+export function renderBatch(reports: ValidationReport[], format: OutputFormat): string {
+  const strip = (i: ValidationReport['errors'][number]) => ({ code: i.code, path: i.path, message: i.message });
+  if (format === 'json') {
+    const workflows = reports.map((v) => ({ valid: v.valid, workflow: v.workflow, file: v.file, errors: v.errors.map(strip), warnings: v.warnings.map(strip) }));
+    return jsonLine({ valid: reports.every((r) => r.valid), workflows });
+  }
+  if (format === 'quiet') return reports.map((r) => `${r.valid ? 'valid' : 'invalid'}  ${r.workflow}\n`).join('');
+  if (format === 'table') return renderTable([['WORKFLOW', 'VALID', 'ERRORS'], ...reports.map((r) => [r.workflow, String(r.valid), String(r.errors.length)])], true);
+  const lines = reports.map((r) => (r.valid ? `  OK    ${r.workflow}` : `  FAIL  ${r.workflow}: ${r.errors.map((e) => formatIssue(e).split('\n')[0]).join('; ')}`));
+  if (reports.every((r) => r.valid)) lines.push(`All ${reports.length} workflow(s) valid`);
+  return `${lines.join('\n')}\n`;
+}
