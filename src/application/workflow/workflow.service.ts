@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { AwfError } from '../../domain/errors/awf-error';
-import { categoryOf, ErrorCodes } from '../../domain/errors/error-codes';
+import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { FileProbe } from '../../domain/ports/file-probe.port';
 import type { RunIndex, RunSummary } from '../../domain/ports/run-index.port';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
@@ -15,15 +15,10 @@ import { stepEventsPath } from './agent-step.executor';
 import { planResume } from './resume-plan';
 import { RunJournal } from './run-journal';
 import type { RunOptions, WorkflowRunner } from './workflow-runner.service';
+import { type ValidationReport, validationError, validationReport } from './validation-report';
 import type { WorkflowValidator } from './workflow-validator.service';
 
-export interface ValidationReport {
-  workflow: string;
-  file: string;
-  valid: boolean;
-  errors: ValidationIssue[];
-  warnings: ValidationIssue[];
-}
+export { type ValidationReport, validationError } from './validation-report';
 
 export interface ResumeRequest extends Omit<RunRequest, 'target'> {
   /** A run id or a unique prefix of one. */
@@ -122,18 +117,6 @@ export class WorkflowService {
   }
 
   private report(loaded: LoadedWorkflow, issues: ValidationIssue[]): ValidationReport {
-    const errors = issues.filter((i) => i.severity === 'error');
-    return { workflow: loaded.workflow?.name ?? loaded.file, file: loaded.file, valid: errors.length === 0, errors, warnings: issues.filter((i) => i.severity === 'warning') };
+    return validationReport(loaded, issues);
   }
-}
-
-/**
- * One error for a failed validation: exit 2 when the file itself is broken (any WORKFLOW
- * issue), 1 when only USER issues remain. The message lists every issue.
- */
-export function validationError(v: ValidationReport): AwfError {
-  const lead = v.errors.find((i) => categoryOf(i.code) === 'WORKFLOW') ?? v.errors[0];
-  const n = v.errors.length;
-  return new AwfError(lead.code as AwfError['code'], `${v.file}: ${n} error${n > 1 ? 's' : ''}\n${v.errors.map(formatIssue).join('\n')}`,
-    { file: v.file, errors: v.errors }, 'Fix the errors above; `awf validate` reports them without running anything.');
 }
