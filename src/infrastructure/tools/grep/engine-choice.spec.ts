@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GREP_ENGINE_ENV, pickEngine } from '../grep.tool';
 import { findExecutable } from '../executable.lookup';
+import { itUnless } from '../../../../test/support/skip';
 
 describe('Grep engine choice', () => {
   const empty = mkdtempSync(join(tmpdir(), 'awf-nopath-'));
@@ -20,7 +21,7 @@ describe('Grep engine choice', () => {
     expect(pickEngine({ PATH: process.env.PATH, [GREP_ENGINE_ENV]: 'js' }).name).toBe('js');
   });
 
-  (findExecutable('rg') ? it : it.skip)('prefers ripgrep when it is on PATH', () => {
+  itUnless(findExecutable('rg') ? undefined : 'no rg on PATH (the e2e Grep suites use a vendored one)', 'prefers ripgrep when it is on PATH', () => {
     expect(pickEngine({ PATH: process.env.PATH }).name).toBe('ripgrep');
   });
 });
