@@ -204,7 +204,6 @@ function writeFixture(dir) {
 /** How `awf run` starts mcp-serve: with the startup snapshot when the build made one for this node. */
 function readLaunch(dist = join(REPO, 'dist')) {
   try {
-    // eslint-disable-next-line
     const out = spawnSync(process.execPath, ['-e', `process.stdout.write(JSON.stringify(require(${JSON.stringify(join(dist, 'infrastructure', 'core', 'self-command.js'))}).selfCommand(['mcp-serve'], { distDir: ${JSON.stringify(dist)} })))`], { encoding: 'utf8' });
     const cmd = JSON.parse(out.stdout);
     const i = cmd.args.indexOf('mcp-serve');

@@ -10,6 +10,5 @@ type CliEntry = { runCli: (argv?: string[]) => Promise<void> };
 
 const bundle = join(__dirname, 'awf.cjs');
 const useBundle = process.env.AWF_NO_BUNDLE !== '1' && existsSync(bundle);
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const entry = (useBundle ? require(bundle) : require('./interfaces/cli/cli-main')) as CliEntry;
 void entry.runCli(process.argv);

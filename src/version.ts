@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The package version, read once; dist/ and src/ both sit one level below package.json. */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 export const AWF_VERSION: string = (require('../package.json') as { version: string }).version;
 
 /**

@@ -36,7 +36,7 @@ export async function connect(server) {
   try {
     await client.connect(transport);
   } catch (err) {
-    throw new Error(`${server.label}: ${err.message}\n${stderr.slice(-2000)}`);
+    throw new Error(`${server.label}: ${err.message}\n${stderr.slice(-2000)}`, { cause: err });
   }
   const initializeMs = performance.now() - t0;
   return { client, transport, initializeMs, stderr: () => stderr, close: () => client.close() };

@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { connect, median, percentile } from './mcp-measure.mjs';
 
 export async function upstreamBench({ main, work, nodeFlags, cwd, calls = 500, rounds = 3, notes }) {

@@ -8,14 +8,12 @@ import Module from 'node:module';
  * copy would also cost its full load time again (about 0.5 s for @nestjs/* + rxjs + the SDK).
  */
 const HOSTED: Record<string, () => unknown> = {
-  /* eslint-disable @typescript-eslint/no-require-imports */
   '@nestjs/common': () => require('@nestjs/common'),
   '@nestjs/core': () => require('@nestjs/core'),
   'nest-commander': () => require('nest-commander'),
   'reflect-metadata': () => require('reflect-metadata'),
   rxjs: () => require('rxjs'),
   awf: () => require('../index'),
-  /* eslint-enable @typescript-eslint/no-require-imports */
 };
 
 type Loader = (request: string, parent: unknown, isMain: boolean) => unknown;

@@ -8,7 +8,6 @@ import { dirname, join, resolve } from 'node:path';
  */
 const ROOT = resolve(__dirname, '../..');
 const DEPCRUISE = join(ROOT, 'node_modules/.bin/depcruise');
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the table is plain CommonJS shared with the CLI config
 const table = require(join(ROOT, 'scripts/layers/layer-table.cjs')) as LayerTable;
 
 interface LayerTable {

@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ECHO_EXTENSION, projectWithExtensions } from '../support/cli';

@@ -61,7 +61,10 @@ async function runFuzz(): Promise<Outcome> {
         if (rng.chance(0.25)) batch.push(gen.valid());
         if (bigAt.has(i)) batch.push(gen.oversized(10 * MiB));
         if (largeAt.has(i)) batch.push(gen.bigValid(rng.int(2 * MiB, 6 * MiB)));
-        if (batch.length >= 200 || bigAt.has(i) || largeAt.has(i)) (await send(batch), (batch = []));
+        if (batch.length >= 200 || bigAt.has(i) || largeAt.has(i)) {
+          await send(batch);
+          batch = [];
+        }
       }
       await send([...batch, ...Array.from({ length: 20 }, () => gen.valid())]);
       await server.waitFor(() => [...mustAnswer].every((k) => server.answered.has(k)), 60_000, 'an answer to every request that must have one');

@@ -35,7 +35,7 @@ export class Condition {
     const visit = (e: Expr): void => {
       if (e.kind === 'path') out.push(e.keys);
       else if (e.kind === 'not') visit(e.operand);
-      else if (e.kind === 'binary') (visit(e.left), visit(e.right));
+      else if (e.kind === 'binary') [e.left, e.right].forEach(visit);
       else if (e.kind === 'call') e.args.forEach(visit);
     };
     visit(this.ast);

@@ -21,9 +21,7 @@ const STDERR_TAIL_CHARS = 4000;
 export class McpStdioClientConnector implements ToolClientConnector {
   async connect(injection: ProxyInjection, options: { cwd: string; env: Readonly<Record<string, string>> }): Promise<ToolClientSession> {
     // Loaded here, not at the top: every other command (mcp-serve above all) starts without it.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { Client } = require('@modelcontextprotocol/sdk/client/index.js') as { Client: typeof SdkClient };
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js') as { StdioClientTransport: typeof SdkStdioClientTransport };
     const transport = new StdioClientTransport({
       command: injection.command,

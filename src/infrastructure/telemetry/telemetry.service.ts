@@ -43,7 +43,6 @@ export class TelemetryService implements Tracer, TelemetryControl, OnApplication
     this.current = { ...settings };
     if (settings.exporter === 'none') return;
     const mask = (text: string): string => this.masker.mask(text);
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { loadTracing } = require('./otel-sdk.loader') as typeof import('./otel-sdk.loader');
     try {
       const loaded = loadTracing(settings, mask);

@@ -21,7 +21,6 @@ let loaded: UpstreamSdk | undefined;
  * and the startup snapshot takes it from a run-time bundle (scripts/build-bundle.mjs).
  */
 export function upstreamSdk(): UpstreamSdk {
-  /* eslint-disable @typescript-eslint/no-require-imports */
   loaded ??= {
     Client: (require('@modelcontextprotocol/sdk/client/index.js') as typeof import('@modelcontextprotocol/sdk/client/index.js')).Client,
     StreamableHTTPClientTransport: (require('@modelcontextprotocol/sdk/client/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js')).StreamableHTTPClientTransport,
@@ -29,6 +28,5 @@ export function upstreamSdk(): UpstreamSdk {
     ...(require('@modelcontextprotocol/sdk/shared/stdio.js') as Pick<UpstreamSdk, 'ReadBuffer' | 'serializeMessage'>),
     getDefaultEnvironment: (require('@modelcontextprotocol/sdk/client/stdio.js') as typeof import('@modelcontextprotocol/sdk/client/stdio.js')).getDefaultEnvironment,
   };
-  /* eslint-enable @typescript-eslint/no-require-imports */
   return loaded;
 }

@@ -82,7 +82,6 @@ export class UpstreamToolProvider implements ToolProvider {
   }
 
   private mapTools(spec: UpstreamServerSpec, tools: readonly Tool[], routes: Map<string, Route>): ToolDefinition[] {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- only a step that filters loads it
     const exposed = spec.expose?.length ? (require('picomatch') as typeof import('picomatch'))(spec.expose) : () => true;
     const prefix = upstreamPrefix(spec);
     return tools.filter((t) => exposed(t.name)).map((t) => {

@@ -57,7 +57,6 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 function rootCommand(app: INestApplicationContext): Commander {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { Commander: token } = require('nest-commander/src/constants') as { Commander: symbol };
   return app.get<Commander>(token, { strict: false });
 }

@@ -37,10 +37,8 @@ export function protoRoot(): string {
 
 export function loadPluginProtocol(): PluginProtocol {
   if (loaded) return loaded;
-  /* eslint-disable @typescript-eslint/no-require-imports */
   const grpc = require('@grpc/grpc-js') as Grpc;
   const loader = require('@grpc/proto-loader') as typeof import('@grpc/proto-loader');
-  /* eslint-enable @typescript-eslint/no-require-imports */
   const definition = loader.loadSync(PROTO_FILES, {
     includeDirs: [protoRoot()],
     keepCase: false,

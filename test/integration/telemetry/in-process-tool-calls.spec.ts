@@ -86,7 +86,7 @@ describe('the in-process path (openai_compatible): tool calls traced under the s
     expect(tool.filter((s) => s.status === 'error')).toHaveLength(4);
     const tree = renderSpanTree(spans, (s) => s.name).split('\n');
     expect(tree.slice(0, 3)).toEqual(['workflow.run', '└─ step ask', '   ├─ tool.call count']);
-    expect(tree.at(-1)).toMatch(/^   └─ tool\.call (count|refuse)$/);
+    expect(tree.at(-1)).toMatch(/^ {3}└─ tool\.call (count|refuse)$/);
   });
 
   it('appends 40 whole audit lines from 40 concurrent calls', () => {

@@ -47,7 +47,12 @@ export function descendantsOf(root: number): number[] {
   }
   const out: number[] = [];
   const walk = (pid: number): void => {
-    for (const [child, parent] of parents) if (parent === pid && isRunning(child)) (out.push(child), walk(child));
+    for (const [child, parent] of parents) {
+      if (parent === pid && isRunning(child)) {
+        out.push(child);
+        walk(child);
+      }
+    }
   };
   walk(root);
   return out;

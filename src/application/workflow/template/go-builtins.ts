@@ -127,6 +127,8 @@ function jsEscape(...args: unknown[]): string {
     '=': '\\u003D',
   };
   return escArg(args).replace(
+    // Go's JSEscape escapes every control character: matching them is the point of this pattern.
+    // eslint-disable-next-line no-control-regex
     /[\\'"<>&=]|[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
     (c) => map[c] ?? `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`,
   );

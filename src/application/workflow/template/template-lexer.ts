@@ -60,8 +60,7 @@ export function lex(source: string): Token[] {
   while (pos < source.length) {
     const open = source.indexOf('{{', pos);
     let text = source.slice(pos, open < 0 ? source.length : open);
-    if (trimNext) text = text.replace(/^[ \t\r\n]+/, '');
-    trimNext = false;
+    if (trimNext) text = text.replace(/^[ \t\r\n]+/, ''); // every path below sets trimNext anew
     if (open < 0) {
       if (text) out.push({ type: 'text', value: text, pos });
       break;
@@ -130,7 +129,10 @@ function lexAction(source: string, start: number, out: Token[]): { pos: number; 
     }
     const s = i;
     if (c === '|') push('pipe', c, i++);
-    else if (c === '(') (push('lparen', c, i++), parens++);
+    else if (c === '(') {
+        push('lparen', c, i++);
+        parens++;
+      }
     else if (c === ')') {
       if (--parens < 0) throw new TemplateSyntaxError(`unexpected right paren`);
       push('rparen', c, i++);

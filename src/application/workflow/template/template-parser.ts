@@ -100,7 +100,9 @@ class Parser {
     const mark = this.vars.length;
     const pipe = this.pipeline(kind, 'right');
     if (kind === 'range') this.rangeDepth++;
-    let { list, end } = this.list();
+    const body = this.list();
+    const list = body.list;
+    let end = body.end;
     if (kind === 'range') this.rangeDepth--;
     let elseList: Node[] | undefined;
     if (end === 'else') {
