@@ -30,8 +30,9 @@ export interface ProxySession {
 export interface ToolProxyOptions {
   /** Absolute path of the built CLI (`dist/main.js`) that agents start as `mcp-serve`. */
   mainScript: string;
-  /** Node flags before the script, e.g. the startup snapshot (docs/performance.md). */
-  nodeArgs?: string[];
+  /** Node flags before the script, e.g. the startup snapshot (docs/performance.md); a function is
+   * asked once, at the first step that needs a proxy (it may build the snapshot, ADR 121). */
+  nodeArgs?: string[] | (() => string[]);
   nodeBinary?: string;
   /** Where each step's private directory (its config) is made. */
   dirs: PrivateDirs;
@@ -81,7 +82,7 @@ export class ToolProxyService {
           serverName: PROXY_SERVER_NAME,
           // A plain command, the same for every agent CLI: `node [flags] main.js mcp-serve --config=…` (ADR 120).
           command: this.options.nodeBinary ?? process.execPath,
-          args: [...(this.options.nodeArgs ?? []), this.options.mainScript, 'mcp-serve', `--config=${file}`],
+          args: [...this.nodeArgs(), this.options.mainScript, 'mcp-serve', `--config=${file}`],
           env: {},
           configPath: file,
           interceptBuiltins: config.intercept_builtins,
@@ -99,6 +100,13 @@ export class ToolProxyService {
       removeDir();
       throw err;
     }
+  }
+
+  private flags?: string[];
+
+  private nodeArgs(): string[] {
+    const given = this.options.nodeArgs ?? [];
+    return (this.flags ??= typeof given === 'function' ? given() : given);
   }
 
   /** Closes whatever is still open: the safety net for a run that ends abruptly. */
