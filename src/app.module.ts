@@ -1,10 +1,8 @@
-// AppModule: the composition root. One container per process: CoreModule, the feature
-// modules, the CLI, and the user's extension modules from .awf/config.yaml.
-// Which modules depends on the command (docs/adr/092-perf-command-scoped-container.md):
-// `awf mcp-serve` starts once per agent step, so it builds only PROXY_MODULES and the
-// serve command; every other command gets the full CLI, required on demand so that the
-// proxy never even evaluates it. A module the proxy serves through (tool sources, call
-// interceptors, telemetry of tool calls) goes in PROXY_MODULES; anything else in fullCli().
+// AppModule: the composition root. One container per process: CoreModule, the proxy's modules,
+// the modules of the command being run (chosen by the CLI, interfaces/cli/command-modules.ts),
+// and the user's extension modules from .awf/config.yaml. A module the proxy serves through (tool
+// sources, call interceptors, telemetry of tool calls) goes in PROXY_MODULES; anything else is the
+// CLI's to add. Must never import interfaces/: the CLI depends on the root, not the other way.
 import { type DynamicModule, Module } from '@nestjs/common';
 import { CoreModule } from './infrastructure/core/core.module';
 import { ProxyModule } from './infrastructure/mcp-edge/proxy.module';
@@ -16,21 +14,13 @@ type Importable = NonNullable<DynamicModule['imports']>[number];
 
 const PROXY_MODULES: Importable[] = [CoreModule, TelemetryModule, ToolsModule, PluginsModule];
 
-/* eslint-disable @typescript-eslint/no-require-imports -- loaded per command, see above */
-const serveCli = (): Importable[] => [(require('./interfaces/cli/serve-cli.module') as typeof import('./interfaces/cli/serve-cli.module')).ServeCliModule];
-const fullCli = (): Importable[] => [
-  (require('./infrastructure/agents/agents.module') as typeof import('./infrastructure/agents/agents.module')).AgentsModule,
-  (require('./interfaces/cli/cli.module') as typeof import('./interfaces/cli/cli.module')).CliModule,
-];
-/* eslint-enable @typescript-eslint/no-require-imports */
-
 @Module({})
 export class AppModule {
-  static register(options: { extensions?: readonly unknown[]; command?: string } = {}): DynamicModule {
-    const cli = options.command === 'mcp-serve' ? serveCli() : fullCli();
+  /** The container of one CLI command: the proxy's modules, the command's own, the extensions. */
+  static register(options: { extensions?: readonly unknown[]; commandModules?: readonly Importable[] } = {}): DynamicModule {
     return {
       module: AppModule,
-      imports: [...PROXY_MODULES, ...cli, ...((options.extensions ?? []) as Importable[])],
+      imports: [...PROXY_MODULES, ...(options.commandModules ?? []), ...((options.extensions ?? []) as Importable[])],
     };
   }
 

@@ -3,9 +3,10 @@ import type { INestApplicationContext } from '@nestjs/common';
 import type { Command as Commander } from 'commander';
 import { CommandFactory } from 'nest-commander';
 import { AppModule } from '../../app.module';
+import { commandModules } from './command-modules';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import { SECRET_MASKER } from '../../domain/ports/tokens';
-import { loadExtensionModules } from '../../infrastructure/config/extension.loader';
+import { loadExtensionModules } from '../../extensions/extension.loader';
 import { loadProjectConfig } from '../../infrastructure/config/project-config.loader';
 import { ProcessSignals } from '../../infrastructure/core/process-signals.service';
 import { exitCodeOfError, normalizeError, renderError } from './cli-errors';
@@ -20,7 +21,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const project = loadProjectConfig();
     const command = argv.slice(2).find((a) => !a.startsWith('-'));
-    app = await CommandFactory.createWithoutRunning(AppModule.register({ extensions: loadExtensionModules(project.extensions), command }), {
+    app = await CommandFactory.createWithoutRunning(AppModule.register({ extensions: loadExtensionModules(project.extensions), commandModules: commandModules(command) }), {
       logger: false,
       cliName: 'awf',
       version: AWF_VERSION,

@@ -10,7 +10,7 @@ import { NestFactory } from '@nestjs/core';
 import { AppModule } from '../../app.module';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import { SECRET_MASKER } from '../../domain/ports/tokens';
-import { loadExtensionModules } from '../../infrastructure/config/extension.loader';
+import { loadExtensionModules } from '../../extensions/extension.loader';
 import { loadProjectConfig } from '../../infrastructure/config/project-config.loader';
 import { bindToProcess } from '../../infrastructure/core/process-bound';
 import { McpServeService } from '../../application/serve/mcp-serve.service';

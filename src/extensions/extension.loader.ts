@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { isAbsolute, join, resolve } from 'node:path';
-import { AwfError } from '../../domain/errors/awf-error';
-import { ErrorCodes } from '../../domain/errors/error-codes';
+import { AwfError } from '../domain/errors/awf-error';
+import { ErrorCodes } from '../domain/errors/error-codes';
 import { shareHostModules } from './host-modules';
 
 type NestModuleRef = (abstract new (...args: never[]) => unknown) | { module: unknown };

@@ -14,7 +14,7 @@ const HOSTED: Record<string, () => unknown> = {
   'nest-commander': () => require('nest-commander'),
   'reflect-metadata': () => require('reflect-metadata'),
   rxjs: () => require('rxjs'),
-  awf: () => require('../../index'),
+  awf: () => require('../index'),
   /* eslint-enable @typescript-eslint/no-require-imports */
 };
 

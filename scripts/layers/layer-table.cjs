@@ -1,0 +1,124 @@
+// The layer rules of docs/architecture.md as one executable table: which area of src/ may import
+// which, and which packages belong to which area. `.dependency-cruiser.cjs` turns it into
+// dependency-cruiser rules for src/; the self-test (test/architecture/layers.spec.ts) turns it into
+// rules for a scratch tree and injects one violation per rule. Every import form counts: side-effect
+// imports, require(), import(), `import type` and re-exports. Specs (*.spec.ts) are exempt: tests
+// wire real adapters on purpose.
+
+/** Node built-ins that do I/O or start processes: application reaches them only through ports. */
+const IO_BUILTINS = ['fs', 'fs/promises', 'child_process', 'net', 'http', 'https', 'http2', 'dgram', 'tls', 'dns',
+  'worker_threads', 'cluster', 'readline', 'v8', 'vm', 'inspector'];
+
+/** Shared infrastructure any adapter area may use: the container's core, config readers, logging. */
+const SHARED = ['infrastructure/core', 'infrastructure/config', 'infrastructure/logging'];
+
+/**
+ * area → the areas it may import (besides itself; an entry ending in `.ts` is a root file of src/),
+ * and whether npm packages / node built-ins are allowed. `version.ts` is the one root file every
+ * area but domain may read. The root files themselves are areas too: `app.module.ts` composes the
+ * adapters and never reaches back into the CLI that builds it.
+ */
+const AREAS = {
+  domain: { may: [], packages: false, builtins: false },
+  application: { may: ['domain'], packages: false, builtins: 'pure' },
+  'infrastructure/core': { may: ['domain', 'application', 'infrastructure/logging', 'infrastructure/config'] },
+  'infrastructure/config': { may: ['domain'] },
+  'infrastructure/logging': { may: ['domain'] },
+  'infrastructure/tools': { may: ['domain'] },
+  'infrastructure/plugins': { may: ['domain', 'sdk', ...SHARED] },
+  'infrastructure/agents': { may: ['domain', 'application', 'infrastructure/mcp-client', ...SHARED] },
+  'infrastructure/telemetry': { may: ['domain', ...SHARED] },
+  'infrastructure/history': { may: ['domain', ...SHARED] },
+  'infrastructure/upstreams': { may: ['domain', ...SHARED] },
+  'infrastructure/mcp-edge': { may: ['domain', 'application', ...SHARED] },
+  'infrastructure/mcp-client': { may: ['domain'] },
+  'infrastructure/workflow': { may: ['domain', 'application', ...SHARED] },
+  'interfaces/cli': { may: '*' },
+  embed: { may: ['domain', 'application', 'infrastructure/mcp-edge', 'infrastructure/config'] },
+  sdk: { may: [] },
+  // Users' Nest modules from .awf/config.yaml; they get the package's own public surface (index.ts).
+  extensions: { may: ['domain', 'index.ts'] },
+  'app.module.ts': { may: ['infrastructure'] },
+  'index.ts': { may: ['domain', 'application', 'embed'] },
+  'main.ts': { may: '*' },
+  'version.ts': { may: [] },
+};
+
+/** package (a regular expression on its name) → the only areas that may import it. */
+const PACKAGES = {
+  '@modelcontextprotocol/sdk': ['infrastructure/mcp-client', 'infrastructure/upstreams'],
+  '@opentelemetry/(?!api(/|$))[^/]+': ['infrastructure/telemetry'],
+  'nestjs-otel': ['infrastructure/telemetry'],
+  '@grpc/[^/]+': ['infrastructure/plugins', 'sdk'],
+  'better-sqlite3': ['infrastructure/history'],
+  'nest-commander': ['interfaces/cli', 'extensions'], // extensions share awf's instance
+  '@nestjs/[^/]+': Object.keys(AREAS).filter((a) => !['domain', 'application', 'sdk', 'version.ts', 'index.ts'].includes(a)),
+};
+
+const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** The path pattern of an area: a folder, or a root file of src/. */
+const pattern = (area) => (area.endsWith('.ts') ? `${esc(area)}$` : `${esc(area)}/`);
+const SPEC = '\\.spec\\.ts$';
+
+/** dependency-cruiser `forbidden` rules for a source tree at `src` (a path relative to the cwd). */
+function layerRules(src = 'src') {
+  const root = `^${esc(src)}/`;
+  const areaPath = (area) => `${root}${pattern(area)}`;
+  const rules = [];
+  for (const [area, spec] of Object.entries(AREAS)) {
+    if (spec.may === '*') continue;
+    const allowed = [area, ...spec.may, ...(area === 'domain' ? [] : ['version.ts'])];
+    rules.push({
+      name: `layer:${area}`,
+      comment: `${area} may import only ${allowed.join(', ')}`,
+      severity: 'error',
+      from: { path: areaPath(area), pathNot: SPEC },
+      to: { path: root, pathNot: `${root}(?:${allowed.map(pattern).join('|')})` },
+    });
+    if (spec.packages === false) {
+      rules.push({
+        name: `packages:${area}`,
+        comment: `${area} imports no npm package`,
+        severity: 'error',
+        from: { path: areaPath(area), pathNot: SPEC },
+        to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown', 'unknown'] },
+      });
+    }
+    if (spec.builtins === false || spec.builtins === 'pure') {
+      rules.push({
+        name: `builtins:${area}`,
+        comment: spec.builtins === false ? `${area} imports no node built-in` : `${area} does no I/O of its own: no ${IO_BUILTINS.join(', ')}`,
+        severity: 'error',
+        from: { path: areaPath(area), pathNot: SPEC },
+        to: spec.builtins === false ? { dependencyTypes: ['core'] } : { dependencyTypes: ['core'], path: `^(node:)?(${IO_BUILTINS.map(esc).join('|')})$` },
+      });
+    }
+  }
+  for (const [pkg, areas] of Object.entries(PACKAGES)) {
+    rules.push({
+      name: `package:${pkg.replace(/[^a-z0-9@/-]/gi, '')}`,
+      comment: `${pkg} is imported only in ${areas.join(', ')}`,
+      severity: 'error',
+      from: { path: root, pathNot: `${SPEC}|${root}(?:${areas.map(pattern).join('|')})` },
+      to: { path: `(^|/)node_modules/${pkg}(/|$)|^${pkg}(/|$)` }, // resolved, or not installed
+    });
+  }
+  const known = Object.keys(AREAS).map(pattern);
+  rules.push({
+    name: 'layer:unknown-area',
+    comment: 'every folder of src/ is an area of the layer table (scripts/layers/layer-table.cjs): add it there first',
+    severity: 'error',
+    from: { path: root, pathNot: `${SPEC}|${root}(?:${known.join('|')})` },
+    to: {},
+  });
+  rules.push({
+    name: 'no-cycles',
+    comment: 'no import cycles, type-only imports included',
+    severity: 'error',
+    from: { path: root, pathNot: SPEC },
+    to: { circular: true },
+  });
+  return rules;
+}
+
+module.exports = { AREAS, PACKAGES, IO_BUILTINS, layerRules };
