@@ -4,7 +4,7 @@
  * lists awf's tools to the (scripted) model and calls one through `awf mcp-serve`.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { clientConfigFile } from '../../src/infrastructure/agents/mcp-client-entry';
 import { runAwf } from '../support/cli';
@@ -46,14 +46,15 @@ describe.each(['claude', 'codex', 'gemini', 'opencode'] as CliName[])('awf mcp-c
     const world = agentWorld(cli, model.url, { files: { 'hello.txt': `hello from ${cli} via mcp-config\n` } });
     try {
       const file = clientConfigFile(cli, world.project, world.env);
-      const before = cli === 'codex' ? readFileSync(file, 'utf8') : '{"theirs": {"kept": true}}';
-      if (cli !== 'codex') writeFileSync(file, before);
+      // The harness has written the CLI's own settings (model server, auth) there already, but for Claude.
+      const before = existsSync(file) ? readFileSync(file, 'utf8') : '{}';
+      if (cli !== 'codex') writeFileSync(file, JSON.stringify({ ...(JSON.parse(before) as object), theirs: { kept: true } }));
       const made = runAwf(['mcp-config', '--client', cli, '--write', '--root', world.project], { env: world.env, timeout: 120_000 });
       expect(made.stderr).toContain(`added MCP server "awf" to ${file}`);
       expect(made.status).toBe(0);
       const after = readFileSync(file, 'utf8');
       if (cli === 'codex') expect(after.startsWith(before.trimEnd())).toBe(true);
-      else expect(JSON.parse(after)).toMatchObject({ theirs: { kept: true } });
+      else expect(JSON.parse(after)).toMatchObject({ ...(JSON.parse(before) as object), theirs: { kept: true } });
 
       model.reset([{ tool: 'Read', args: { file_path: join(world.project, 'hello.txt') } }], 'FINAL');
       const run = await runCli(cli, world.project, world.env);
