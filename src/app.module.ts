@@ -7,12 +7,13 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { CoreModule } from './infrastructure/core/core.module';
 import { ProxyModule } from './infrastructure/mcp-edge/proxy.module';
 import { PluginsModule } from './infrastructure/plugins/plugins.module';
+import { PolicyModule } from './infrastructure/policy/policy.module';
 import { TelemetryModule } from './infrastructure/telemetry/telemetry.module';
 import { ToolsModule } from './infrastructure/tools/tools.module';
 
 type Importable = NonNullable<DynamicModule['imports']>[number];
 
-const PROXY_MODULES: Importable[] = [CoreModule, TelemetryModule, ToolsModule, PluginsModule];
+const PROXY_MODULES: Importable[] = [CoreModule, TelemetryModule, ToolsModule, PluginsModule, PolicyModule];
 
 @Module({})
 export class AppModule {

@@ -20,7 +20,6 @@ interface Route {
  * before anything is served.
  */
 export class ToolRouterService implements ToolRouter {
-  private readonly tools: readonly ToolDefinition[];
   private closed = false;
 
   private constructor(
@@ -28,9 +27,8 @@ export class ToolRouterService implements ToolRouter {
     private readonly scope: ToolScope,
     private readonly interceptors: readonly ToolCallInterceptor[],
     private readonly onClose: () => Promise<void>,
-  ) {
-    this.tools = [...routes.values()].map((r) => r.tool).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  }
+    private readonly tools: readonly ToolDefinition[],
+  ) {}
 
   static async open(
     providers: readonly ToolProvider[],
@@ -63,7 +61,11 @@ export class ToolRouterService implements ToolRouter {
       }
     }
     const ordered = [...interceptors].sort((a, b) => a.order - b.order);
-    return new ToolRouterService(routes, scope, ordered, onClose);
+    // What an interceptor filters out is not offered, yet still routed: a call to it reaches
+    // the chain and gets that interceptor's coded refusal, not an "unknown tool".
+    let offered: readonly ToolDefinition[] = [...routes.values()].map((r) => r.tool).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const interceptor of ordered) if (interceptor.filterTools) offered = interceptor.filterTools(offered, scope);
+    return new ToolRouterService(routes, scope, ordered, onClose, offered);
   }
 
   list(): readonly ToolDefinition[] {

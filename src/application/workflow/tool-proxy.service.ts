@@ -27,11 +27,17 @@ export interface ProxySession {
   close(): void;
 }
 
+/** What an agent runs to start a step's `mcp-serve`. */
+export interface ProxyLaunch {
+  command: string;
+  args: string[];
+}
+
 export interface ToolProxyOptions {
   /** Absolute path of the built CLI (`dist/main.js`) that agents start as `mcp-serve`. */
   mainScript: string;
   /** Node flags before the script, e.g. the startup snapshot (docs/performance.md); a function is
-   * asked once, at the first step that needs a proxy (it may build the snapshot, ADR 121). */
+   * asked at each step that needs a proxy, not before (it may build the snapshot, ADR 121). */
   nodeArgs?: string[] | (() => string[]);
   nodeBinary?: string;
   /** Where each step's private directory (its config) is made. */
@@ -40,6 +46,15 @@ export interface ToolProxyOptions {
   scopes: ToolScopeResolver;
   /** Gives the step's `mcp-serve` the run's exporter settings. */
   telemetry?: Pick<TelemetryControl, 'proxyTelemetry'>;
+}
+
+/**
+ * The command an agent runs to start the `mcp-serve` of the step whose config is `file`: a plain
+ * command, the same for every agent CLI, `node [flags] main.js mcp-serve --config=…` (ADR 120).
+ */
+export function proxyLaunch(options: Pick<ToolProxyOptions, 'mainScript' | 'nodeArgs' | 'nodeBinary'>, file: string): ProxyLaunch {
+  const flags = typeof options.nodeArgs === 'function' ? options.nodeArgs() : options.nodeArgs ?? [];
+  return { command: options.nodeBinary ?? process.execPath, args: [...flags, options.mainScript, 'mcp-serve', `--config=${file}`] };
 }
 
 /**
@@ -80,9 +95,7 @@ export class ToolProxyService {
       const session: ProxySession = {
         injection: {
           serverName: PROXY_SERVER_NAME,
-          // A plain command, the same for every agent CLI: `node [flags] main.js mcp-serve --config=…` (ADR 120).
-          command: this.options.nodeBinary ?? process.execPath,
-          args: [...this.nodeArgs(), this.options.mainScript, 'mcp-serve', `--config=${file}`],
+          ...proxyLaunch(this.options, file),
           env: {},
           configPath: file,
           interceptBuiltins: config.intercept_builtins,
@@ -100,13 +113,6 @@ export class ToolProxyService {
       removeDir();
       throw err;
     }
-  }
-
-  private flags?: string[];
-
-  private nodeArgs(): string[] {
-    const given = this.options.nodeArgs ?? [];
-    return (this.flags ??= typeof given === 'function' ? given() : given);
   }
 
   /** Closes whatever is still open: the safety net for a run that ends abruptly. */

@@ -31,15 +31,18 @@ export class WorkflowValidator {
 
   private checkConditions(wf: Workflow): ValidationIssue[] {
     const out: ValidationIssue[] = [];
+    const check = (text: string | undefined, at: string): void => {
+      if (text === undefined) return;
+      try {
+        Condition.compile(text);
+      } catch (err) {
+        out.push(issue(ErrorCodes.WORKFLOW_INVALID_CONDITION, at, isAwfError(err) ? err.message : String(err)));
+      }
+    };
     for (const step of wf.steps) {
-      step.transitions.forEach((t, i) => {
-        if (t.when === undefined) return;
-        try {
-          Condition.compile(t.when);
-        } catch (err) {
-          out.push(issue(ErrorCodes.WORKFLOW_INVALID_CONDITION, `states.${step.name}.transitions[${i}].when`, isAwfError(err) ? err.message : String(err)));
-        }
-      });
+      step.transitions.forEach((t, i) => check(t.when, `states.${step.name}.transitions[${i}].when`));
+      if (step.type === 'while') check(step.condition, `states.${step.name}.while`);
+      if (step.type === 'for_each' || step.type === 'while') check(step.breakWhen, `states.${step.name}.break_when`);
     }
     return out;
   }
@@ -48,9 +51,11 @@ export class WorkflowValidator {
     const out: ValidationIssue[] = [];
     const templated = step.provider.includes('{{');
     const provider = templated ? undefined : this.agents.get(step.provider);
+    // A warning, as AWF's own workflows name providers an extension may add later; the run fails
+    // at that step with the same code if it is still unknown then.
     if (!templated && step.provider && !provider) {
       out.push(issue(ErrorCodes.WORKFLOW_UNKNOWN_PROVIDER, `states.${step.name}.provider`,
-        `unknown agent provider "${step.provider}" (available: ${this.agents.names().join(', ') || 'none'})`));
+        `unknown agent provider "${step.provider}" (available: ${this.agents.names().join(', ') || 'none'})`, 'warning'));
     }
     const coexists = provider ? !provider.canInterceptBuiltins : COEXISTENCE_PROVIDERS.has(step.provider.toLowerCase());
     if (step.mcpProxy?.enable && coexists) {

@@ -1,11 +1,14 @@
 import type { ToolDefinition } from '../model/tool-definition';
+import type { PolicyDecision } from '../policy/policy.model';
 import type { ToolResult } from '../model/tool-result';
-import type { ToolCallContext } from './tool-scope';
+import type { ToolCallContext, ToolScope } from './tool-scope';
 
 export interface ToolCall {
   tool: ToolDefinition;
   args: Record<string, unknown>;
   ctx: ToolCallContext;
+  /** What the step's policy decided, set by the policy interceptor for the outer ones to record. */
+  policy?: PolicyDecision;
 }
 
 /**
@@ -18,4 +21,6 @@ export interface ToolCall {
 export interface ToolCallInterceptor {
   readonly order: number;
   intercept(call: ToolCall, next: () => Promise<ToolResult>): Promise<ToolResult>;
+  /** Narrows what `tools/list` offers for a scope (the router applies it once, at open). */
+  filterTools?(tools: readonly ToolDefinition[], scope: ToolScope): readonly ToolDefinition[];
 }

@@ -1,3 +1,4 @@
+import type { ToolPolicy } from '../policy/tool-policy';
 import type { PluginToolSpec, ProxyLimits } from '../proxy/proxy-config';
 
 /**
@@ -17,6 +18,10 @@ export interface ToolScope {
   eventsPath?: string;
   /** W3C traceparent of the step's span: every tool-call span becomes its child. */
   traceparent?: string;
+  /** The step's tool policy (docs/policy.md); absent: every served tool, no rules. */
+  policy?: ToolPolicy;
+  /** Unix socket of the owning `awf run`, where approval questions go. */
+  approvalSocket?: string;
 }
 
 /** Per-call context. `signal` aborts when the caller gives up (client cancel, shutdown). */

@@ -1,3 +1,5 @@
+import type { PolicyLayer } from '../policy/policy.model';
+
 /**
  * The step's proxy config: written by `awf run` for one agent step, read by `awf mcp-serve`.
  * Plain data, JSON on disk, never holding secret values.
@@ -61,4 +63,8 @@ export interface ProxyConfig {
   events_path?: string;
   telemetry?: ProxyTelemetryConfig;
   limits?: Partial<ProxyLimits>;
+  /** The step's effective tool policy: defaults first, then the step's own (docs/policy.md). */
+  policy?: { layers: PolicyLayer[] };
+  /** Unix socket (0600, in the step's private dir) where the owning `awf run` answers approvals. */
+  approval_socket?: string;
 }

@@ -1,4 +1,5 @@
 import { isPlainObject } from '../../domain/model/plain-object';
+import { parsePolicy, type PolicyProblem } from '../../domain/policy/policy.parser';
 import { TRACEPARENT_PATTERN } from '../../domain/model/traceparent';
 
 /**
@@ -48,6 +49,18 @@ const LIMITS: Record<string, Check> = {
   env_passthrough: optional(listOf(matching(/^[A-Za-z_][A-Za-z0-9_]*$/))),
 };
 
+/** The policy travels as parsed layers; the same parser that read the YAML checks them here. */
+const POLICY: Check = (v, p) => {
+  if (!isPlainObject(v) || !Array.isArray(v.layers)) return `${p} must be an object with a layers list`;
+  const problems: PolicyProblem[] = [];
+  v.layers.forEach((layer, i) => {
+    if (!isPlainObject(layer) || typeof layer.origin !== 'string') return problems.push({ code: '', path: `${p}.layers.${i}`, message: 'must be an object with an origin' });
+    const { origin: _origin, ...spec } = layer;
+    parsePolicy(spec, `${p}.layers.${i}`, problems);
+  });
+  return problems.map((x) => `${x.path}: ${x.message}`).join('; ') || undefined;
+};
+
 const ROOT: Record<string, Check> = {
   version: all(int, oneOf(1)),
   intercept_builtins: boolean,
@@ -60,6 +73,8 @@ const ROOT: Record<string, Check> = {
   events_path: optional(all(string, matching(/^\//, 'events_path must be an absolute path'))),
   telemetry: optional(section(TELEMETRY)),
   limits: optional(section(LIMITS)),
+  policy: optional(POLICY),
+  approval_socket: optional(all(string, matching(/^\//, 'approval_socket must be an absolute path'))),
 };
 
 export const KNOWN_KEYS = {

@@ -12,6 +12,9 @@ export class RealToolScopeResolver implements ToolScopeResolver {
     return buildToolScope(config);
   }
 }
+import { ToolPolicy } from '../../domain/policy/tool-policy';
+import { parsePolicy } from '../../domain/policy/policy.parser';
+import type { PolicyLayer } from '../../domain/policy/policy.model';
 
 /**
  * Turns a proxy config into the scope every provider sees. The root is resolved through
@@ -37,6 +40,12 @@ export function buildToolScope(config: ProxyConfig, cwd: string = process.cwd(),
     runId: config.run_id,
     eventsPath: config.events_path,
     traceparent: config.telemetry?.traceparent ?? inheritedTraceparent(env),
+    ...(config.policy?.layers.length ? { policy: compilePolicy(config.policy.layers) } : {}),
+    ...(config.approval_socket ? { approvalSocket: config.approval_socket } : {}),
   });
 }
 
+/** The layers as written in the config (checked on load) into their normal form, compiled once. */
+function compilePolicy(layers: readonly PolicyLayer[]): ToolPolicy {
+  return new ToolPolicy(layers.map(({ origin, ...spec }) => ({ origin, ...parsePolicy(spec, origin, []) })));
+}

@@ -6,6 +6,7 @@
 import { Module, type OnModuleDestroy } from '@nestjs/common';
 import { AgentStepExecutor } from '../../application/workflow/agent-step.executor';
 import { CommandStepExecutor } from '../../application/workflow/command-step.executor';
+import { HookRunner } from '../../application/workflow/hook-runner';
 import { ToolProxyService } from '../../application/workflow/tool-proxy.service';
 import { WorkflowRunner } from '../../application/workflow/workflow-runner.service';
 import { WorkflowService } from '../../application/workflow/workflow.service';
@@ -25,7 +26,7 @@ import { WORKFLOW_REPOSITORY, type WorkflowRepository } from '../../domain/workf
 import { RealToolScopeResolver } from '../config/tool-scope.resolver';
 import { FsFileProbe } from '../core/fs-file.probe';
 import { PrivateTempDirs } from '../core/private-temp-dir';
-import { proxyLaunchOptions } from './proxy-launch';
+import { proxyLaunchOptions } from './main-script';
 import { RegistryAgentCatalog } from './registry-agent-catalog.adapter';
 import { ShellCommandExecutor } from './shell-command.executor';
 import { YamlWorkflowRepository } from './yaml-workflow.repository';
@@ -48,7 +49,10 @@ import { YamlWorkflowRepository } from './yaml-workflow.repository';
     {
       provide: WorkflowRunner,
       useFactory: (exec: CommandExecutor, agents: AgentCatalog, proxies: ToolProxyService, logger: AppLogger, tracer?: Tracer, history?: RunHistory) =>
-        new WorkflowRunner(new CommandStepExecutor(exec), new AgentStepExecutor(agents, proxies, logger), tracer && new RunTelemetry(tracer, process.env, history)),
+        new WorkflowRunner(
+          { commands: new CommandStepExecutor(exec), agents: new AgentStepExecutor(agents, proxies, logger), hooks: new HookRunner(exec) },
+          tracer && new RunTelemetry(tracer, process.env, history),
+        ),
       inject: [COMMAND_EXECUTOR, AGENT_CATALOG, ToolProxyService, APP_LOGGER, { token: TRACER, optional: true }, { token: RUN_HISTORY, optional: true }],
     },
     {

@@ -1,0 +1,128 @@
+import { relative, sep } from 'node:path';
+import type { ToolDefinition } from '../../domain/model/tool-definition';
+import { errorResult, type ToolResult } from '../../domain/model/tool-result';
+import type { ApprovalGate } from '../../domain/ports/approval-gate.port';
+import type { SecretMasker } from '../../domain/ports/secret-masker.port';
+import { InterceptsToolCalls } from '../../domain/ports/markers';
+import type { ToolCall, ToolCallInterceptor } from '../../domain/ports/tool-call-interceptor.port';
+import type { ToolScope } from '../../domain/ports/tool-scope';
+import { POLICY_REFUSAL, type PolicyRefusal } from '../../domain/policy/policy.model';
+import { commandsOf } from '../../domain/policy/shell-commands';
+import type { ToolPolicy } from '../../domain/policy/tool-policy';
+import { resultText } from '../../domain/model/tool-result';
+import { pathVerdicts, refusalText } from './policy-path.guard';
+import { StepPolicyState } from './step-policy.state';
+
+/** Right after tracing, audit and log (which must see a denial), before every other interceptor. */
+export const POLICY_INTERCEPTOR_ORDER = -50;
+
+/**
+ * The step's tool policy, for every tool source alike (built-ins, plugins, extension
+ * modules, upstream servers): a denied tool is not offered and is refused when called;
+ * Bash command lines, paths (through the sandbox's PathGuard seam), budgets and a person's
+ * approval are checked in that order. A refusal is an `isError` result with its code and
+ * deciding rule; the decision is left on the call for the outer interceptors to record.
+ */
+@InterceptsToolCalls()
+export class ToolPolicyInterceptor implements ToolCallInterceptor {
+  readonly order = POLICY_INTERCEPTOR_ORDER;
+  private readonly states = new WeakMap<ToolScope, StepPolicyState>();
+
+  constructor(private readonly gate: ApprovalGate, private readonly masker: SecretMasker) {}
+
+  filterTools(tools: readonly ToolDefinition[], scope: ToolScope): readonly ToolDefinition[] {
+    const policy = scope.policy;
+    return policy ? tools.filter((t) => !policy.checkTool(t.name)) : tools;
+  }
+
+  intercept(call: ToolCall, next: () => Promise<ToolResult>): Promise<ToolResult> {
+    const policy = call.ctx.scope.policy;
+    return policy ? this.enforced(policy, call, next) : next();
+  }
+
+  private async enforced(policy: ToolPolicy, call: ToolCall, next: () => Promise<ToolResult>): Promise<ToolResult> {
+    const { tool, args, ctx } = call;
+    const isBash = tool.source === 'builtin' && tool.name === 'Bash';
+    const command = isBash && typeof args.command === 'string' ? args.command : undefined;
+    const refused = policy.checkTool(tool.name) ?? (command !== undefined ? policy.checkCommand(command) : undefined);
+    if (refused) return refuse(call, refused, 'denied');
+    const state = this.stateOf(ctx.scope, policy);
+    const writeBytes = tool.source === 'builtin' ? bytesWritten(tool.name, args) : 0;
+    const over = state.check(tool.name, writeBytes, isBash);
+    if (over) return refuse(call, over, 'denied');
+    const approval = await this.approve(policy, state, call, command);
+    if (approval) return refuse(call, approval, 'rejected');
+    state.spend(tool.name, writeBytes);
+    const left = isBash ? state.bashMsLeft() : undefined;
+    if (left !== undefined) {
+      // A Bash call may not run past what is left of the step's bash_seconds.
+      const asked = typeof args.timeout === 'number' ? args.timeout : ctx.scope.limits.bash_default_timeout_ms;
+      call.args = { ...args, timeout: Math.min(asked, Math.ceil(left)) };
+    }
+    const started = performance.now();
+    const verdicts = policy.hasPathRules ? { refused: [] as PolicyRefusal[] } : undefined;
+    const result = await (verdicts ? pathVerdicts.run(verdicts, next) : next());
+    if (isBash) state.bashMs += performance.now() - started;
+    call.policy ??= { decision: 'allowed' };
+    if (verdicts?.refused.length) recordPaths(call, verdicts.refused, result);
+    return result;
+  }
+
+  private async approve(policy: ToolPolicy, state: StepPolicyState, call: ToolCall, command: string | undefined): Promise<PolicyRefusal | undefined> {
+    if (!policy.hasApprovals) return undefined;
+    const { tool, args, ctx } = call;
+    const needs = policy.approvalsFor(tool.name, subjectsOf(call, command)).filter((n) => !state.alwaysApproved.has(n.rule));
+    if (needs.length === 0) return undefined;
+    const masked = JSON.parse(this.masker.mask(JSON.stringify(args))) as Record<string, unknown>;
+    const request = { tool: tool.name, args: masked, rules: needs.map((n) => n.rule), auto: needs.every((n) => n.auto), step: ctx.scope.step, runId: ctx.scope.runId };
+    const answer = await this.gate.ask(request, ctx.scope);
+    if (answer.answer === 'deny') {
+      const why = { person: 'the person denied it', flag: 'denied', auto: 'denied', unattended: 'nobody was there to approve it (no terminal; see awf run --approve)', timeout: 'nobody answered in time', 'no channel': 'this proxy has no approval channel to its awf run' }[answer.by];
+      return { code: POLICY_REFUSAL.approval, rule: needs[0].rule, message: `${tool.name} needs a person's approval and ${why}` };
+    }
+    if (answer.answer === 'always') for (const n of needs) state.alwaysApproved.add(n.rule);
+    call.policy = { decision: 'approved', rule: `${needs[0].rule} (${answer.by}${answer.answer === 'always' ? ', always for this step' : ''})` };
+    return undefined;
+  }
+
+  private stateOf(scope: ToolScope, policy: ToolPolicy): StepPolicyState {
+    let state = this.states.get(scope);
+    if (!state) this.states.set(scope, (state = new StepPolicyState(policy.budgets)));
+    return state;
+  }
+}
+
+function refuse(call: ToolCall, refusal: PolicyRefusal, decision: 'denied' | 'rejected'): ToolResult {
+  call.policy = { decision, code: refusal.code, rule: refusal.rule };
+  return errorResult(refusalText(refusal));
+}
+
+/** A path the sandbox refused decided the call; paths only dropped from a listing are noted. */
+function recordPaths(call: ToolCall, refused: PolicyRefusal[], result: ToolResult): void {
+  const text = result.isError ? resultText(result) : '';
+  const decisive = refused.find((r) => text.includes(refusalText(r)));
+  call.policy = decisive
+    ? { decision: 'denied', code: decisive.code, rule: decisive.rule }
+    : { ...call.policy!, hidden: refused.length };
+}
+
+/** What an `approve` rule's `Tool:pattern` is matched with: each command of a Bash line, or the path. */
+function subjectsOf(call: ToolCall, command: string | undefined): string[] {
+  if (command !== undefined) {
+    try {
+      return [command, ...commandsOf(command).map((c) => c.text)];
+    } catch {
+      return [command];
+    }
+  }
+  const path = call.args.file_path ?? call.args.path;
+  if (typeof path !== 'string') return [];
+  const rel = relative(call.ctx.scope.rootDir, path).split(sep).join('/');
+  return rel.startsWith('..') ? [path] : [rel, path];
+}
+
+/** Bytes a built-in call writes: Write's content, Edit's replacement text. */
+function bytesWritten(name: string, args: Record<string, unknown>): number {
+  const text = name === 'Write' ? args.content : name === 'Edit' ? args.new_string : undefined;
+  return typeof text === 'string' ? Buffer.byteLength(text) : 0;
+}

@@ -1,0 +1,33 @@
+import type { ToolScope } from './tool-scope';
+
+/** One question for the person at the `awf run` terminal. `args` are already masked. */
+export interface ApprovalRequest {
+  tool: string;
+  args: Record<string, unknown>;
+  /** The approve rules the call matched, as `<origin>: approve "<match>"`. */
+  rules: string[];
+  /** Every matched rule says `auto`: granted when nobody can be asked. */
+  auto: boolean;
+  step?: string;
+  runId?: string;
+}
+
+/**
+ * `once` and `always` (for the rest of this step) grant the call; `deny` refuses it. `by`
+ * says who decided: the person, the `--approve=all` flag, an `auto` rule, or a refusal for
+ * lack of anyone (`unattended`), of time (`timeout`) or of a channel (`no channel`).
+ */
+export interface ApprovalAnswer {
+  answer: 'once' | 'always' | 'deny';
+  by: 'person' | 'flag' | 'auto' | 'unattended' | 'timeout' | 'no channel';
+}
+
+/**
+ * How `mcp-serve` asks the owning `awf run` for a person's approval, over a private channel
+ * in the step's temp dir — never through the agent. Never rejects: trouble is a `deny`.
+ */
+export interface ApprovalGate {
+  ask(request: ApprovalRequest, scope: ToolScope): Promise<ApprovalAnswer>;
+}
+
+export const APPROVAL_GATE = Symbol.for('awf.ApprovalGate');

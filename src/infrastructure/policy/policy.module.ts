@@ -1,0 +1,22 @@
+// PolicyModule: the step's tool policy in the proxy — the policy interceptor (found by its
+// @InterceptsToolCalls marker, like every interceptor) and the mcp-serve end of the approval
+// channel. Loaded in every container that serves tools. Must never import the MCP SDK, a
+// tools/plugins/agents module or the CLI; the matching rules live in domain/policy.
+import { Module } from '@nestjs/common';
+import { ToolPolicyInterceptor } from '../../application/policy/tool-policy.interceptor';
+import { APPROVAL_GATE, type ApprovalGate } from '../../domain/ports/approval-gate.port';
+import type { SecretMasker } from '../../domain/ports/secret-masker.port';
+import { SECRET_MASKER } from '../../domain/ports/tokens';
+import { SocketApprovalGate } from './socket-approval.gate';
+
+@Module({
+  providers: [
+    { provide: APPROVAL_GATE, useFactory: () => new SocketApprovalGate() },
+    {
+      provide: ToolPolicyInterceptor,
+      useFactory: (gate: ApprovalGate, masker: SecretMasker) => new ToolPolicyInterceptor(gate, masker),
+      inject: [APPROVAL_GATE, SECRET_MASKER],
+    },
+  ],
+})
+export class PolicyModule {}
