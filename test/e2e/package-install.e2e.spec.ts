@@ -75,11 +75,13 @@ describe('the package npm pack makes, installed into another project', () => {
 
   it('builds one blob when first runs race, and leaves no lock or half-written file', async () => {
     const cache = join(scratch, 'cache-race');
-    const run = () => new Promise<number | null>((resolve) => {
-      const child = spawn('npx', ['--no-install', 'awf', 'run', 'wf.yaml'], { cwd: pkg.project, env: env(cache), stdio: 'ignore' });
+    // Each run edits its own file: only the cache is shared.
+    const run = (i: number) => new Promise<number | null>((resolve) => {
+      writeFileSync(join(pkg.project, `race-${i}.yaml`), sixTools(join(pkg.project, `race-${i}`)));
+      const child = spawn('npx', ['--no-install', 'awf', 'run', `race-${i}.yaml`], { cwd: pkg.project, env: env(cache), stdio: 'ignore' });
       child.on('exit', (code) => resolve(code));
     });
-    expect(await Promise.all([run(), run(), run()])).toEqual([0, 0, 0]);
+    expect(await Promise.all([run(0), run(1), run(2)])).toEqual([0, 0, 0]);
     const files = snapshots(cache);
     expect(files.filter((f) => f.endsWith('.blob'))).toHaveLength(1);
     expect(files.filter((f) => f.endsWith('.blob.json'))).toHaveLength(1);
