@@ -105,6 +105,12 @@ export const RUN_TIME_BUNDLES = {
   // Only the OTLP exporter needs these ~80 KB more; the file and console exporters never read
   // them. It takes the SDK packages it shares from awf-otel.cjs: one copy of each.
   'awf-otlp.cjs': { packages: ['@opentelemetry/exporter-trace-otlp-proto'], from: { 'awf-otel.cjs': ['@opentelemetry/api', '@opentelemetry/core', '@opentelemetry/resources'] } },
+  // The MCP SDK's Client for steps that name other MCP servers (src/infrastructure/upstreams): with zod,
+  // ~1 MB that a step without upstreams must not deserialize at every start.
+  'awf-mcp-client.cjs': {
+    packages: ['@modelcontextprotocol/sdk/client/index.js', '@modelcontextprotocol/sdk/client/streamableHttp.js', '@modelcontextprotocol/sdk/client/sse.js',
+      '@modelcontextprotocol/sdk/client/stdio.js', '@modelcontextprotocol/sdk/shared/stdio.js'],
+  },
 };
 
 /** A run-time bundle's entry: one getter per package, so only what is asked for runs. */

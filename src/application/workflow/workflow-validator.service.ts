@@ -1,6 +1,7 @@
 import { isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { PluginCatalog } from '../../domain/ports/plugin-catalog.port';
+import { resolveUpstreamServers, type UpstreamServerSpec } from '../../domain/proxy/upstream-server';
 import { type ValidationIssue, issue } from '../../domain/workflow/validation-issue.model';
 import type { AgentCatalog } from '../../domain/workflow/ports/agent-catalog.port';
 import type { LoadedWorkflow } from '../../domain/workflow/ports/workflow-repository.port';
@@ -18,7 +19,11 @@ const COEXISTENCE_PROVIDERS = new Set(['codex', 'copilot', 'github_copilot', 'op
  * against the installed plugins. Returns all issues; warnings never fail.
  */
 export class WorkflowValidator {
-  constructor(private readonly agents: AgentCatalog, private readonly plugins?: PluginCatalog) {}
+  constructor(
+    private readonly agents: AgentCatalog,
+    private readonly plugins?: PluginCatalog,
+    private readonly servers: () => Readonly<Record<string, UpstreamServerSpec>> = () => ({}),
+  ) {}
 
   async validate(loaded: LoadedWorkflow): Promise<ValidationIssue[]> {
     const wf = loaded.workflow;
@@ -26,6 +31,7 @@ export class WorkflowValidator {
     const issues = [...loaded.issues, ...checkWorkflow(wf), ...checkTemplates(wf), ...this.checkConditions(wf)];
     for (const step of wf.steps) if (step.type === 'agent') issues.push(...this.checkProvider(step));
     issues.push(...(await this.checkPlugins(wf)));
+    issues.push(...this.checkServers(wf));
     return issues;
   }
 
@@ -62,6 +68,16 @@ export class WorkflowValidator {
       out.push(issue(ErrorCodes.MCP_PROXY_UNSUPPORTED_PROVIDER, `states.${step.name}.mcp_proxy`,
         `mcp_proxy on provider=${step.provider} runs in coexistence mode; built-in tools are not blocked`, 'warning'));
     }
+    return out;
+  }
+
+  /** Every step's servers resolve against .awf/config.yaml (unknown name, listed twice). */
+  private checkServers(wf: Workflow): ValidationIssue[] {
+    const steps = wf.steps.filter((s) => s.mcpProxy?.servers?.length);
+    if (steps.length === 0) return [];
+    const out: ValidationIssue[] = [];
+    const named = this.servers();
+    for (const step of steps) resolveUpstreamServers(step.mcpProxy!.servers!, named, `states.${step.name}.mcp_proxy.servers`, out);
     return out;
   }
 

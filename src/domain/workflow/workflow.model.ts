@@ -2,6 +2,7 @@
  * The workflow model: AWF's YAML format after parsing, before any interpolation.
  * Field names follow the YAML keys so a message can point at `states.<step>.<key>`.
  */
+import type { UpstreamServerRef } from '../proxy/upstream-server';
 export type InputType = 'string' | 'integer' | 'boolean';
 
 export interface InputValidation {
@@ -47,6 +48,8 @@ export interface McpProxySettings {
   enable: boolean;
   interceptBuiltins: boolean;
   pluginTools: { plugin: string; expose: string[] }[];
+  /** Other MCP servers whose tools the proxy serves (names from .awf/config.yaml, or inline). */
+  servers?: UpstreamServerRef[];
 }
 
 interface StepBase {

@@ -69,7 +69,7 @@ states:
     expect(issues).toEqual([
       { code: 'WORKFLOW.PARSE.UNKNOWN_FIELD', path: 'states.a.colour', severity: 'warning', message: 'unknown key "colour"; it is ignored' },
       { code: 'USER.MCP_PROXY.UNKNOWN_KEY', path: 'states.a.mcp_proxy', severity: 'error',
-        message: 'unknown field(s) in mcp_proxy: policy, extra (allowed: enable, intercept_builtins, plugin_tools)' },
+        message: 'unknown field(s) in mcp_proxy: policy, extra (allowed: enable, intercept_builtins, plugin_tools, servers)' },
     ]);
   });
 

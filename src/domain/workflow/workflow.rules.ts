@@ -70,7 +70,7 @@ export function checkMcpProxy(step: Step): ValidationIssue[] {
   if (!proxy?.enable) return [];
   const at = `states.${step.name}.mcp_proxy`;
   const issues: ValidationIssue[] = [];
-  if (!proxy.interceptBuiltins && proxy.pluginTools.length === 0) {
+  if (!proxy.interceptBuiltins && proxy.pluginTools.length === 0 && !proxy.servers?.length) {
     issues.push(issue(ErrorCodes.MCP_PROXY_EMPTY_PROXY, at, 'MCP proxy enabled with intercept_builtins=false but no plugin_tools specified'));
   }
   const seen = new Set<string>();

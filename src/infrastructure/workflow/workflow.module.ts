@@ -26,10 +26,14 @@ import { WORKFLOW_REPOSITORY, type WorkflowRepository } from '../../domain/workf
 import { RealToolScopeResolver } from '../config/tool-scope.resolver';
 import { FsFileProbe } from '../core/fs-file.probe';
 import { PrivateTempDirs } from '../core/private-temp-dir';
+import { loadProjectConfig } from '../config/project-config.loader';
 import { proxyLaunchOptions } from './main-script';
 import { RegistryAgentCatalog } from './registry-agent-catalog.adapter';
 import { ShellCommandExecutor } from './shell-command.executor';
 import { YamlWorkflowRepository } from './yaml-workflow.repository';
+
+/** `.awf/config.yaml`'s named servers, read when a step lists servers (cli-main has already checked the file). */
+const mcpServers = () => loadProjectConfig().mcpServers;
 
 @Module({
   providers: [
@@ -38,12 +42,13 @@ import { YamlWorkflowRepository } from './yaml-workflow.repository';
     { provide: AGENT_CATALOG, useClass: RegistryAgentCatalog },
     {
       provide: ToolProxyService,
-      useFactory: (tools: ToolRouterFactory, telemetry?: TelemetryControl) => new ToolProxyService(tools, { ...proxyLaunchOptions(), dirs: new PrivateTempDirs(), scopes: new RealToolScopeResolver(), telemetry }),
+      useFactory: (tools: ToolRouterFactory, telemetry?: TelemetryControl) =>
+        new ToolProxyService(tools, { ...proxyLaunchOptions(), dirs: new PrivateTempDirs(), scopes: new RealToolScopeResolver(), telemetry, mcpServers }),
       inject: [TOOL_ROUTER_FACTORY, { token: TELEMETRY_CONTROL, optional: true }],
     },
     {
       provide: WorkflowValidator,
-      useFactory: (agents: AgentCatalog, plugins?: PluginCatalog) => new WorkflowValidator(agents, plugins),
+      useFactory: (agents: AgentCatalog, plugins?: PluginCatalog) => new WorkflowValidator(agents, plugins, mcpServers),
       inject: [AGENT_CATALOG, { token: PLUGIN_CATALOG, optional: true }],
     },
     {
