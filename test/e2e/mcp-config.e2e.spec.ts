@@ -17,7 +17,7 @@ describe('awf mcp-config', () => {
   afterEach(() => p.cleanup());
   const project = () => realpathSync(join(p.dir, 'project'));
 
-  it('prints an mcpServers entry whose command serves the six tools held to --root, from the startup snapshot', async () => {
+  it('prints an entry whose command serves the six tools held to --root, from the startup snapshot', async () => {
     const r = runAwf(['mcp-config', '--root', project()], { env, timeout: 60_000 });
     expect(r.status).toBe(0);
     const { mcpServers } = JSON.parse(r.stdout) as { mcpServers: { awf: { command: string; args: string[] } } };
@@ -26,10 +26,21 @@ describe('awf mcp-config', () => {
     expect(args).toEqual(expect.arrayContaining(['--max-semi-space-size=4', '--snapshot-blob', 'mcp-serve']));
     const configArg = args.find((a) => a.startsWith('--config='))!;
     expect(r.stderr).toContain(`proxy config: ${configArg.slice('--config='.length)}`);
-    expect(JSON.parse(readFileSync(configArg.slice('--config='.length), 'utf8'))).toEqual({ version: 1, intercept_builtins: true, plugin_tools: [], root_dir: project() });
+    expect(JSON.parse(readFileSync(configArg.slice('--config='.length), 'utf8'))).toEqual({
+      version: 1,
+      intercept_builtins: true,
+      plugin_tools: [],
+      root_dir: project(),
+    });
 
     // As a client would start it: the printed command, nothing else, from another directory.
-    const transport = new StdioClientTransport({ command, args, cwd: p.dir, env: { PATH: process.env.PATH ?? '' }, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command,
+      args,
+      cwd: p.dir,
+      env: { PATH: process.env.PATH ?? '' },
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'mcp-config-test', version: '1.0.0' });
     await client.connect(transport);
     try {
@@ -48,7 +59,10 @@ describe('awf mcp-config', () => {
     const settings = join(p.dir, '.gemini', 'settings.json');
     runAwf(['mcp-config', '--client', 'gemini', '--write', '--root', project()], { env });
     const first = JSON.parse(readFileSync(settings, 'utf8')) as Record<string, Record<string, unknown>>;
-    writeFileSync(settings, JSON.stringify({ ...first, ui: { theme: 'dark' }, mcpServers: { ...first.mcpServers, other: { command: 'x' } } }));
+    writeFileSync(
+      settings,
+      JSON.stringify({ ...first, ui: { theme: 'dark' }, mcpServers: { ...first.mcpServers, other: { command: 'x' } } }),
+    );
     const r = runAwf(['mcp-config', '--client', 'gemini', '--write', '--root', project()], { env });
     expect(r.stderr).toContain(`added MCP server "awf" to ${settings}`);
     expect(r.status).toBe(0);

@@ -44,28 +44,54 @@ describe('the package npm pack makes, installed into another project', () => {
     rmSync(scratch, { recursive: true, force: true });
   });
 
-  const env = (cache: string) => ({ ...process.env, XDG_CACHE_HOME: cache, XDG_DATA_HOME: join(scratch, 'data'), AWF_LOG_LEVEL: 'warn', npm_config_update_notifier: 'false' });
-  const npxRun = (cache: string) => spawnSync('npx', ['--no-install', 'awf', 'run', 'wf.yaml'], { cwd: pkg.project, env: env(cache), encoding: 'utf8', timeout: 300_000 });
+  const env = (cache: string) => ({
+    ...process.env,
+    XDG_CACHE_HOME: cache,
+    XDG_DATA_HOME: join(scratch, 'data'),
+    AWF_LOG_LEVEL: 'warn',
+    npm_config_update_notifier: 'false',
+  });
+  const npxRun = (cache: string) =>
+    spawnSync('npx', ['--no-install', 'awf', 'run', 'wf.yaml'], {
+      cwd: pkg.project,
+      env: env(cache),
+      encoding: 'utf8',
+      timeout: 300_000,
+    });
   /** The command line the step's mcp-serve ran under, from the Bash call of the workflow. */
-  const serveCommand = (stdout: string) => (JSON.parse(stdout) as Array<{ tool: string; text: string }>).find((r) => r.tool === 'Bash')?.text ?? '';
+  const serveCommand = (stdout: string) =>
+    (JSON.parse(stdout) as Array<{ tool: string; text: string }>).find((r) => r.tool === 'Bash')?.text ?? '';
+  const installedMain = () => join(pkg.project, 'node_modules', 'awf', 'dist', 'main.js');
   const snapshots = (cache: string) => readdirSync(join(cache, 'awf', 'snapshots')).sort();
 
-  it('ships what it needs and nothing of the build: LICENSE, the snapshot bundle, no blob; no dev tool installed', () => {
-    expect(pkg.files).toEqual(expect.arrayContaining(['LICENSE', 'package.json', 'dist/main.js', 'dist/awf.cjs', 'dist/awf-snapshot.cjs', 'dist/index.d.ts']));
+  it('ships LICENSE and the snapshot bundle, no blob, nothing of the build; installs no dev tool', () => {
+    expect(pkg.files).toEqual(
+      expect.arrayContaining([
+        'LICENSE',
+        'package.json',
+        'dist/main.js',
+        'dist/awf.cjs',
+        'dist/awf-snapshot.cjs',
+        'dist/index.d.ts',
+      ]),
+    );
     expect(pkg.files.filter((f) => /\.blob|\.spec\.|tsbuildinfo|^src\/|^test\//.test(f))).toEqual([]);
     expect(readFileSync(join(pkg.project, 'node_modules', 'awf', 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
     const installed = installedPackages(pkg.project);
     expect(installed).toEqual(expect.arrayContaining(['awf', '@nestjs/core', 'pino']));
-    for (const tool of ['typescript', 'prettier', 'jest', 'ts-jest', 'esbuild', 'nest-commander', '@types/jest']) expect(installed).not.toContain(tool);
+    for (const tool of ['typescript', 'prettier', 'jest', 'ts-jest', 'esbuild', 'nest-commander', '@types/jest'])
+      expect(installed).not.toContain(tool);
   });
 
-  it('runs a workflow whose script agent calls all six tools, its mcp-serve started from a snapshot built on first use', () => {
+  it('runs a script agent that calls all six tools, its mcp-serve from a snapshot built on first use', () => {
     const cache = join(scratch, 'cache-first');
     const first = npxRun(cache);
     expect(first.stderr).toContain(`awf: building the startup snapshot for node ${process.version}`);
     expect(first.status).toBe(0);
     const [blob] = snapshots(cache).filter((f) => f.endsWith('.blob'));
-    expect(serveCommand(first.stdout)).toContain(`--snapshot-blob ${join(cache, 'awf', 'snapshots', blob)} ${join(pkg.project, 'node_modules', 'awf', 'dist', 'main.js')} mcp-serve --config=`);
+    expect(serveCommand(first.stdout)).toContain(
+      `--snapshot-blob ${join(cache, 'awf', 'snapshots', blob)} ${installedMain()} mcp-serve --config=`,
+    );
     const again = npxRun(cache);
     expect(again.status).toBe(0);
     expect(again.stderr).not.toContain('building the startup snapshot');
@@ -76,11 +102,16 @@ describe('the package npm pack makes, installed into another project', () => {
   it('builds one blob when first runs race, and leaves no lock or half-written file', async () => {
     const cache = join(scratch, 'cache-race');
     // Each run edits its own file: only the cache is shared.
-    const run = (i: number) => new Promise<number | null>((resolve) => {
-      writeFileSync(join(pkg.project, `race-${i}.yaml`), sixTools(join(pkg.project, `race-${i}`)));
-      const child = spawn('npx', ['--no-install', 'awf', 'run', `race-${i}.yaml`], { cwd: pkg.project, env: env(cache), stdio: 'ignore' });
-      child.on('exit', (code) => resolve(code));
-    });
+    const run = (i: number) =>
+      new Promise<number | null>((resolve) => {
+        writeFileSync(join(pkg.project, `race-${i}.yaml`), sixTools(join(pkg.project, `race-${i}`)));
+        const child = spawn('npx', ['--no-install', 'awf', 'run', `race-${i}.yaml`], {
+          cwd: pkg.project,
+          env: env(cache),
+          stdio: 'ignore',
+        });
+        child.on('exit', (code) => resolve(code));
+      });
     expect(await Promise.all([run(0), run(1), run(2)])).toEqual([0, 0, 0]);
     const files = snapshots(cache);
     expect(files.filter((f) => f.endsWith('.blob'))).toHaveLength(1);
@@ -98,7 +129,7 @@ describe('the package npm pack makes, installed into another project', () => {
     expect(r.status).toBe(0);
     expect(r.stderr).not.toMatch(/snapshot|Failed to load|\[[A-Z]+\./);
     expect(serveCommand(r.stdout)).not.toContain('--snapshot-blob');
-    expect(serveCommand(r.stdout)).toContain(`${join(pkg.project, 'node_modules', 'awf', 'dist', 'main.js')} mcp-serve --config=`);
+    expect(serveCommand(r.stdout)).toContain(`${installedMain()} mcp-serve --config=`);
   });
 
   it('starts from the bundle when the cache cannot be written at all', () => {

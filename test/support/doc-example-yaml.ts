@@ -18,18 +18,34 @@ const END = 'doc_example_done';
 export function wrapFragment(data: unknown, inputs: Record<string, string>): { workflow: unknown; runs: boolean } {
   if (isObj(data) && 'states' in data && 'name' in data) return { workflow: data, runs: true };
   if (isObj(data) && Object.keys(data).length === 1 && isObj(data.mcp_proxy)) {
-    const step = { type: 'agent', provider: 'script', prompt: 'unused', mcp_proxy: data.mcp_proxy, options: { calls: [{ tool: 'Glob', args: { pattern: '*' } }] } };
+    const step = {
+      type: 'agent',
+      provider: 'script',
+      prompt: 'unused',
+      mcp_proxy: data.mcp_proxy,
+      options: { calls: [{ tool: 'Glob', args: { pattern: '*' } }] },
+    };
     return { workflow: workflow({ proxy_step: step }, {}, inputs), runs: false };
   }
   if (isObj(data) && isObj(data.states)) {
     const { states, ...rest } = data;
-    return { workflow: workflow(Object.fromEntries(Object.entries(states).filter(([k]) => k !== 'initial')), rest, inputs, states.initial), runs: false };
+    return {
+      workflow: workflow(
+        Object.fromEntries(Object.entries(states).filter(([k]) => k !== 'initial')),
+        rest,
+        inputs,
+        states.initial,
+      ),
+      runs: false,
+    };
   }
   if (isObj(data) && Object.keys(data).length > 0 && Object.values(data).every(isState)) {
     return { workflow: workflow(data, {}, inputs), runs: Object.keys(data).length === 1 };
   }
-  throw new Error('a YAML block that is neither a workflow, states, an mcp_proxy block nor a project config: '
-    + 'name its file in a first-line comment (# .awf/...), or mark it <!-- doc-test: skip: <why> -->');
+  throw new Error(
+    'a YAML block that is neither a workflow, states, an mcp_proxy block nor a project config: ' +
+      'name its file in a first-line comment (# .awf/...), or mark it <!-- doc-test: skip: <why> -->',
+  );
 }
 
 function workflow(shown: Obj, rest: Obj, given: Record<string, string>, initial?: unknown): Obj {
@@ -39,7 +55,8 @@ function workflow(shown: Obj, rest: Obj, given: Record<string, string>, initial?
   for (const [name, s] of Object.entries(shown)) {
     const body = { ...(s as Obj) };
     const routed = ['on_success', 'on_failure', 'on_complete', 'transitions'].some((k) => body[k] !== undefined);
-    if (body.type !== 'terminal' && !routed) body[body.type === 'for_each' || body.type === 'while' ? 'on_complete' : 'on_success'] = END;
+    if (body.type !== 'terminal' && !routed)
+      body[body.type === 'for_each' || body.type === 'while' ? 'on_complete' : 'on_success'] = END;
     states[name] = body;
   }
   const named = Object.values(shown).map((s) => references(s as Obj));
@@ -52,10 +69,14 @@ function workflow(shown: Obj, rest: Obj, given: Record<string, string>, initial?
 }
 
 function references(state: Obj): { targets: string[]; steps: string[] } {
-  const targets = [state.on_success, state.on_failure, state.on_complete].filter((t): t is string => typeof t === 'string');
+  const targets = [state.on_success, state.on_failure, state.on_complete].filter(
+    (t): t is string => typeof t === 'string',
+  );
   if (Array.isArray(state.transitions)) {
     for (const t of state.transitions) if (isObj(t) && typeof t.goto === 'string') targets.push(t.goto);
   }
-  const steps = [state.parallel, state.body].flatMap((l) => (Array.isArray(l) ? l.filter((s): s is string => typeof s === 'string') : []));
+  const steps = [state.parallel, state.body].flatMap((l) =>
+    Array.isArray(l) ? l.filter((s): s is string => typeof s === 'string') : [],
+  );
   return { targets, steps };
 }

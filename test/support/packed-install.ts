@@ -29,7 +29,10 @@ export function packAndInstall(): PackedInstall {
     const [info] = JSON.parse(packed) as Array<{ filename: string; files: Array<{ path: string }> }>;
     const project = join(root, 'project');
     mkdirSync(project);
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'awf-user-project', version: '1.0.0', private: true }));
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'awf-user-project', version: '1.0.0', private: true }),
+    );
     npm(['install', '--no-audit', '--no-fund', '--prefer-offline', join(root, info.filename)], project);
     return { project, tarball: join(root, info.filename), files: info.files.map((f) => f.path), cleanup };
   } catch (err) {
@@ -39,13 +42,28 @@ export function packAndInstall(): PackedInstall {
 }
 
 function npm(args: string[], cwd: string): string {
-  const r = spawnSync('npm', args, { cwd, encoding: 'utf8', timeout: 400_000, env: { ...process.env, npm_config_update_notifier: 'false' } });
-  if (r.status !== 0) throw new Error(`npm ${args[0]} exited ${r.status ?? r.signal}: ${(r.stderr || r.stdout).trim().split('\n').slice(-5).join(' | ')}`);
+  const r = spawnSync('npm', args, {
+    cwd,
+    encoding: 'utf8',
+    timeout: 400_000,
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
+  if (r.status !== 0)
+    throw new Error(
+      `npm ${args[0]} exited ${r.status ?? r.signal}: ` +
+        (r.stderr || r.stdout).trim().split('\n').slice(-5).join(' | '),
+    );
   return r.stdout;
 }
 
 /** Every package installed under `project`, nested ones included, as `name` or `@scope/name`. */
 export function installedPackages(project: string): string[] {
   const paths = npm(['ls', '--all', '--parseable'], project).trim().split('\n');
-  return [...new Set(paths.filter((p) => p.includes('node_modules')).map((p) => p.slice(p.lastIndexOf('node_modules/') + 'node_modules/'.length)))];
+  return [
+    ...new Set(
+      paths
+        .filter((p) => p.includes('node_modules'))
+        .map((p) => p.slice(p.lastIndexOf('node_modules/') + 'node_modules/'.length)),
+    ),
+  ];
 }

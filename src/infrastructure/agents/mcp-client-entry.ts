@@ -41,29 +41,46 @@ export function renderEntry(client: McpClient, name: string, launch: ServerLaunc
 }
 
 /** `existing` (the client's file, or undefined when there is none) with the entry added or replaced. */
-export function mergeEntry(client: McpClient, existing: string | undefined, name: string, launch: ServerLaunch, file: string): string {
+export function mergeEntry(
+  client: McpClient,
+  existing: string | undefined,
+  name: string,
+  launch: ServerLaunch,
+  file: string,
+): string {
   if (client === 'codex') return mergeToml(existing ?? '', name, launch, file);
   let data: unknown = {};
   if (existing !== undefined && existing.trim() !== '') {
     try {
       data = JSON.parse(existing);
     } catch (err) {
-      throw unreadable(file, `is not plain JSON (${(err as Error).message}); comments are not kept, so awf leaves it alone`);
+      throw unreadable(
+        file,
+        `is not plain JSON (${(err as Error).message}); comments are not kept, so awf leaves it alone`,
+      );
     }
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw unreadable(file, 'is not a JSON object');
   return `${JSON.stringify(jsonWith(client, data as Record<string, unknown>, name, launch), null, 2)}\n`;
 }
 
-function jsonWith(client: McpClient, data: Record<string, unknown>, name: string, launch: ServerLaunch): Record<string, unknown> {
+function jsonWith(
+  client: McpClient,
+  data: Record<string, unknown>,
+  name: string,
+  launch: ServerLaunch,
+): Record<string, unknown> {
   const key = client === 'opencode' ? 'mcp' : 'mcpServers';
   const servers = data[key];
   if (servers !== undefined && (typeof servers !== 'object' || servers === null || Array.isArray(servers))) {
     throw unreadable(key, `must be an object of servers in the existing config`);
   }
-  const entry = client === 'opencode'
-    ? { type: 'local', command: [launch.command, ...launch.args], enabled: true }
-    : client === 'claude' ? { type: 'stdio', command: launch.command, args: launch.args, env: {} } : { command: launch.command, args: launch.args };
+  const entry =
+    client === 'opencode'
+      ? { type: 'local', command: [launch.command, ...launch.args], enabled: true }
+      : client === 'claude'
+        ? { type: 'stdio', command: launch.command, args: launch.args, env: {} }
+        : { command: launch.command, args: launch.args };
   return { ...data, [key]: { ...(servers as Record<string, unknown> | undefined), [name]: entry } };
 }
 
@@ -71,7 +88,8 @@ function jsonWith(client: McpClient, data: Record<string, unknown>, name: string
 const tomlString = (s: string): string => JSON.stringify(s);
 
 function tomlTable(name: string, launch: ServerLaunch): string {
-  return `[mcp_servers.${name}]\ncommand = ${tomlString(launch.command)}\nargs = [${launch.args.map(tomlString).join(', ')}]\n`;
+  const args = launch.args.map(tomlString).join(', ');
+  return `[mcp_servers.${name}]\ncommand = ${tomlString(launch.command)}\nargs = [${args}]\n`;
 }
 
 /**
@@ -90,13 +108,25 @@ function mergeToml(text: string, name: string, launch: ServerLaunch, file: strin
     if (!skipping) kept.push(line);
   }
   const rest = kept.join('\n');
-  if (new RegExp(`^\\s*mcp_servers\\s*\\.\\s*"?${name}"?\\s*[.=]`, 'm').test(rest) || /^\s*mcp_servers\s*=/m.test(rest)) {
-    throw unreadable(file, `defines mcp_servers.${name} with dotted keys or an inline table; awf only replaces a [mcp_servers.${name}] table`);
+  if (
+    new RegExp(`^\\s*mcp_servers\\s*\\.\\s*"?${name}"?\\s*[.=]`, 'm').test(rest) ||
+    /^\s*mcp_servers\s*=/m.test(rest)
+  ) {
+    throw unreadable(
+      file,
+      `defines mcp_servers.${name} with dotted keys or an inline table; ` +
+        `awf only replaces a [mcp_servers.${name}] table`,
+    );
   }
   const body = rest.replace(/\s*$/, '');
   return `${body}${body ? '\n\n' : ''}${tomlTable(name, launch)}`;
 }
 
 function unreadable(file: string, why: string): AwfError {
-  return new AwfError(ErrorCodes.CONFIG_INVALID, `${file} ${why}`, { file }, 'Fix the file, or run without --write and add the printed entry by hand.');
+  return new AwfError(
+    ErrorCodes.CONFIG_INVALID,
+    `${file} ${why}`,
+    { file },
+    'Fix the file, or run without --write and add the printed entry by hand.',
+  );
 }

@@ -1,6 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { AwfError } from '../../domain/errors/awf-error';
@@ -42,8 +51,19 @@ export class McpConfigService {
   make(request: McpConfigRequest): McpConfigResult {
     const env = request.env ?? process.env;
     const root = rootDir(request.root ?? process.cwd());
-    const proxyConfig = join(awfConfigHome(env), 'mcp', `${request.name}-${basename(root).replace(/[^A-Za-z0-9_-]/g, '_')}-${createHash('sha256').update(root).digest('hex').slice(0, 8)}.json`);
-    writeWhole(proxyConfig, `${JSON.stringify({ version: PROXY_CONFIG_VERSION, intercept_builtins: true, plugin_tools: [], root_dir: root }, null, 2)}\n`);
+    const proxyConfig = join(
+      awfConfigHome(env),
+      'mcp',
+      `${request.name}-${basename(root).replace(/[^A-Za-z0-9_-]/g, '_')}-${createHash('sha256').update(root).digest('hex').slice(0, 8)}.json`,
+    );
+    writeWhole(
+      proxyConfig,
+      `${JSON.stringify(
+        { version: PROXY_CONFIG_VERSION, intercept_builtins: true, plugin_tools: [], root_dir: root },
+        null,
+        2,
+      )}\n`,
+    );
     const launch = selfCommand(['mcp-serve', `--config=${proxyConfig}`], { env, prepare: true, note: request.note });
     const entry = renderEntry(request.client, request.name, launch);
     if (!request.write) return { entry, proxyConfig };
@@ -61,7 +81,12 @@ function rootDir(dir: string): string {
   } catch {
     // reported below
   }
-  throw new AwfError(ErrorCodes.CLI_INVALID_ARGS, `--root ${dir} is not a directory`, { root: dir }, 'Give --root the project directory the tools may work in.');
+  throw new AwfError(
+    ErrorCodes.CLI_INVALID_ARGS,
+    `--root ${dir} is not a directory`,
+    { root: dir },
+    'Give --root the project directory the tools may work in.',
+  );
 }
 
 function awfConfigHome(env: NodeJS.ProcessEnv): string {

@@ -1,6 +1,17 @@
 import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { AWF_VERSION } from '../../version';
@@ -35,8 +46,14 @@ export function cachedSnapshot(dist: string, env: NodeJS.ProcessEnv = process.en
     return undefined;
   }
   // The bundle's size and mtime stand for its content: a rebuild or a reinstall gets a new key.
-  const id = createHash('sha256').update(JSON.stringify([dist, bundle.size, bundle.mtimeMs, SNAPSHOT_V8_FLAGS])).digest('hex').slice(0, 16);
-  const base = join(cacheDir(env), `awf-${AWF_VERSION}-node-${process.version}-${process.platform}-${process.arch}-${id}`);
+  const id = createHash('sha256')
+    .update(JSON.stringify([dist, bundle.size, bundle.mtimeMs, SNAPSHOT_V8_FLAGS]))
+    .digest('hex')
+    .slice(0, 16);
+  const base = join(
+    cacheDir(env),
+    `awf-${AWF_VERSION}-node-${process.version}-${process.platform}-${process.arch}-${id}`,
+  );
   return { blob: `${base}.blob`, meta: `${base}.blob.json` };
 }
 
@@ -52,7 +69,11 @@ function cacheDir(env: NodeJS.ProcessEnv): string {
  * reader never finds half of one. A node that cannot build it leaves `<blob>.failed` with the
  * reason and is not asked again. Never throws: a start without the snapshot is still a start.
  */
-export function ensureCachedSnapshot(dist: string, env: NodeJS.ProcessEnv = process.env, note: (line: string) => void = () => undefined): boolean {
+export function ensureCachedSnapshot(
+  dist: string,
+  env: NodeJS.ProcessEnv = process.env,
+  note: (line: string) => void = () => undefined,
+): boolean {
   const target = cachedSnapshot(dist, env);
   if (!target) return false;
   if (existsSync(target.meta) && existsSync(target.blob)) return true;
@@ -81,12 +102,28 @@ function buildBlob(dist: string, target: CachedSnapshot): string | undefined {
   // Only PATH: nothing of the caller's environment may be captured in a heap every start reuses.
   const quiet = { cwd: dist, encoding: 'utf8' as const, env: { PATH: process.env.PATH ?? '' }, timeout: 120_000 };
   try {
-    const made = spawnSync(process.execPath, [...SNAPSHOT_V8_FLAGS, '--snapshot-blob', tmp, '--build-snapshot', join(dist, SNAPSHOT_BUNDLE)], quiet);
-    if (made.status !== 0) return `the snapshot build failed: ${lastLines(made.stderr || made.stdout || String(made.error))}`;
-    const ran = spawnSync(process.execPath, [...SNAPSHOT_V8_FLAGS, '--snapshot-blob', tmp, join(dist, 'main.js'), '--version'], quiet);
-    if (ran.status !== 0 || ran.stdout.trim() !== AWF_VERSION) return `the blob does not load: ${lastLines(ran.stderr || ran.stdout)}`;
+    const made = spawnSync(
+      process.execPath,
+      [...SNAPSHOT_V8_FLAGS, '--snapshot-blob', tmp, '--build-snapshot', join(dist, SNAPSHOT_BUNDLE)],
+      quiet,
+    );
+    if (made.status !== 0)
+      return `the snapshot build failed: ${lastLines(made.stderr || made.stdout || String(made.error))}`;
+    const ran = spawnSync(
+      process.execPath,
+      [...SNAPSHOT_V8_FLAGS, '--snapshot-blob', tmp, join(dist, 'main.js'), '--version'],
+      quiet,
+    );
+    if (ran.status !== 0 || ran.stdout.trim() !== AWF_VERSION)
+      return `the blob does not load: ${lastLines(ran.stderr || ran.stdout)}`;
     renameSync(tmp, target.blob);
-    const meta = { node: process.version, arch: process.arch, platform: process.platform, flags: SNAPSHOT_V8_FLAGS, dist };
+    const meta = {
+      node: process.version,
+      arch: process.arch,
+      platform: process.platform,
+      flags: SNAPSHOT_V8_FLAGS,
+      dist,
+    };
     writeFileSync(`${tmp}.json`, `${JSON.stringify(meta)}\n`);
     renameSync(`${tmp}.json`, target.meta);
     return undefined;

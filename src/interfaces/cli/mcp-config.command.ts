@@ -12,7 +12,12 @@ interface McpConfigOptions {
 }
 
 /** `awf mcp-config`: the MCP server entry that starts this awf's proxy, for an MCP client (README). */
-@Command({ name: 'mcp-config', description: 'Print (or --write) the MCP server entry of awf mcp-serve for Claude Code, Codex, Gemini CLI, OpenCode or plain mcpServers JSON' })
+@Command({
+  name: 'mcp-config',
+  description:
+    'Print (or --write) the MCP server entry of awf mcp-serve for Claude Code, Codex, Gemini CLI, ' +
+    'OpenCode or plain mcpServers JSON',
+})
 export class McpConfigCommand extends CommandRunner {
   constructor(private readonly configs: McpConfigService) {
     super();
@@ -20,7 +25,13 @@ export class McpConfigCommand extends CommandRunner {
 
   async run(_args: string[], options: McpConfigOptions): Promise<void> {
     const note = (line: string): void => void process.stderr.write(`${line}\n`);
-    const result = this.configs.make({ client: options.client ?? 'json', root: options.root, name: options.name ?? 'awf', write: !!options.write, note });
+    const result = this.configs.make({
+      client: options.client ?? 'json',
+      root: options.root,
+      name: options.name ?? 'awf',
+      write: !!options.write,
+      note,
+    });
     process.stdout.write(result.entry);
     note(`proxy config: ${result.proxyConfig}`);
     if (result.written) note(`added MCP server "${options.name ?? 'awf'}" to ${result.written}`);
@@ -29,15 +40,26 @@ export class McpConfigCommand extends CommandRunner {
   @Option({ flags: '--client <client>', description: `${MCP_CLIENTS.join(', ')} (default json: {"mcpServers": …})` })
   parseClient(value: string): McpClient {
     if ((MCP_CLIENTS as readonly string[]).includes(value)) return value as McpClient;
-    throw new AwfError(ErrorCodes.CLI_INVALID_ARGS, `unknown MCP client "${value}"`, { client: value }, `Use --client ${MCP_CLIENTS.join(', ')}.`);
+    throw new AwfError(
+      ErrorCodes.CLI_INVALID_ARGS,
+      `unknown MCP client "${value}"`,
+      { client: value },
+      `Use --client ${MCP_CLIENTS.join(', ')}.`,
+    );
   }
 
-  @Option({ flags: '--write', description: "merge the entry into the client's own config file, keeping its other entries" })
+  @Option({
+    flags: '--write',
+    description: "merge the entry into the client's own config file, keeping its other entries",
+  })
   parseWrite(): boolean {
     return true;
   }
 
-  @Option({ flags: '--root <dir>', description: 'the directory the tools are held to (default: the working directory)' })
+  @Option({
+    flags: '--root <dir>',
+    description: 'the directory the tools are held to (default: the working directory)',
+  })
   parseRoot(value: string): string {
     return value;
   }
@@ -45,6 +67,11 @@ export class McpConfigCommand extends CommandRunner {
   @Option({ flags: '--name <name>', description: 'the server name in the client config (default: awf)' })
   parseName(value: string): string {
     if (/^[A-Za-z0-9_-]{1,40}$/.test(value)) return value;
-    throw new AwfError(ErrorCodes.CLI_INVALID_ARGS, `server name "${value}" is not a plain name`, { name: value }, 'Use letters, digits, - and _ (at most 40).');
+    throw new AwfError(
+      ErrorCodes.CLI_INVALID_ARGS,
+      `server name "${value}" is not a plain name`,
+      { name: value },
+      'Use letters, digits, - and _ (at most 40).',
+    );
   }
 }
