@@ -15,8 +15,8 @@ interface McpConfigOptions {
 @Command({
   name: 'mcp-config',
   description:
-    'Print (or --write) the MCP server entry of awf mcp-serve for Claude Code, Codex, Gemini CLI, ' +
-    'OpenCode or plain mcpServers JSON',
+    "Print (or --write) the MCP server entry that starts this awf's tool proxy, for Claude Code, " +
+    'Codex, Gemini CLI, OpenCode or plain mcpServers JSON',
 })
 export class McpConfigCommand extends CommandRunner {
   constructor(private readonly configs: McpConfigService) {
