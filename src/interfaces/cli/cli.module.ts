@@ -7,14 +7,17 @@ import { McpConfigCommand } from './mcp-config.command';
 import { McpConfigService } from '../../infrastructure/agents/mcp-config.service';
 import { WorkflowModule } from '../../infrastructure/workflow/workflow.module';
 import { ListCommand } from './list.command';
-import { RunsShowCommand } from './runs-show.command';
-import { RunsCommand } from './runs.command';
+import { RUNS_SUBCOMMANDS, RunsCommand } from './runs.command';
+import { HistoryCommand } from './history.command';
+import { ResumeCommand } from './resume.command';
+import { ResumeListCommand } from './resume-list.command';
+import { StatusCommand } from './status.command';
 import { RunCommand } from './run.command';
 import { ValidateCommand } from './validate.command';
 import { PLUGIN_SUBCOMMANDS, PluginCommand } from './plugin.command';
 
 const commands = [McpServeCommand, McpConfigCommand, McpConfigService];
-const runsCommands = [RunsCommand, RunsShowCommand];
+const runsCommands = [RunsCommand, ...RUNS_SUBCOMMANDS, HistoryCommand, StatusCommand, ResumeCommand, ResumeListCommand];
 const workflowCommands = [RunCommand, ValidateCommand, ListCommand];
 const pluginCommands = [PluginCommand, ...PLUGIN_SUBCOMMANDS];
 
