@@ -299,6 +299,16 @@ describe('sandbox attacks through awf mcp-serve', () => {
     expect(alive(4)).toBe(false);
   });
 
+  it('issue 21 hole 7: log lines carry the shape of a failed call, never its argument values', async () => {
+    const missing = await call('Read', { file_path: 'ARGSENT-missing-3.txt' });
+    expect(missing.text).toBe('ARGSENT-missing-3.txt does not exist');
+    await call('Grep', { pattern: 'ARGSENT-(', path: 'ARGSENT-dir' });
+    await new Promise((r) => setTimeout(r, 300));
+    const lines = session.stderr().split('\n').filter((l) => l.includes('"tool call"') || l.includes('tool call'));
+    expect(lines.some((l) => l.includes('<file_path> does not exist'))).toBe(true);
+    expect(session.stderr()).not.toContain('ARGSENT');
+  });
+
   it('item 22: reading stdin does not hang', async () => {
     expect(await call('Bash', { command: 'cat; echo after-stdin' })).toEqual({ isError: false, text: 'after-stdin\n' });
   });
