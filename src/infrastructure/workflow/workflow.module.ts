@@ -5,6 +5,8 @@
 // module, or the CLI.
 import { Module, type OnModuleDestroy } from '@nestjs/common';
 import { AgentStepExecutor } from '../../application/workflow/agent-step.executor';
+import { CallWorkflowStepExecutor } from '../../application/workflow/call-workflow-step.executor';
+import { CalledWorkflows } from '../../application/workflow/called-workflows';
 import { CommandStepExecutor } from '../../application/workflow/command-step.executor';
 import { HookRunner } from '../../application/workflow/hook-runner';
 import { ToolProxyService } from '../../application/workflow/tool-proxy.service';
@@ -14,6 +16,7 @@ import { WorkflowValidator } from '../../application/workflow/workflow-validator
 import { RunTelemetry } from '../../application/run-telemetry.service';
 import { PLUGIN_CATALOG, type PluginCatalog } from '../../domain/ports/plugin-catalog.port';
 import { RUN_HISTORY, type RunHistory } from '../../domain/ports/run-history.port';
+import { RUN_INDEX, type RunIndex } from '../../domain/ports/run-index.port';
 import { TELEMETRY_CONTROL, type TelemetryControl } from '../../domain/ports/telemetry-control.port';
 import { TRACER, type Tracer } from '../../domain/ports/tracer.port';
 import type { AppLogger } from '../../domain/ports/app-logger.port';
@@ -48,23 +51,29 @@ const mcpServers = () => loadProjectConfig().mcpServers;
     },
     {
       provide: WorkflowValidator,
-      useFactory: (agents: AgentCatalog, plugins?: PluginCatalog) => new WorkflowValidator(agents, plugins, mcpServers),
-      inject: [AGENT_CATALOG, { token: PLUGIN_CATALOG, optional: true }],
+      useFactory: (agents: AgentCatalog, repo: WorkflowRepository, plugins?: PluginCatalog) => new WorkflowValidator(agents, plugins, mcpServers, repo),
+      inject: [AGENT_CATALOG, WORKFLOW_REPOSITORY, { token: PLUGIN_CATALOG, optional: true }],
+    },
+    {
+      provide: CallWorkflowStepExecutor,
+      useFactory: (repo: WorkflowRepository, validator: WorkflowValidator, masker: SecretMasker) =>
+        new CallWorkflowStepExecutor(new CalledWorkflows(repo, validator, new FsFileProbe(), masker)),
+      inject: [WORKFLOW_REPOSITORY, WorkflowValidator, SECRET_MASKER],
     },
     {
       provide: WorkflowRunner,
-      useFactory: (exec: CommandExecutor, agents: AgentCatalog, proxies: ToolProxyService, logger: AppLogger, tracer?: Tracer, history?: RunHistory) =>
+      useFactory: (exec: CommandExecutor, agents: AgentCatalog, proxies: ToolProxyService, logger: AppLogger, calls: CallWorkflowStepExecutor, tracer?: Tracer, history?: RunHistory) =>
         new WorkflowRunner(
-          { commands: new CommandStepExecutor(exec), agents: new AgentStepExecutor(agents, proxies, logger), hooks: new HookRunner(exec) },
+          { commands: new CommandStepExecutor(exec), agents: new AgentStepExecutor(agents, proxies, logger), hooks: new HookRunner(exec), calls },
           tracer && new RunTelemetry(tracer, process.env, history),
         ),
-      inject: [COMMAND_EXECUTOR, AGENT_CATALOG, ToolProxyService, APP_LOGGER, { token: TRACER, optional: true }, { token: RUN_HISTORY, optional: true }],
+      inject: [COMMAND_EXECUTOR, AGENT_CATALOG, ToolProxyService, APP_LOGGER, CallWorkflowStepExecutor, { token: TRACER, optional: true }, { token: RUN_HISTORY, optional: true }],
     },
     {
       provide: WorkflowService,
-      useFactory: (repo: WorkflowRepository, validator: WorkflowValidator, runner: WorkflowRunner, masker: SecretMasker) =>
-        new WorkflowService(repo, validator, runner, masker, new FsFileProbe()),
-      inject: [WORKFLOW_REPOSITORY, WorkflowValidator, WorkflowRunner, SECRET_MASKER],
+      useFactory: (repo: WorkflowRepository, validator: WorkflowValidator, runner: WorkflowRunner, masker: SecretMasker, index?: RunIndex) =>
+        new WorkflowService(repo, validator, runner, masker, new FsFileProbe(), index),
+      inject: [WORKFLOW_REPOSITORY, WorkflowValidator, WorkflowRunner, SECRET_MASKER, { token: RUN_INDEX, optional: true }],
     },
   ],
   exports: [WorkflowService, ToolProxyService],

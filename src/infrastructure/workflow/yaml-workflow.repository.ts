@@ -24,6 +24,12 @@ export class YamlWorkflowRepository implements WorkflowRepository {
     return loadFile(file);
   }
 
+  async loadCalled(name: string, fromDir?: string): Promise<LoadedWorkflow> {
+    const beside = fromDir && !name.includes('..') ? join(fromDir, name.endsWith(EXT) ? name : name + EXT) : undefined;
+    if (beside && existsSync(beside) && !isDir(beside)) return loadFile(beside);
+    return this.load(name);
+  }
+
   async list(): Promise<WorkflowSummary[]> {
     const seen = new Map<string, WorkflowSummary>();
     for (const { dir, source } of workflowDirs(this.env, this.cwd())) {
@@ -44,12 +50,14 @@ export class YamlWorkflowRepository implements WorkflowRepository {
     if (looksLikePath) {
       const file = resolve(this.cwd(), target);
       if (existsSync(file) && !isDir(file)) return file;
-      throw notFound(target, [file]);
+      // AWF: a bare `name.yaml` that is not in the cwd is looked up like `name`.
+      if (target.includes('/') || !target.endsWith(EXT)) throw notFound(target, [file]);
     }
     if (target.includes('..') || target.includes('\\')) throw notFound(target, []);
-    const tried: string[] = [];
+    const tried: string[] = looksLikePath ? [resolve(this.cwd(), target)] : [];
+    const name = target.endsWith(EXT) ? target.slice(0, -EXT.length) : target;
     for (const { dir } of workflowDirs(this.env, this.cwd())) {
-      const file = join(dir, target + EXT);
+      const file = join(dir, name + EXT);
       tried.push(file);
       if (existsSync(file)) return file;
     }
