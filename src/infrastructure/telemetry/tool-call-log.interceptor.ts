@@ -31,7 +31,7 @@ export class ToolCallLogInterceptor implements ToolCallInterceptor {
   async intercept(call: ToolCall, next: () => Promise<ToolResult>): Promise<ToolResult> {
     const started = performance.now();
     const result = await next();
-    const { status, error } = outcomeOf(result);
+    const { status, error } = outcomeOf(result, call.args);
     const { scope, callId } = call.ctx;
     const fields = {
       tool: call.tool.name,
