@@ -3,6 +3,7 @@ import { AwfError, isAwfError } from '../../domain/errors/awf-error';
 import type { StepStateData, TemplateContext } from '../../domain/workflow/interpolation.types';
 import type { TraceSpan } from '../../domain/ports/tracer.port';
 import type { Workflow } from '../../domain/workflow/workflow.model';
+import type { ConversationRecord } from './agent-conversation';
 import { renderTemplate } from './template-engine';
 
 /** The state of one run as steps see it. */
@@ -20,6 +21,10 @@ export interface RunContext {
   cwd: string;
   /** The running step's span: its traceparent goes into the step's proxy config. */
   stepSpan?: TraceSpan;
+  /** Each finished agent step's session and turns, for a later `conversation.continue_from`. */
+  conversations?: Record<string, ConversationRecord>;
+  /** The next user turn of a `mode: conversation` step (`undefined`: no more input). */
+  userInput?: (step: string) => Promise<string | undefined>;
 }
 
 export function templateData(ctx: RunContext): TemplateContext {

@@ -20,6 +20,8 @@ export interface RunOptions {
   /** Parent of the per-run directories (audit events), created only when a step has a proxy. */
   runsDir: string;
   observer?: RunObserver;
+  /** Where `mode: conversation` steps read the user's next turns. */
+  userInput?: (step: string) => Promise<string | undefined>;
 }
 
 /** A runaway loop of transitions stops here rather than spinning forever. */
@@ -39,7 +41,7 @@ export class WorkflowRunner {
     const runDir = join(options.runsDir, runId);
     const ctx: RunContext = {
       workflow, runId, runDir, inputs: options.inputs, env: options.env, states: {}, startedAt: new Date(),
-      current: workflow.initial, signal: options.signal, cwd: options.cwd,
+      current: workflow.initial, signal: options.signal, cwd: options.cwd, userInput: options.userInput,
     };
     const steps: StepReport[] = [];
     const runSpan = this.telemetry?.startRun(workflow.name, runId);

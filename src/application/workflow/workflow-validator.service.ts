@@ -54,6 +54,11 @@ export class WorkflowValidator {
       out.push(issue(ErrorCodes.WORKFLOW_UNKNOWN_PROVIDER, `states.${step.name}.provider`,
         `unknown agent provider "${step.provider}" (available: ${this.agents.names().join(', ') || 'none'})`, 'warning'));
     }
+    if (provider && !provider.resumes && (step.continueFrom !== undefined || step.mode === 'conversation')) {
+      const field = step.continueFrom !== undefined ? 'conversation.continue_from' : 'mode';
+      out.push(issue(ErrorCodes.AGENT_CANNOT_RESUME, `states.${step.name}.${field}`,
+        `provider "${step.provider}" cannot resume a conversation: each turn runs without the earlier ones (providers that can: claude, codex, gemini, opencode, openai_compatible)`, 'warning'));
+    }
     const coexists = provider ? !provider.canInterceptBuiltins : COEXISTENCE_PROVIDERS.has(step.provider.toLowerCase());
     if (step.mcpProxy?.enable && coexists) {
       out.push(issue(ErrorCodes.MCP_PROXY_UNSUPPORTED_PROVIDER, `states.${step.name}.mcp_proxy`,

@@ -27,6 +27,7 @@ export interface RunRequest {
   cwd: string;
   env: Record<string, string>;
   runsDir: string;
+  userInput?: (step: string) => Promise<string | undefined>;
 }
 
 /** What the CLI commands call: one method per command. */
@@ -57,6 +58,7 @@ export class WorkflowService {
     validation.warnings.forEach((w) => request.observer?.warn?.(formatIssue(w)));
     return this.runner.run(workflow, {
       inputs, env: request.env, signal: request.signal, cwd: request.cwd, runsDir: request.runsDir, observer: request.observer,
+      userInput: request.userInput,
     });
   }
 

@@ -74,6 +74,14 @@ export interface AgentStep extends StepBase {
   prompt: string;
   options: Record<string, unknown>;
   dir?: string;
+  /** `conversation`: after the first answer, further user turns are read (stdin lines) until an empty one. */
+  mode: 'single' | 'conversation';
+  /** Sent on a conversation's first turn (AWF drops it in single mode; awf sends it whenever given). */
+  systemPrompt?: string;
+  /** `conversation: {continue_from}`: resume the named earlier agent step's session. */
+  continueFrom?: string;
+  /** `json`: the answer is parsed into `.states.X.JSON` (a run failure if it is not JSON); `text`: fences stripped. */
+  outputFormat?: 'json' | 'text';
 }
 
 export interface TerminalStep extends StepBase {

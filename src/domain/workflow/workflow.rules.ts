@@ -27,6 +27,14 @@ export function checkWorkflow(workflow: Workflow): ValidationIssue[] {
     ref('on_success', step.onSuccess);
     ref('on_failure', step.onFailure);
     step.transitions.forEach((t, i) => ref(`transitions[${i}].goto`, t.goto));
+    if (step.type === 'agent' && step.continueFrom !== undefined) {
+      ref('conversation.continue_from', step.continueFrom);
+      const from = workflow.steps.find((s) => s.name === step.continueFrom);
+      if (from && from.type !== 'agent') {
+        issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.conversation.continue_from`, `"${step.continueFrom}" is a ${from.type} step; a conversation continues an agent step`));
+      }
+      if (step.continueFrom === step.name) issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.conversation.continue_from`, 'a step cannot continue its own conversation'));
+    }
     if (step.type === 'step' && !step.onSuccess && !step.onFailure && step.transitions.length === 0) {
       issues.push(issue(ErrorCodes.WORKFLOW_NO_ROUTE, at, 'a command step needs on_success, on_failure or transitions'));
     }

@@ -11,6 +11,7 @@ import { loadProjectConfig } from '../../infrastructure/config/project-config.lo
 import { ProcessSignals } from '../../infrastructure/core/process-signals.service';
 import { runsDir } from '../../infrastructure/workflow/workflow-paths';
 import { type OutputFormat, parseFormat } from './output-format';
+import { StdinTurns } from './stdin-turns.reader';
 import { RunProgressRenderer } from './run-progress.renderer';
 import { renderRunReport } from './run-report.renderer';
 
@@ -37,6 +38,7 @@ export class RunCommand extends CommandRunner {
   async run([target]: string[], options: RunOptions): Promise<void> {
     const progress = new RunProgressRenderer(process.stderr, this.masker);
     const mask = (s: string): string => this.masker.mask(s);
+    const turns = new StdinTurns();
     const project = loadProjectConfig();
     await this.telemetry.start(resolveTelemetrySettings({
       flags: { exporter: options.otelExporter, endpoint: options.otelEndpoint, serviceName: options.otelServiceName }, project: project.telemetry,
@@ -51,12 +53,14 @@ export class RunCommand extends CommandRunner {
         cwd: process.cwd(),
         env: stringEnv(process.env),
         runsDir: runsDir(),
+        userInput: turns.next,
       });
       process.stdout.write(renderRunReport(report, options.format ?? 'text', mask));
       if (report.status === 'failure' && report.error) {
         throw new AwfError(report.error.code as AwfError['code'], report.error.message, { run_id: report.run_id, terminal: report.terminal }, report.error.hint);
       }
     } finally {
+      turns.close();
       progress.close();
     }
   }
