@@ -5,6 +5,7 @@ import { ErrorCodes } from '../../domain/errors/error-codes';
 import { withStderrTail } from '../../domain/errors/stderr-tail';
 import type { AppLogger } from '../../domain/ports/app-logger.port';
 import type { AgentCatalog } from '../../domain/workflow/ports/agent-catalog.port';
+import type { LoopData } from '../../domain/workflow/interpolation.types';
 import type { AgentStep } from '../../domain/workflow/workflow.model';
 import { StepConversation } from './agent-conversation';
 import { formatOutput, tokenFields } from './agent-output';
@@ -33,7 +34,7 @@ export class AgentStepExecutor {
     const options = interpolateDeep(ctx, step.options, step.name, 'options') as Record<string, unknown>;
     const dir = step.dir ? interpolate(ctx, step.dir, step.name, 'dir') : undefined;
     const cwd = dir ? (isAbsolute(dir) ? dir : resolve(ctx.cwd, dir)) : ctx.cwd;
-    const eventsPath = stepEventsPath(ctx.runDir, step.name);
+    const eventsPath = stepEventsPath(ctx.runDir, step.name, ctx.loop);
     let session: ProxySession | undefined;
     if (ToolProxyService.wanted(step.mcpProxy)) {
       try {
@@ -113,7 +114,13 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** The step's audit trail in the run's directory, where `mcp-serve` appends and `run` reads. */
-export function stepEventsPath(runDir: string, step: string): string {
-  return join(runDir, `${step.replace(/[^A-Za-z0-9_-]/g, '_')}.events.jsonl`);
+/**
+ * The step's audit trail in the run's directory, where `mcp-serve` appends and `run` reads.
+ * In a loop body each iteration has its own (`review.i2.events.jsonl`; nested: `i1-3`).
+ */
+export function stepEventsPath(runDir: string, step: string, loop?: LoopData): string {
+  const indices: number[] = [];
+  for (let l: LoopData | null | undefined = loop; l; l = l.Parent) indices.unshift(l.Index);
+  const iteration = indices.length ? `.i${indices.join('-')}` : '';
+  return join(runDir, `${step.replace(/[^A-Za-z0-9_-]/g, '_')}${iteration}.events.jsonl`);
 }

@@ -1,11 +1,13 @@
 import { isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { PluginCatalog } from '../../domain/ports/plugin-catalog.port';
+import { resolveUpstreamServers, type UpstreamServerSpec } from '../../domain/proxy/upstream-server';
 import { type ValidationIssue, issue } from '../../domain/workflow/validation-issue.model';
 import type { AgentCatalog } from '../../domain/workflow/ports/agent-catalog.port';
-import type { LoadedWorkflow } from '../../domain/workflow/ports/workflow-repository.port';
+import type { LoadedWorkflow, WorkflowRepository } from '../../domain/workflow/ports/workflow-repository.port';
 import { checkWorkflow } from '../../domain/workflow/workflow.rules';
 import type { AgentStep, Workflow } from '../../domain/workflow/workflow.model';
+import { checkCalls } from './call-graph.check';
 import { Condition } from './condition-evaluator';
 import { checkTemplates } from './template-references';
 
@@ -18,28 +20,37 @@ const COEXISTENCE_PROVIDERS = new Set(['codex', 'copilot', 'github_copilot', 'op
  * against the installed plugins. Returns all issues; warnings never fail.
  */
 export class WorkflowValidator {
-  constructor(private readonly agents: AgentCatalog, private readonly plugins?: PluginCatalog) {}
+  constructor(
+    private readonly agents: AgentCatalog,
+    private readonly plugins?: PluginCatalog,
+    private readonly servers: () => Readonly<Record<string, UpstreamServerSpec>> = () => ({}),
+    private readonly workflows?: Pick<WorkflowRepository, 'loadCalled'>,
+  ) {}
 
   async validate(loaded: LoadedWorkflow): Promise<ValidationIssue[]> {
     const wf = loaded.workflow;
     if (!wf) return loaded.issues;
     const issues = [...loaded.issues, ...checkWorkflow(wf), ...checkTemplates(wf), ...this.checkConditions(wf)];
     for (const step of wf.steps) if (step.type === 'agent') issues.push(...this.checkProvider(step));
-    issues.push(...(await this.checkPlugins(wf)));
+    issues.push(...(await this.checkPlugins(wf)), ...(await checkCalls(wf, this.workflows)));
+    issues.push(...this.checkServers(wf));
     return issues;
   }
 
   private checkConditions(wf: Workflow): ValidationIssue[] {
     const out: ValidationIssue[] = [];
+    const check = (text: string | undefined, at: string): void => {
+      if (text === undefined) return;
+      try {
+        Condition.compile(text);
+      } catch (err) {
+        out.push(issue(ErrorCodes.WORKFLOW_INVALID_CONDITION, at, isAwfError(err) ? err.message : String(err)));
+      }
+    };
     for (const step of wf.steps) {
-      step.transitions.forEach((t, i) => {
-        if (t.when === undefined) return;
-        try {
-          Condition.compile(t.when);
-        } catch (err) {
-          out.push(issue(ErrorCodes.WORKFLOW_INVALID_CONDITION, `states.${step.name}.transitions[${i}].when`, isAwfError(err) ? err.message : String(err)));
-        }
-      });
+      step.transitions.forEach((t, i) => check(t.when, `states.${step.name}.transitions[${i}].when`));
+      if (step.type === 'while') check(step.condition, `states.${step.name}.while`);
+      if (step.type === 'for_each' || step.type === 'while') check(step.breakWhen, `states.${step.name}.break_when`);
     }
     return out;
   }
@@ -64,6 +75,16 @@ export class WorkflowValidator {
       out.push(issue(ErrorCodes.MCP_PROXY_UNSUPPORTED_PROVIDER, `states.${step.name}.mcp_proxy`,
         `mcp_proxy on provider=${step.provider} runs in coexistence mode; built-in tools are not blocked`, 'warning'));
     }
+    return out;
+  }
+
+  /** Every step's servers resolve against .awf/config.yaml (unknown name, listed twice). */
+  private checkServers(wf: Workflow): ValidationIssue[] {
+    const steps = wf.steps.filter((s) => s.mcpProxy?.servers?.length);
+    if (steps.length === 0) return [];
+    const out: ValidationIssue[] = [];
+    const named = this.servers();
+    for (const step of steps) resolveUpstreamServers(step.mcpProxy!.servers!, named, `states.${step.name}.mcp_proxy.servers`, out);
     return out;
   }
 

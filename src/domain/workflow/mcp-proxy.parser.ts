@@ -1,8 +1,9 @@
 import { ErrorCodes } from '../errors/error-codes';
+import { parseUpstreamServer, type UpstreamServerRef } from '../proxy/upstream-server';
 import { type ValidationIssue, issue } from './validation-issue.model';
 import type { McpProxySettings } from './workflow.model';
 
-export const MCP_PROXY_KEYS = ['enable', 'intercept_builtins', 'plugin_tools'] as const;
+export const MCP_PROXY_KEYS = ['enable', 'intercept_builtins', 'plugin_tools', 'servers'] as const;
 
 /**
  * The one strict block of the format (ADR 017): unknown keys are all named in one
@@ -37,5 +38,27 @@ export function parseMcpProxy(raw: unknown, at: string, issues: ValidationIssue[
       });
     }
   }
-  return { enable, interceptBuiltins, pluginTools };
+  const servers = parseServers(r.servers, `${at}.servers`, issues);
+  return { enable, interceptBuiltins, pluginTools, ...(servers.length ? { servers } : {}) };
+}
+
+/** `servers:` entries: a name from .awf/config.yaml, or a mapping with `name` (a definition or overrides). */
+function parseServers(raw: unknown, at: string, issues: ValidationIssue[]): UpstreamServerRef[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) {
+    issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, at, 'servers must be a list of server names or definitions'));
+    return [];
+  }
+  const out: UpstreamServerRef[] = [];
+  raw.forEach((entry, i) => {
+    if (typeof entry === 'string' && entry) return void out.push(entry);
+    const name = typeof entry === 'object' && entry !== null ? (entry as Record<string, unknown>).name : undefined;
+    if (typeof name !== 'string' || !name) {
+      issues.push(issue(ErrorCodes.WORKFLOW_MISSING_FIELD, `${at}[${i}]`, 'a servers entry is a server name, or a mapping with a name'));
+      return;
+    }
+    const spec = parseUpstreamServer(entry, name, `${at}[${i}]`, issues, true);
+    if (spec) out.push({ ...spec, name });
+  });
+  return out;
 }

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
+import { parseUpstreamServer, type UpstreamServerSpec } from '../../domain/proxy/upstream-server';
+import { formatIssue, type ValidationIssue } from '../../domain/workflow/validation-issue.model';
 
 /** `.awf/config.yaml` of the working directory: project-wide settings for every command. */
 export interface ProjectConfig {
@@ -12,15 +14,17 @@ export interface ProjectConfig {
   inputs: Record<string, unknown>;
   /** Telemetry defaults, overridden by `OTEL_*` variables and `--otel-*` flags. */
   telemetry: Record<string, unknown>;
+  /** Named MCP servers that steps list in `mcp_proxy.servers` (docs/upstream-servers.md). */
+  mcpServers: Record<string, UpstreamServerSpec>;
   /** Where the file was found, or undefined when there is none. */
   file?: string;
 }
 
-const KNOWN = ['extensions', 'inputs', 'telemetry'];
+const KNOWN = ['extensions', 'inputs', 'telemetry', 'mcp_servers'];
 
 export function loadProjectConfig(projectDir: string = process.cwd()): ProjectConfig {
   const file = join(projectDir, '.awf', 'config.yaml');
-  const empty: ProjectConfig = { extensions: [], inputs: {}, telemetry: {} };
+  const empty: ProjectConfig = { extensions: [], inputs: {}, telemetry: {}, mcpServers: {} };
   if (!existsSync(file)) return empty;
   let raw: unknown;
   try {
@@ -36,7 +40,25 @@ export function loadProjectConfig(projectDir: string = process.cwd()): ProjectCo
   if (!Array.isArray(extensions) || extensions.some((e) => typeof e !== 'string' || e === '')) {
     throw invalid(file, 'extensions must be a list of module paths or package names');
   }
-  return { extensions, inputs: asMap(data.inputs, file, 'inputs'), telemetry: asMap(data.telemetry, file, 'telemetry'), file };
+  return {
+    extensions, inputs: asMap(data.inputs, file, 'inputs'), telemetry: asMap(data.telemetry, file, 'telemetry'),
+    mcpServers: mcpServers(asMap(data.mcp_servers, file, 'mcp_servers'), file), file,
+  };
+}
+
+/** Every server definition checked; all problems in one error, coded by the first. */
+function mcpServers(raw: Record<string, unknown>, file: string): Record<string, UpstreamServerSpec> {
+  const issues: ValidationIssue[] = [];
+  const out: Record<string, UpstreamServerSpec> = {};
+  for (const [name, definition] of Object.entries(raw)) {
+    const spec = parseUpstreamServer(definition, name, `mcp_servers.${name}`, issues);
+    if (spec) out[name] = spec as UpstreamServerSpec;
+  }
+  if (issues.length) {
+    throw new AwfError(issues[0].code as AwfError['code'], `${file}: ${issues.map(formatIssue).join('; ')}`, { file, issues },
+      'Fix mcp_servers in .awf/config.yaml; see docs/upstream-servers.md.');
+  }
+  return out;
 }
 
 function asMap(value: unknown, file: string, key: string): Record<string, unknown> {

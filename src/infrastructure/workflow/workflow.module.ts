@@ -5,7 +5,10 @@
 // module, or the CLI.
 import { Module, type OnModuleDestroy } from '@nestjs/common';
 import { AgentStepExecutor } from '../../application/workflow/agent-step.executor';
+import { CallWorkflowStepExecutor } from '../../application/workflow/call-workflow-step.executor';
+import { CalledWorkflows } from '../../application/workflow/called-workflows';
 import { CommandStepExecutor } from '../../application/workflow/command-step.executor';
+import { HookRunner } from '../../application/workflow/hook-runner';
 import { ToolProxyService } from '../../application/workflow/tool-proxy.service';
 import { WorkflowRunner } from '../../application/workflow/workflow-runner.service';
 import { WorkflowService } from '../../application/workflow/workflow.service';
@@ -25,11 +28,14 @@ import { WORKFLOW_REPOSITORY, type WorkflowRepository } from '../../domain/workf
 import { RealToolScopeResolver } from '../config/tool-scope.resolver';
 import { FsFileProbe } from '../core/fs-file.probe';
 import { PrivateTempDirs } from '../core/private-temp-dir';
-import { selfCommand } from '../core/self-command';
-import { mainScriptPath } from './main-script';
+import { loadProjectConfig } from '../config/project-config.loader';
+import { proxyLaunchOptions } from './main-script';
 import { RegistryAgentCatalog } from './registry-agent-catalog.adapter';
 import { ShellCommandExecutor } from './shell-command.executor';
 import { YamlWorkflowRepository } from './yaml-workflow.repository';
+
+/** `.awf/config.yaml`'s named servers, read when a step lists servers (cli-main has already checked the file). */
+const mcpServers = () => loadProjectConfig().mcpServers;
 
 @Module({
   providers: [
@@ -38,19 +44,29 @@ import { YamlWorkflowRepository } from './yaml-workflow.repository';
     { provide: AGENT_CATALOG, useClass: RegistryAgentCatalog },
     {
       provide: ToolProxyService,
-      useFactory: (tools: ToolRouterFactory, telemetry?: TelemetryControl) => new ToolProxyService(tools, { mainScript: mainScriptPath(), dirs: new PrivateTempDirs(), scopes: new RealToolScopeResolver(), nodeArgs: selfCommand([]).args.slice(0, -1), telemetry }),
+      useFactory: (tools: ToolRouterFactory, telemetry?: TelemetryControl) =>
+        new ToolProxyService(tools, { ...proxyLaunchOptions(), dirs: new PrivateTempDirs(), scopes: new RealToolScopeResolver(), telemetry, mcpServers }),
       inject: [TOOL_ROUTER_FACTORY, { token: TELEMETRY_CONTROL, optional: true }],
     },
     {
       provide: WorkflowValidator,
-      useFactory: (agents: AgentCatalog, plugins?: PluginCatalog) => new WorkflowValidator(agents, plugins),
-      inject: [AGENT_CATALOG, { token: PLUGIN_CATALOG, optional: true }],
+      useFactory: (agents: AgentCatalog, repo: WorkflowRepository, plugins?: PluginCatalog) => new WorkflowValidator(agents, plugins, mcpServers, repo),
+      inject: [AGENT_CATALOG, WORKFLOW_REPOSITORY, { token: PLUGIN_CATALOG, optional: true }],
+    },
+    {
+      provide: CallWorkflowStepExecutor,
+      useFactory: (repo: WorkflowRepository, validator: WorkflowValidator, masker: SecretMasker) =>
+        new CallWorkflowStepExecutor(new CalledWorkflows(repo, validator, new FsFileProbe(), masker)),
+      inject: [WORKFLOW_REPOSITORY, WorkflowValidator, SECRET_MASKER],
     },
     {
       provide: WorkflowRunner,
-      useFactory: (exec: CommandExecutor, agents: AgentCatalog, proxies: ToolProxyService, logger: AppLogger, tracer?: Tracer, history?: RunHistory) =>
-        new WorkflowRunner(new CommandStepExecutor(exec), new AgentStepExecutor(agents, proxies, logger), tracer && new RunTelemetry(tracer, process.env, history)),
-      inject: [COMMAND_EXECUTOR, AGENT_CATALOG, ToolProxyService, APP_LOGGER, { token: TRACER, optional: true }, { token: RUN_HISTORY, optional: true }],
+      useFactory: (exec: CommandExecutor, agents: AgentCatalog, proxies: ToolProxyService, logger: AppLogger, calls: CallWorkflowStepExecutor, tracer?: Tracer, history?: RunHistory) =>
+        new WorkflowRunner(
+          { commands: new CommandStepExecutor(exec), agents: new AgentStepExecutor(agents, proxies, logger), hooks: new HookRunner(exec), calls },
+          tracer && new RunTelemetry(tracer, process.env, history),
+        ),
+      inject: [COMMAND_EXECUTOR, AGENT_CATALOG, ToolProxyService, APP_LOGGER, CallWorkflowStepExecutor, { token: TRACER, optional: true }, { token: RUN_HISTORY, optional: true }],
     },
     {
       provide: WorkflowService,
