@@ -56,9 +56,6 @@ export class AgentStepExecutor {
     try {
       const conversations = (ctx.conversations ??= {});
       const conversation = new StepConversation(step, provider, providerName, step.continueFrom ? conversations[step.continueFrom] : undefined);
-      if (step.continueFrom && !provider.resumes) {
-        this.logger.warn({ step: step.name, provider: providerName }, 'provider cannot resume a conversation: the step runs without the earlier turns');
-      }
       const turn = (text: string) => provider.run({
         workflow: ctx.workflow.name, step: step.name, runId: ctx.runId, prompt: text, options, cwd,
         timeoutMs: step.timeoutMs || undefined, signal, env: { ...ctx.env }, proxy: session?.injection, conversation: conversation.request(),

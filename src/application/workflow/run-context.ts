@@ -6,6 +6,7 @@ import type { StepReport } from '../../domain/workflow/run-report.model';
 import type { TraceSpan } from '../../domain/ports/tracer.port';
 import type { Workflow } from '../../domain/workflow/workflow.model';
 import type { ConversationRecord } from './agent-conversation';
+import { templateInputs } from './input-resolver';
 import { renderTemplate } from './template-engine';
 
 /** The state of one run as steps see it. */
@@ -50,7 +51,7 @@ export function scopedContext(ctx: RunContext, scope: Partial<Pick<RunContext, '
 
 export function templateData(ctx: RunContext): TemplateContext {
   return {
-    inputs: ctx.inputs,
+    inputs: templateInputs(ctx.workflow.inputs, ctx.inputs),
     states: ctx.states,
     env: ctx.env,
     workflow: { ID: ctx.runId, Name: ctx.workflow.name, CurrentState: ctx.current, StartedAt: ctx.startedAt.toISOString() },

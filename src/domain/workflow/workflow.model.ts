@@ -3,7 +3,8 @@
  * Field names follow the YAML keys so a message can point at `states.<step>.<key>`.
  */
 import type { UpstreamServerRef } from '../proxy/upstream-server';
-export type InputType = 'string' | 'integer' | 'boolean';
+/** `array`: a JSON list (a YAML list as default); `number`: any number. Both are awf's (AWF's validator refuses them). */
+export type InputType = 'string' | 'integer' | 'boolean' | 'number' | 'array';
 
 export interface InputValidation {
   pattern?: string;
