@@ -2,7 +2,7 @@
 const f = (v, d = 1) => (v === undefined || v === null || Number.isNaN(v) ? '—' : v.toFixed(d));
 const r = (v) => (v === undefined || Number.isNaN(v) ? '—' : `${v.toFixed(2)}×`);
 
-export function printReport({ meta, rows, search, steps, notes }) {
+export function printReport({ meta, rows, search, steps, history, upstreams, notes }) {
   const by = Object.fromEntries(rows.map((row) => [row.id, row]));
   const { bare, fs, awf } = by;
   const out = [];
@@ -22,9 +22,22 @@ export function printReport({ meta, rows, search, steps, notes }) {
       if (row) out.push(`| ${name} \`${row.pattern}\` vs ${row.baseline} | ${f(row.awfMs, 0)} | ${f(row.baselineMs, 0)} | ${r(row.ratio)} | ${row.awfLines} / ${row.baselineLines} |`);
     }
   }
+  if (upstreams) {
+    out.push('');
+    out.push(`| other MCP servers (${upstreams.calls} sequential echo calls × ${upstreams.rounds} rounds) | call p50 ms | p99 ms |`);
+    out.push('| --- | --- | --- |');
+    out.push(`| server-everything, SDK client direct | ${f(upstreams.direct.p50, 3)} | ${f(upstreams.direct.p99, 3)} |`);
+    out.push(`| server-everything through awf mcp-serve | ${f(upstreams.proxied.p50, 3)} | ${f(upstreams.proxied.p99, 3)} |`);
+    out.push(`| added by awf (p50; target ≤ 0.3 ms: ${upstreams.addedP50Ms <= 0.3 ? 'met' : 'NOT met'}) | ${f(upstreams.addedP50Ms, 3)} | |`);
+    out.push(`| MCP SDK client modules loaded by a step without upstreams | ${upstreams.withoutUpstreams ?? '—'} | |`);
+  }
   if (steps) {
     out.push('');
     out.push(`per-step overhead: ${steps.steps} script steps (one call each, via the proxy) ${f(steps.scriptsMs, 0)} ms vs ${steps.steps} command steps ${f(steps.commandsMs, 0)} ms → ${f(steps.perStepMs, 0)} ms per step`);
+  }
+  if (history) {
+    out.push('');
+    out.push(`history: \`awf history -f json\` of ${history.runs} runs ${f(history.allMs, 0)} ms, of the last 20 ${f(history.recentMs, 0)} ms, vs \`awf --version\` ${f(history.versionMs, 0)} ms (set-up: ${f(history.fillMsPerRun, 0)} ms per \`awf run\`, ${history.parallel} at a time)`);
   }
   const trace = by['awf-trace'];
   const targets = [
