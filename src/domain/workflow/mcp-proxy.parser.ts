@@ -1,8 +1,9 @@
 import { ErrorCodes } from '../errors/error-codes';
 import { type ValidationIssue, issue } from './validation-issue.model';
+import { parsePolicy, type PolicyProblem } from '../policy/policy.parser';
 import type { McpProxySettings } from './workflow.model';
 
-export const MCP_PROXY_KEYS = ['enable', 'intercept_builtins', 'plugin_tools'] as const;
+export const MCP_PROXY_KEYS = ['enable', 'intercept_builtins', 'plugin_tools', 'policy'] as const;
 
 /**
  * The one strict block of the format (ADR 017): unknown keys are all named in one
@@ -37,5 +38,9 @@ export function parseMcpProxy(raw: unknown, at: string, issues: ValidationIssue[
       });
     }
   }
-  return { enable, interceptBuiltins, pluginTools };
+  if (r.policy === undefined || r.policy === null) return { enable, interceptBuiltins, pluginTools };
+  const problems: PolicyProblem[] = [];
+  const policy = parsePolicy(r.policy, `${at}.policy`, problems);
+  issues.push(...problems.map((p) => issue(p.code, p.path, p.message)));
+  return { enable, interceptBuiltins, pluginTools, policy };
 }

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
+import type { PolicySpec } from '../../domain/policy/policy.model';
+import { parsePolicy, type PolicyProblem } from '../../domain/policy/policy.parser';
 
 /** `.awf/config.yaml` of the working directory: project-wide settings for every command. */
 export interface ProjectConfig {
@@ -12,11 +14,13 @@ export interface ProjectConfig {
   inputs: Record<string, unknown>;
   /** Telemetry defaults, overridden by `OTEL_*` variables and `--otel-*` flags. */
   telemetry: Record<string, unknown>;
+  /** Tool policy defaults of every proxied step; a step can narrow them, never widen them. */
+  policy?: PolicySpec;
   /** Where the file was found, or undefined when there is none. */
   file?: string;
 }
 
-const KNOWN = ['extensions', 'inputs', 'telemetry'];
+const KNOWN = ['extensions', 'inputs', 'telemetry', 'policy'];
 
 export function loadProjectConfig(projectDir: string = process.cwd()): ProjectConfig {
   const file = join(projectDir, '.awf', 'config.yaml');
@@ -36,7 +40,13 @@ export function loadProjectConfig(projectDir: string = process.cwd()): ProjectCo
   if (!Array.isArray(extensions) || extensions.some((e) => typeof e !== 'string' || e === '')) {
     throw invalid(file, 'extensions must be a list of module paths or package names');
   }
-  return { extensions, inputs: asMap(data.inputs, file, 'inputs'), telemetry: asMap(data.telemetry, file, 'telemetry'), file };
+  const problems: PolicyProblem[] = [];
+  const policy = data.policy === undefined || data.policy === null ? undefined : parsePolicy(data.policy, 'policy', problems);
+  if (problems.length) {
+    throw new AwfError(problems[0].code as AwfError['code'], `${file} has ${problems.length} policy problem${problems.length > 1 ? 's' : ''}:\n${problems.map((p) => `[${p.code}] ${p.path}: ${p.message}`).join('\n')}`,
+      { file, problems }, 'Fix the policy section; docs/policy.md describes every key.');
+  }
+  return { extensions, inputs: asMap(data.inputs, file, 'inputs'), telemetry: asMap(data.telemetry, file, 'telemetry'), ...(policy ? { policy } : {}), file };
 }
 
 function asMap(value: unknown, file: string, key: string): Record<string, unknown> {

@@ -27,23 +27,37 @@ import { FsFileProbe } from '../core/fs-file.probe';
 import { PrivateTempDirs } from '../core/private-temp-dir';
 import { selfCommand } from '../core/self-command';
 import { mainScriptPath } from './main-script';
+import type { PolicySpec } from '../../domain/policy/policy.model';
+import { loadProjectConfig } from '../config/project-config.loader';
+import { ApprovalDesk } from '../policy/approval-desk';
+import { SocketApprovalChannels } from '../policy/approval-channels.service';
 import { RegistryAgentCatalog } from './registry-agent-catalog.adapter';
 import { ShellCommandExecutor } from './shell-command.executor';
 import { YamlWorkflowRepository } from './yaml-workflow.repository';
+
+/** `.awf/config.yaml`'s policy, and whether extension modules may add tools `validate` cannot see. */
+function projectPolicy(): { policy?: PolicySpec; extensions: boolean } {
+  const project = loadProjectConfig();
+  return { policy: project.policy, extensions: project.extensions.length > 0 };
+}
 
 @Module({
   providers: [
     { provide: WORKFLOW_REPOSITORY, useFactory: () => new YamlWorkflowRepository() },
     { provide: COMMAND_EXECUTOR, useFactory: () => new ShellCommandExecutor() },
     { provide: AGENT_CATALOG, useClass: RegistryAgentCatalog },
+    { provide: ApprovalDesk, useFactory: (masker: SecretMasker) => new ApprovalDesk(masker), inject: [SECRET_MASKER] },
     {
       provide: ToolProxyService,
-      useFactory: (tools: ToolRouterFactory, telemetry?: TelemetryControl) => new ToolProxyService(tools, { mainScript: mainScriptPath(), dirs: new PrivateTempDirs(), scopes: new RealToolScopeResolver(), nodeArgs: selfCommand([]).args.slice(0, -1), telemetry }),
-      inject: [TOOL_ROUTER_FACTORY, { token: TELEMETRY_CONTROL, optional: true }],
+      useFactory: (tools: ToolRouterFactory, desk: ApprovalDesk, telemetry?: TelemetryControl) => new ToolProxyService(tools, {
+        mainScript: mainScriptPath(), dirs: new PrivateTempDirs(), scopes: new RealToolScopeResolver(), nodeArgs: selfCommand([]).args.slice(0, -1), telemetry,
+        policyDefaults: loadProjectConfig().policy, approvals: new SocketApprovalChannels(desk),
+      }),
+      inject: [TOOL_ROUTER_FACTORY, ApprovalDesk, { token: TELEMETRY_CONTROL, optional: true }],
     },
     {
       provide: WorkflowValidator,
-      useFactory: (agents: AgentCatalog, plugins?: PluginCatalog) => new WorkflowValidator(agents, plugins),
+      useFactory: (agents: AgentCatalog, plugins?: PluginCatalog) => new WorkflowValidator(agents, plugins, projectPolicy()),
       inject: [AGENT_CATALOG, { token: PLUGIN_CATALOG, optional: true }],
     },
     {
@@ -59,7 +73,7 @@ import { YamlWorkflowRepository } from './yaml-workflow.repository';
       inject: [WORKFLOW_REPOSITORY, WorkflowValidator, WorkflowRunner, SECRET_MASKER],
     },
   ],
-  exports: [WorkflowService, ToolProxyService],
+  exports: [WorkflowService, ToolProxyService, ApprovalDesk],
 })
 export class WorkflowModule implements OnModuleDestroy {
   constructor(private readonly proxies: ToolProxyService) {}

@@ -3,6 +3,8 @@ import { Command, CommandRunner, Option } from 'nest-commander';
 import { parseInputFlags } from '../../application/workflow/input-resolver';
 import { WorkflowService } from '../../application/workflow/workflow.service';
 import { AwfError } from '../../domain/errors/awf-error';
+import { ErrorCodes } from '../../domain/errors/error-codes';
+import { ApprovalDesk, type ApproveMode } from '../../infrastructure/policy/approval-desk';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import { SECRET_MASKER } from '../../domain/ports/tokens';
 import { TELEMETRY_CONTROL, type TelemetryControl } from '../../domain/ports/telemetry-control.port';
@@ -20,6 +22,7 @@ interface RunOptions {
   otelExporter?: string;
   otelEndpoint?: string;
   otelServiceName?: string;
+  approve?: ApproveMode;
 }
 
 /** `awf run <workflow>`: progress on stderr, the run's output (or its JSON report) on stdout. */
@@ -30,6 +33,7 @@ export class RunCommand extends CommandRunner {
     private readonly signals: ProcessSignals,
     @Inject(SECRET_MASKER) private readonly masker: SecretMasker,
     @Inject(TELEMETRY_CONTROL) private readonly telemetry: TelemetryControl,
+    private readonly approvals: ApprovalDesk,
   ) {
     super();
   }
@@ -38,6 +42,7 @@ export class RunCommand extends CommandRunner {
     const progress = new RunProgressRenderer(process.stderr, this.masker);
     const mask = (s: string): string => this.masker.mask(s);
     const project = loadProjectConfig();
+    this.approvals.mode = options.approve ?? 'ask';
     await this.telemetry.start(resolveTelemetrySettings({
       flags: { exporter: options.otelExporter, endpoint: options.otelEndpoint, serviceName: options.otelServiceName }, project: project.telemetry,
     }));
@@ -59,6 +64,12 @@ export class RunCommand extends CommandRunner {
     } finally {
       progress.close();
     }
+  }
+
+  @Option({ flags: '--approve <mode>', description: "policy approvals: ask (default; denied when there is no terminal), all, or none" })
+  parseApprove(value: string): ApproveMode {
+    if (value === 'ask' || value === 'all' || value === 'none') return value;
+    throw new AwfError(ErrorCodes.CLI_INVALID_ARGS, `--approve must be ask, all or none, not "${value}"`, { value }, 'See docs/policy.md.');
   }
 
   @Option({ flags: '-i, --input <name=value>', description: 'a workflow input (repeatable)' })
