@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { build } from 'esbuild';
+import snapshotBuiltins from './bundle-plugins/snapshot-builtins.cjs';
 import {
   DIST, ROOT, RUN_TIME_BUNDLES, deferredInSnapshot, lazyBuiltins, lazyRxjsIndexes, loadedAtRunTime, optionalPeers,
   runTimeBundleEntry, snapshotLeavesOutTheCli, stub, takenFrom,
@@ -47,7 +48,9 @@ const SNAPSHOT_V8_FLAGS = ['--max-semi-space-size=4'];
 
 // Run before the bundle's modules, each in its own block scope. A banner rather than esbuild's
 // `inject`, which would add an import of the file to each of the ~1 000 modules.
-const SNAPSHOT_PRELUDE = ['snapshot-intl.cjs', 'snapshot-flush-bytecode.cjs'].map((f) => `{\n${readFileSync(stub(f), 'utf8')}}`).join('\n');
+// The built-ins guard first: it must hear every require of a built-in the build makes.
+const SNAPSHOT_PRELUDE = [snapshotBuiltins.snapshotBuiltinsGuard(), ...['snapshot-intl.cjs', 'snapshot-flush-bytecode.cjs'].map((f) => readFileSync(stub(f), 'utf8'))]
+  .map((source) => `{\n${source}}`).join('\n');
 
 const started = Date.now();
 await build({ ...common, entryPoints: [join(DIST, 'interfaces/cli/cli-main.js')], outfile: join(DIST, 'awf.cjs'), metafile: false });
@@ -78,7 +81,8 @@ if (process.env.AWF_NO_SNAPSHOT === '1') {
   } else if (!snapshotLoads(blob)) {
     rmSync(blob, { force: true });
   } else {
-    writeFileSync(meta, JSON.stringify({ node: process.version, arch: process.arch, platform: process.platform, flags: SNAPSHOT_V8_FLAGS, dist: DIST }) + '\n');
+    const builtinsAtBuild = snapshotBuiltins.builtinsAtBuild(made.stdout);
+    writeFileSync(meta, JSON.stringify({ node: process.version, arch: process.arch, platform: process.platform, flags: SNAPSHOT_V8_FLAGS, dist: DIST, builtinsAtBuild }) + '\n');
   }
   if (!process.env.AWF_KEEP_SNAPSHOT_BUNDLE) rmSync(eager, { force: true });
 }

@@ -10,10 +10,11 @@ import { PluginsModule } from './infrastructure/plugins/plugins.module';
 import { PolicyModule } from './infrastructure/policy/policy.module';
 import { TelemetryModule } from './infrastructure/telemetry/telemetry.module';
 import { ToolsModule } from './infrastructure/tools/tools.module';
+import { UpstreamsModule } from './infrastructure/upstreams/upstreams.module';
 
 type Importable = NonNullable<DynamicModule['imports']>[number];
 
-const PROXY_MODULES: Importable[] = [CoreModule, TelemetryModule, ToolsModule, PluginsModule, PolicyModule];
+const PROXY_MODULES: Importable[] = [CoreModule, TelemetryModule, ToolsModule, PluginsModule, PolicyModule, UpstreamsModule];
 
 @Module({})
 export class AppModule {

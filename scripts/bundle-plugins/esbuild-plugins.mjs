@@ -18,26 +18,45 @@ function exactly(names) {
   return new RegExp(`^(${names.map((n) => n.replace(/[/.]/g, '\\$&')).join('|')})$`);
 }
 
-/** A module that stands for `requireExpr` and evaluates it on first use of any export. */
-function onFirstUse(requireExpr, { writable = false } = {}) {
-  return `let real; const load = () => (real ??= ${requireExpr});
-module.exports = new Proxy({}, { get: (_, k) => load()[k],${writable ? ' set: (_, k, v) => { load()[k] = v; return true; },' : ''} has: (_, k) => k in load(), ownKeys: () => Reflect.ownKeys(load()),
+/**
+ * A module that stands for `requireExpr` and evaluates it on first use of any export. `known`
+ * exports are answered without evaluating it: values that are the same in every process that
+ * can run this code.
+ */
+function onFirstUse(requireExpr, { writable = false, known } = {}) {
+  const get = known ? `(_, k) => Object.hasOwn(known, k) ? known[k] : load()[k]` : '(_, k) => load()[k]';
+  return `let real; const load = () => (real ??= ${requireExpr});${known ? ` const known = ${known};` : ''}
+module.exports = new Proxy({}, { get: ${get},${writable ? ' set: (_, k, v) => { load()[k] = v; return true; },' : ''} has: (_, k) => k in load(), ownKeys: () => Reflect.ownKeys(load()),
   getOwnPropertyDescriptor: (_, k) => { const d = Object.getOwnPropertyDescriptor(load(), k); return d && { ...d, configurable: true }; } });`;
 }
+
+/**
+ * What a snapshot's code may take of a lazy built-in at import without loading it. A blob only
+ * ever starts a main thread, so worker_threads' identity is known at build (pino reads
+ * `isMainThread` at import), and its `Worker` class (thread-stream takes it at import) is a
+ * stand-in that loads the module when a worker is made, at run time. Loading worker_threads
+ * itself while building breaks every worker started from the blob (ADR 110), and the build's
+ * built-ins guard refuses it. `load` is the stand-in module's own loader.
+ */
+const KNOWN_AT_BUILD = {
+  worker_threads: `{ isMainThread: true, threadId: 0, parentPort: null, workerData: null,
+  Worker: new Proxy(function Worker() {}, { construct: (_, args, target) => Reflect.construct(load().Worker, args, target === known.Worker ? load().Worker : target),
+    get: (_, k) => load().Worker[k], has: (_, k) => k in load().Worker }) }`,
+};
 
 /**
  * Node 20 cannot load some built-ins while it builds a snapshot (`http` throws there, and
  * Nest's exception filter requires it at import). In the snapshot bundle they become
  * proxies that require the real module on first use, which happens only at run time.
  */
-export function lazyBuiltins(names = ['http', 'https', 'http2', 'async_hooks', 'perf_hooks', 'child_process', 'worker_threads', 'module']) {
+export function lazyBuiltins(names = ['http', 'https', 'http2', 'async_hooks', 'perf_hooks', 'child_process', 'worker_threads', 'module', 'readline']) {
   const filter = new RegExp(`^(node:)?(${names.join('|')})$`);
   return {
     name: 'lazy-builtins',
     setup(b) {
       b.onResolve({ filter }, (args) =>
         args.namespace === 'lazy-builtin' ? { path: args.path, external: true } : { path: args.path.replace(/^node:/, ''), namespace: 'lazy-builtin' });
-      b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({ loader: 'js', contents: onFirstUse(`require('node:${args.path}')`, { writable: true }) }));
+      b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({ loader: 'js', contents: onFirstUse(`require('node:${args.path}')`, { writable: true, known: KNOWN_AT_BUILD[args.path] }) }));
     },
   };
 }
@@ -86,6 +105,12 @@ export const RUN_TIME_BUNDLES = {
   // Only the OTLP exporter needs these ~80 KB more; the file and console exporters never read
   // them. It takes the SDK packages it shares from awf-otel.cjs: one copy of each.
   'awf-otlp.cjs': { packages: ['@opentelemetry/exporter-trace-otlp-proto'], from: { 'awf-otel.cjs': ['@opentelemetry/api', '@opentelemetry/core', '@opentelemetry/resources'] } },
+  // The MCP SDK's Client for steps that name other MCP servers (src/infrastructure/upstreams): with zod,
+  // ~1 MB that a step without upstreams must not deserialize at every start.
+  'awf-mcp-client.cjs': {
+    packages: ['@modelcontextprotocol/sdk/client/index.js', '@modelcontextprotocol/sdk/client/streamableHttp.js', '@modelcontextprotocol/sdk/client/sse.js',
+      '@modelcontextprotocol/sdk/client/stdio.js', '@modelcontextprotocol/sdk/shared/stdio.js'],
+  },
 };
 
 /** A run-time bundle's entry: one getter per package, so only what is asked for runs. */

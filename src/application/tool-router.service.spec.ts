@@ -1,6 +1,6 @@
 import { AwfError } from '../domain/errors/awf-error';
 import type { ToolDefinition } from '../domain/model/tool-definition';
-import { textResult, type ToolResult } from '../domain/model/tool-result';
+import { resultText, textResult, type ToolResult } from '../domain/model/tool-result';
 import type { ToolCallInterceptor } from '../domain/ports/tool-call-interceptor.port';
 import type { ToolProvider } from '../domain/ports/tool-provider.port';
 import type { ToolScope } from '../domain/ports/tool-scope';
@@ -98,7 +98,7 @@ describe('ToolRouterService', () => {
 
   it('turns a synchronous throw of a non-async interceptor into an error result its outer interceptors see', async () => {
     const seen: string[] = [];
-    const outer: ToolCallInterceptor = { order: 1, intercept: (_call, next) => next().then((r) => (seen.push(r.content[0].text), r)) };
+    const outer: ToolCallInterceptor = { order: 1, intercept: (_call, next) => next().then((r) => (seen.push(resultText(r)), r)) };
     const broken: ToolCallInterceptor = { order: 2, intercept: () => { throw new Error('sync bug'); } };
     const router = await ToolRouterService.open([provider([tool('alpha')])], scope, [outer, broken]);
     expect(await router.call('alpha', {})).toMatchObject({ isError: true, content: [{ text: 'alpha failed: sync bug' }] });

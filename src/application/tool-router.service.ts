@@ -4,7 +4,7 @@ import { ErrorCodes } from '../domain/errors/error-codes';
 import { TOOL_NAME_PATTERN, type ToolDefinition } from '../domain/model/tool-definition';
 import { errorResult, type ToolResult } from '../domain/model/tool-result';
 import type { ToolCall, ToolCallInterceptor } from '../domain/ports/tool-call-interceptor.port';
-import type { ToolRouter } from '../domain/ports/tool-router.port';
+import type { ToolCallOptions, ToolRouter } from '../domain/ports/tool-router.port';
 import type { ToolProvider } from '../domain/ports/tool-provider.port';
 import type { ToolScope } from '../domain/ports/tool-scope';
 import { isPlainObject } from '../domain/model/plain-object';
@@ -72,7 +72,7 @@ export class ToolRouterService implements ToolRouter {
     return this.tools;
   }
 
-  async call(name: string, args: unknown, options: { signal?: AbortSignal } = {}): Promise<ToolResult> {
+  async call(name: string, args: unknown, options: ToolCallOptions = {}): Promise<ToolResult> {
     const route = this.routes.get(name);
     if (!route) {
       throw new AwfError(ErrorCodes.TOOL_UNKNOWN, `unknown tool "${name}"`, { tool: name }, 'Call tools/list for the tools this proxy serves.');
@@ -80,7 +80,7 @@ export class ToolRouterService implements ToolRouter {
     const call: ToolCall = {
       tool: route.tool,
       args: isPlainObject(args) ? args : {},
-      ctx: { scope: this.scope, signal: options.signal ?? new AbortController().signal, callId: randomUUID() },
+      ctx: { scope: this.scope, signal: options.signal ?? new AbortController().signal, callId: randomUUID(), ...(options.onProgress ? { onProgress: options.onProgress } : {}) },
     };
     const fail = toErrorResult(name);
     const invoke = (index: number): Promise<ToolResult> => {

@@ -1,11 +1,11 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findExecutable } from '../../src/infrastructure/tools/executable.lookup';
 import { ECHO_EXTENSION, projectWithExtensions, scratchDir } from '../support/cli';
 import { callBuiltin, isRunning } from '../support/builtin-e2e';
+import { describeEach, launchPaths, ripgrepVariants } from '../support/launch-paths';
 import { connectMcpServe, type McpSession } from '../support/mcp-client';
 
-describe('built-in tools through awf mcp-serve', () => {
+describeEach(launchPaths(), 'built-in tools through awf mcp-serve', (launch) => {
   const project = scratchDir({
     'src/app.ts': 'export const greeting = "hello";\nexport function hello() {\n  return greeting;\n}\n',
     'src/util.js': 'module.exports = { hello: 1 };\n',
@@ -17,7 +17,7 @@ describe('built-in tools through awf mcp-serve', () => {
   let session: McpSession;
   const at = (name: string) => join(project.dir, name);
   beforeAll(async () => {
-    session = await connectMcpServe(project.dir, { root_dir: project.dir });
+    session = await connectMcpServe(project.dir, { root_dir: project.dir }, { launch });
   }, 60_000);
   afterAll(async () => {
     await session?.close();
@@ -95,9 +95,10 @@ describe('built-ins are served only when intercept_builtins is true', () => {
   }, 60_000);
 });
 
-const engines = ['js', ...(findExecutable('rg') ? ['ripgrep'] : [])];
-
-describe('Grep gives the same answers on ripgrep and on the JS walker', () => {
+// Per launch path, with ripgrep on PATH and hidden from it: the default engine (ripgrep when
+// found, else the JS walker in its worker thread) and each engine forced give the same answers.
+describeEach(launchPaths().flatMap((launch) => ripgrepVariants().map((rg) => ({ launch, rg, name: `${launch.name}, ${rg.name}`, skip: launch.skip ?? rg.skip }))),
+  'Grep gives the same answers on ripgrep and on the JS walker', ({ launch, rg }) => {
   const project = scratchDir({
     '.gitignore': '*.min.js\nvendor/\n!vendor/keep.js\n',
     'src/a.ts': 'import x from "y";\n// TODO: fix\nconst todo = 1;\n',
@@ -107,9 +108,13 @@ describe('Grep gives the same answers on ripgrep and on the JS walker', () => {
     'vendor/e.js': 'TODO vendored\n',
     'README.md': 'Nothing to do here.\nTODO: write docs\n',
   });
+  const engines = rg.name === 'rg on PATH' ? ['default', 'js', 'ripgrep'] : ['default', 'js'];
   const sessions = new Map<string, McpSession>();
   beforeAll(async () => {
-    for (const engine of engines) sessions.set(engine, await connectMcpServe(project.dir, {}, { env: { AWF_GREP_ENGINE: engine } }));
+    for (const engine of engines) {
+      const env: Record<string, string> = { PATH: rg.path, ...(engine === 'default' ? {} : { AWF_GREP_ENGINE: engine }) };
+      sessions.set(engine, await connectMcpServe(project.dir, {}, { env, launch }));
+    }
   }, 120_000);
   afterAll(async () => {
     for (const session of sessions.values()) await session.close();

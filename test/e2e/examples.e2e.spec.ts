@@ -19,3 +19,32 @@ describe('examples/', () => {
     expect(result.status).toBe(0);
   }, 150_000);
 });
+
+/** The examples of AWF's composite features run offline, as shipped (command steps and the `script` agent). */
+describe('examples/ that run offline', () => {
+  const run = (file: string, args: string[] = []) => runAwf(['run', file, ...args], { cwd: REPO_ROOT, timeout: 120_000 });
+
+  it('parallel-agents.yaml: two agent branches with their own proxy and a command branch', () => {
+    const r = run('examples/parallel-agents.yaml');
+    expect(r.stderr).toMatch(/✓ list_sources {2}success .*1 tool call/);
+    expect(r.stderr).toMatch(/✓ read_math {2}success .*1 tool call/);
+    expect(r.stdout).toMatch(/^agents: success, success; \d+ lines of source\n$/);
+    expect(r.status).toBe(0);
+  }, 150_000);
+
+  it('loops.yaml: for_each over a step output, a nested loop reading .loop.Parent, a while loop', () => {
+    const r = run('examples/loops.yaml');
+    expect(r.stdout).toBe('liftoff after completed 4 iterations\n');
+    expect(r.stderr.match(/✓ count_word/g)).toHaveLength(6);
+    expect(r.status).toBe(0);
+  }, 150_000);
+
+  it('hooks.yaml: hooks in order on success, and workflow_error with .error on failure', () => {
+    const ok = run('examples/hooks.yaml');
+    expect(ok.stderr).toMatch(/^starting hooks \(run [0-9a-f-]{36}\)\nabout to build\nbuild exited 0\n✓ build .*\nfinished: built ok\n$/);
+    expect(ok.status).toBe(0);
+    const failed = run('examples/hooks.yaml', ['--input', 'fail=yes']);
+    expect(failed.stderr).toContain('failed in build (execution error, exit 1): step "build" failed (exit code 1)');
+    expect(failed.status).toBe(3);
+  }, 150_000);
+});

@@ -25,7 +25,7 @@ describe('awf validate (the fixture list is covered in test/integration/workflow
     for (const line of [
       '[WORKFLOW.PARSE.INVALID_FIELD] inputs.target.type: unknown type "strin"',
       '[WORKFLOW.PARSE.INVALID_FIELD] states.build.timeout:',
-      '[WORKFLOW.PARSE.INVALID_FIELD] states.fancy.type: step type "parallel" is not supported',
+      '[WORKFLOW.VALIDATION.MISSING_FIELD] states.fancy.parallel: parallel must be a non-empty list of state names',
       '[WORKFLOW.VALIDATION.MISSING_FIELD] states.talk.provider:',
       '[WORKFLOW.VALIDATION.MISSING_STATE] states.initial: initial state "begin" does not exist',
       '[WORKFLOW.VALIDATION.NO_TERMINAL] states:',

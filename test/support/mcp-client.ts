@@ -2,7 +2,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AWF_MAIN } from './cli';
+import type { ProxyConfig } from '../../src/domain/proxy/proxy-config';
+import { PLAIN, type LaunchPath } from './launch-paths';
 
 export interface McpSession {
   client: Client;
@@ -11,17 +12,22 @@ export interface McpSession {
   close: () => Promise<void>;
 }
 
-/** Spawns `awf mcp-serve` on a config written into `dir`, connected with the official SDK client. */
+/**
+ * Spawns `awf mcp-serve` on a config written into `dir`, connected with the official SDK client;
+ * started as `launch` says (test/support/launch-paths.ts), plain `node dist/main.js` by default.
+ */
 export async function connectMcpServe(
   dir: string,
   config: Record<string, unknown>,
-  options: { cwd?: string; env?: Record<string, string>; protocolVersion?: string } = {},
+  options: { cwd?: string; env?: Record<string, string>; protocolVersion?: string; launch?: LaunchPath } = {},
 ): Promise<McpSession> {
   const file = join(dir, `proxy-${Math.random().toString(36).slice(2)}.json`);
-  writeFileSync(file, JSON.stringify({ version: 1, intercept_builtins: true, plugin_tools: [], ...config }), { mode: 0o600 });
+  const full = { version: 1, intercept_builtins: true, plugin_tools: [], ...config };
+  writeFileSync(file, JSON.stringify(full), { mode: 0o600 });
+  const { command, args } = (options.launch ?? PLAIN).launch(file, full as unknown as ProxyConfig);
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [AWF_MAIN, 'mcp-serve', `--config=${file}`],
+    command,
+    args,
     cwd: options.cwd ?? dir,
     env: { ...(process.env as Record<string, string>), AWF_LOG_LEVEL: 'info', ...options.env },
     stderr: 'pipe',

@@ -5,6 +5,7 @@ import { ErrorCodes } from '../../domain/errors/error-codes';
 import { withStderrTail } from '../../domain/errors/stderr-tail';
 import type { AppLogger } from '../../domain/ports/app-logger.port';
 import type { AgentCatalog } from '../../domain/workflow/ports/agent-catalog.port';
+import type { LoopData } from '../../domain/workflow/interpolation.types';
 import type { AgentStep } from '../../domain/workflow/workflow.model';
 import { interpolate, interpolateDeep, type RunContext } from './run-context';
 import type { StepOutcome } from './step-outcome';
@@ -23,14 +24,15 @@ export class AgentStepExecutor {
     const providerName = interpolate(ctx, step.provider, step.name, 'provider');
     const provider = this.agents.get(providerName);
     if (!provider) {
-      throw new AwfError(ErrorCodes.WORKFLOW_UNKNOWN_PROVIDER, `states.${step.name}.provider: unknown agent provider "${providerName}"`,
-        { step: step.name, provider: providerName }, `Available providers: ${this.agents.names().join(', ') || 'none'}.`);
+      const available = this.agents.names().join(', ') || 'none';
+      throw new AwfError(ErrorCodes.WORKFLOW_UNKNOWN_PROVIDER, `states.${step.name}.provider: unknown agent provider "${providerName}" (available: ${available})`,
+        { step: step.name, provider: providerName, available: this.agents.names() }, 'Use one of the available providers, or load the extension that adds this one (.awf/config.yaml `extensions:`).');
     }
     const prompt = interpolate(ctx, step.prompt, step.name, 'prompt');
     const options = interpolateDeep(ctx, step.options, step.name, 'options') as Record<string, unknown>;
     const dir = step.dir ? interpolate(ctx, step.dir, step.name, 'dir') : undefined;
     const cwd = dir ? (isAbsolute(dir) ? dir : resolve(ctx.cwd, dir)) : ctx.cwd;
-    const eventsPath = stepEventsPath(ctx.runDir, step.name);
+    const eventsPath = stepEventsPath(ctx.runDir, step.name, ctx.loop);
     let session: ProxySession | undefined;
     if (ToolProxyService.wanted(step.mcpProxy)) {
       try {
@@ -92,7 +94,13 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** The step's audit trail in the run's directory, where `mcp-serve` appends and `run` reads. */
-export function stepEventsPath(runDir: string, step: string): string {
-  return join(runDir, `${step.replace(/[^A-Za-z0-9_-]/g, '_')}.events.jsonl`);
+/**
+ * The step's audit trail in the run's directory, where `mcp-serve` appends and `run` reads.
+ * In a loop body each iteration has its own (`review.i2.events.jsonl`; nested: `i1-3`).
+ */
+export function stepEventsPath(runDir: string, step: string, loop?: LoopData): string {
+  const indices: number[] = [];
+  for (let l: LoopData | null | undefined = loop; l; l = l.Parent) indices.unshift(l.Index);
+  const iteration = indices.length ? `.i${indices.join('-')}` : '';
+  return join(runDir, `${step.replace(/[^A-Za-z0-9_-]/g, '_')}${iteration}.events.jsonl`);
 }

@@ -1,12 +1,13 @@
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 
+/** The parsed expression: a literal, a dotted path into the data, a negation, an operator, a call. */
 type Expr =
-  | { k: 'lit'; v: unknown }
-  | { k: 'path'; p: string[] }
-  | { k: 'not'; e: Expr }
-  | { k: 'bin'; op: string; l: Expr; r: Expr }
-  | { k: 'call'; fn: string; args: Expr[] };
+  | { kind: 'literal'; value: unknown }
+  | { kind: 'path'; keys: string[] }
+  | { kind: 'not'; operand: Expr }
+  | { kind: 'binary'; op: string; left: Expr; right: Expr }
+  | { kind: 'call'; fn: string; args: Expr[] };
 
 const COMPARE = new Set(['==', '!=', '<', '>', '<=', '>=', 'contains', 'startsWith', 'endsWith', 'in', 'matches']);
 const FUNCS = new Set(['contains', 'startsWith', 'endsWith', 'has_prefix', 'has_suffix', 'len', 'trim', 'lower', 'upper']);
@@ -32,10 +33,10 @@ export class Condition {
   paths(): string[][] {
     const out: string[][] = [];
     const visit = (e: Expr): void => {
-      if (e.k === 'path') out.push(e.p);
-      else if (e.k === 'not') visit(e.e);
-      else if (e.k === 'bin') (visit(e.l), visit(e.r));
-      else if (e.k === 'call') e.args.forEach(visit);
+      if (e.kind === 'path') out.push(e.keys);
+      else if (e.kind === 'not') visit(e.operand);
+      else if (e.kind === 'binary') (visit(e.left), visit(e.right));
+      else if (e.kind === 'call') e.args.forEach(visit);
     };
     visit(this.ast);
     return out;
@@ -63,12 +64,12 @@ function tokenize(src: string): string[] {
 
 class Parser {
   pos = 0;
-  constructor(private readonly t: string[], private readonly src: string) {}
+  constructor(private readonly tokens: string[], private readonly src: string) {}
   done(): boolean {
-    return this.pos >= this.t.length;
+    return this.pos >= this.tokens.length;
   }
   private peek(): string | undefined {
-    return this.t[this.pos];
+    return this.tokens[this.pos];
   }
   private eat(tok: string): boolean {
     if (this.peek() !== tok) return false;
@@ -76,37 +77,37 @@ class Parser {
     return true;
   }
   parseOr(): Expr {
-    let l = this.parseAnd();
-    while (this.eat('or') || this.eat('||')) l = { k: 'bin', op: 'or', l, r: this.parseAnd() };
-    return l;
+    let left = this.parseAnd();
+    while (this.eat('or') || this.eat('||')) left = { kind: 'binary', op: 'or', left, right: this.parseAnd() };
+    return left;
   }
   private parseAnd(): Expr {
-    let l = this.parseNot();
-    while (this.eat('and') || this.eat('&&')) l = { k: 'bin', op: 'and', l, r: this.parseNot() };
-    return l;
+    let left = this.parseNot();
+    while (this.eat('and') || this.eat('&&')) left = { kind: 'binary', op: 'and', left, right: this.parseNot() };
+    return left;
   }
   private parseNot(): Expr {
-    if (this.eat('not') || this.eat('!')) return { k: 'not', e: this.parseNot() };
-    const l = this.parsePrimary();
+    if (this.eat('not') || this.eat('!')) return { kind: 'not', operand: this.parseNot() };
+    const left = this.parsePrimary();
     const op = this.peek();
     if (op && COMPARE.has(op)) {
       this.pos++;
-      return { k: 'bin', op, l, r: this.parsePrimary() };
+      return { kind: 'binary', op, left, right: this.parsePrimary() };
     }
-    return l;
+    return left;
   }
   private parsePrimary(): Expr {
-    const tok = this.t[this.pos++];
+    const tok = this.tokens[this.pos++];
     if (tok === undefined) throw invalid(this.src, 'unexpected end of expression');
     if (tok === '(') {
       const e = this.parseOr();
       if (!this.eat(')')) throw invalid(this.src, 'missing ")"');
       return e;
     }
-    if (tok.startsWith("'") || tok.startsWith('"')) return { k: 'lit', v: tok.slice(1, -1).replace(/\\(.)/g, '$1') };
-    if (/^-?\d/.test(tok)) return { k: 'lit', v: Number(tok) };
-    if (tok === 'true' || tok === 'false') return { k: 'lit', v: tok === 'true' };
-    if (tok === 'nil' || tok === 'null') return { k: 'lit', v: undefined };
+    if (tok.startsWith("'") || tok.startsWith('"')) return { kind: 'literal', value: tok.slice(1, -1).replace(/\\(.)/g, '$1') };
+    if (/^-?\d/.test(tok)) return { kind: 'literal', value: Number(tok) };
+    if (tok === 'true' || tok === 'false') return { kind: 'literal', value: tok === 'true' };
+    if (tok === 'nil' || tok === 'null') return { kind: 'literal', value: undefined };
     if (/^[A-Za-z_$]/.test(tok)) {
       if (this.eat('(')) {
         if (!FUNCS.has(tok)) throw invalid(this.src, `unknown function ${tok}()`);
@@ -116,29 +117,29 @@ class Parser {
           this.eat(',');
           if (this.done()) throw invalid(this.src, 'missing ")"');
         }
-        return { k: 'call', fn: tok, args };
+        return { kind: 'call', fn: tok, args };
       }
       if (COMPARE.has(tok) || tok === 'and' || tok === 'or') throw invalid(this.src, `"${tok}" needs a value before it`);
-      return { k: 'path', p: tok.split('.') };
+      return { kind: 'path', keys: tok.split('.') };
     }
     throw invalid(this.src, `unexpected "${tok}"`);
   }
 }
 
 function evaluate(e: Expr, env: Record<string, unknown>): unknown {
-  switch (e.k) {
-    case 'lit':
-      return e.v;
+  switch (e.kind) {
+    case 'literal':
+      return e.value;
     case 'path':
-      return e.p.reduce<unknown>((v, key) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[key] : undefined), env);
+      return e.keys.reduce<unknown>((v, key) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[key] : undefined), env);
     case 'not':
-      return !truthy(evaluate(e.e, env));
+      return !truthy(evaluate(e.operand, env));
     case 'call':
       return call(e.fn, e.args.map((a) => evaluate(a, env)));
-    case 'bin': {
-      if (e.op === 'and') return truthy(evaluate(e.l, env)) && truthy(evaluate(e.r, env));
-      if (e.op === 'or') return truthy(evaluate(e.l, env)) || truthy(evaluate(e.r, env));
-      return compare(e.op, evaluate(e.l, env), evaluate(e.r, env));
+    case 'binary': {
+      if (e.op === 'and') return truthy(evaluate(e.left, env)) && truthy(evaluate(e.right, env));
+      if (e.op === 'or') return truthy(evaluate(e.left, env)) || truthy(evaluate(e.right, env));
+      return compare(e.op, evaluate(e.left, env), evaluate(e.right, env));
     }
   }
 }
@@ -153,31 +154,31 @@ function call(fn: string, args: unknown[]): unknown {
   return compare(op, a, b);
 }
 
-function compare(op: string, l: unknown, r: unknown): boolean {
-  if (l === undefined || r === undefined) return false;
+function compare(op: string, left: unknown, right: unknown): boolean {
+  if (left === undefined || right === undefined) return false;
   switch (op) {
     case '==':
-      return loose(l) === loose(r);
+      return loose(left) === loose(right);
     case '!=':
-      return loose(l) !== loose(r);
+      return loose(left) !== loose(right);
     case '<':
-      return Number(l) < Number(r);
+      return Number(left) < Number(right);
     case '>':
-      return Number(l) > Number(r);
+      return Number(left) > Number(right);
     case '<=':
-      return Number(l) <= Number(r);
+      return Number(left) <= Number(right);
     case '>=':
-      return Number(l) >= Number(r);
+      return Number(left) >= Number(right);
     case 'contains':
-      return Array.isArray(l) ? l.map(loose).includes(loose(r)) : String(l).includes(String(r));
+      return Array.isArray(left) ? left.map(loose).includes(loose(right)) : String(left).includes(String(right));
     case 'startsWith':
-      return String(l).startsWith(String(r));
+      return String(left).startsWith(String(right));
     case 'endsWith':
-      return String(l).endsWith(String(r));
+      return String(left).endsWith(String(right));
     case 'in':
-      return Array.isArray(r) ? r.map(loose).includes(loose(l)) : String(r).includes(String(l));
+      return Array.isArray(right) ? right.map(loose).includes(loose(left)) : String(right).includes(String(left));
     case 'matches':
-      return new RegExp(String(r)).test(String(l));
+      return new RegExp(String(right)).test(String(left));
   }
   return false;
 }

@@ -1,6 +1,8 @@
 import { hostname, userInfo } from 'node:os';
 import { AwfError, isAwfError } from '../../domain/errors/awf-error';
-import type { StepStateData, TemplateContext } from '../../domain/workflow/interpolation.types';
+import type { ErrorData, LoopData, StepStateData, TemplateContext } from '../../domain/workflow/interpolation.types';
+import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
+import type { StepReport } from '../../domain/workflow/run-report.model';
 import type { TraceSpan } from '../../domain/ports/tracer.port';
 import type { Workflow } from '../../domain/workflow/workflow.model';
 import { renderTemplate } from './template-engine';
@@ -20,6 +22,25 @@ export interface RunContext {
   cwd: string;
   /** The running step's span: its traceparent goes into the step's proxy config. */
   stepSpan?: TraceSpan;
+  /** Where new step spans hang: the run's span, or the parallel / loop step running them. */
+  parentSpan?: TraceSpan;
+  /** Inside a loop body: the iteration's `.loop`. */
+  loop?: LoopData;
+  /** In `workflow_error` hooks: what failed. */
+  error?: ErrorData;
+  /** Workflow names from the top run down to this one (call_workflow). */
+  callStack: string[];
+  /** Every step report of this run, shared by the branches and bodies that add to it. */
+  reports: StepReport[];
+  observer?: RunObserver;
+}
+
+/**
+ * The context a branch or loop body step runs in: its own signal, span parent and `.loop`;
+ * the states and reports shared with the run (a branch's output is readable afterwards).
+ */
+export function scopedContext(ctx: RunContext, scope: Partial<Pick<RunContext, 'signal' | 'parentSpan' | 'loop' | 'current'>>): RunContext {
+  return { ...ctx, ...scope, stepSpan: undefined };
 }
 
 export function templateData(ctx: RunContext): TemplateContext {
@@ -29,6 +50,8 @@ export function templateData(ctx: RunContext): TemplateContext {
     env: ctx.env,
     workflow: { ID: ctx.runId, Name: ctx.workflow.name, CurrentState: ctx.current, StartedAt: ctx.startedAt.toISOString() },
     context: { WorkingDir: ctx.cwd, User: userName(ctx.env), Hostname: hostname() },
+    ...(ctx.loop ? { loop: ctx.loop } : {}),
+    ...(ctx.error ? { error: ctx.error } : {}),
   };
 }
 

@@ -8,4 +8,12 @@ export interface StepOutcome {
   error?: AwfError;
   attempts: number;
   toolCalls: number;
+  /** Where a loop left early (a body step routed outside the loop): overrides on_complete. */
+  next?: string;
+  /** The step could not run at all (a template error, an unknown provider): no route applies. */
+  fatal?: boolean;
+}
+
+export function failedOutcome(error: AwfError, extra: Partial<StepOutcome> = {}): StepOutcome {
+  return { status: 'failure', state: { Output: '', Stderr: '', ExitCode: -1, Status: 'failure' }, error, attempts: 1, toolCalls: 0, ...extra };
 }

@@ -11,11 +11,17 @@ import {
 } from '../../domain/workflow/interpolation.types';
 import { type ValidationIssue, issue } from '../../domain/workflow/validation-issue.model';
 import type { Step, Workflow } from '../../domain/workflow/workflow.model';
+import { collectStrings, flowTemplateFields, hookTemplateFields } from './flow-template-fields';
 import { Template } from './template-engine';
 import type { TemplateReference } from './template/template-walk';
 
 /** The template fields of a step, by YAML key. Agent options are interpolated too (ADR 040). */
 export function templateFields(step: Step): [string, string][] {
+  return [...ownTemplateFields(step), ...hookTemplateFields(step)];
+}
+
+function ownTemplateFields(step: Step): [string, string][] {
+  if (step.type !== 'step' && step.type !== 'agent' && step.type !== 'terminal') return flowTemplateFields(step);
   if (step.type === 'step')
     return [['command', step.command], ...(step.dir ? [['dir', step.dir] as [string, string]] : [])];
   if (step.type === 'terminal') return step.message ? [['message', step.message]] : [];
@@ -26,13 +32,6 @@ export function templateFields(step: Step): [string, string][] {
   if (step.dir) fields.push(['dir', step.dir]);
   collectStrings(step.options, 'options', fields);
   return fields;
-}
-
-function collectStrings(value: unknown, path: string, out: [string, string][]): void {
-  if (typeof value === 'string') out.push([path, value]);
-  else if (Array.isArray(value)) value.forEach((v, i) => collectStrings(v, `${path}[${i}]`, out));
-  else if (typeof value === 'object' && value !== null)
-    for (const [k, v] of Object.entries(value)) collectStrings(v, `${path}.${k}`, out);
 }
 
 /** Where a template is, for the rules that depend on it. */
@@ -50,8 +49,15 @@ export interface TemplateScope {
 export function checkTemplates(wf: Workflow): ValidationIssue[] {
   const out: ValidationIssue[] = [];
   for (const step of wf.steps) {
+    // A post hook runs after its step, so it may read the step's own state.
     for (const [field, text] of templateFields(step))
-      out.push(...checkTemplate(wf, text, `states.${step.name}.${field}`, { step: step.name }));
+      out.push(...checkTemplate(wf, text, `states.${step.name}.${field}`, { step: field.startsWith('hooks.post') ? undefined : step.name }));
+  }
+  for (const [name, actions] of Object.entries(wf.hooks ?? {})) {
+    actions?.forEach((a, i) => {
+      const [field, text] = a.log !== undefined ? ['log', a.log] : ['command', a.command ?? ''];
+      out.push(...checkTemplate(wf, text, `hooks.${name}[${i}].${field}`, { errorHook: name === 'workflow_error' }));
+    });
   }
   return out;
 }

@@ -5,9 +5,12 @@ import type { ApprovalChannel, ApprovalChannels } from '../../domain/ports/appro
 import type { PolicyLayer, PolicySpec } from '../../domain/policy/policy.model';
 import type { PrivateDirs } from '../../domain/ports/private-dirs.port';
 import type { TelemetryControl } from '../../domain/ports/telemetry-control.port';
+import { AwfError } from '../../domain/errors/awf-error';
 import type { ToolRouterFactory } from '../../domain/ports/tool-router-factory.port';
 import type { ToolScopeResolver } from '../../domain/ports/tool-scope-resolver.port';
 import { PROXY_CONFIG_VERSION, type ProxyConfig } from '../../domain/proxy/proxy-config';
+import { resolveUpstreamServers, type UpstreamServerSpec } from '../../domain/proxy/upstream-server';
+import { formatIssue, type ValidationIssue } from '../../domain/workflow/validation-issue.model';
 import type { McpProxySettings } from '../../domain/workflow/workflow.model';
 
 export const PROXY_SERVER_NAME = 'awf-proxy';
@@ -30,6 +33,12 @@ export interface ProxySession {
   close(): void;
 }
 
+/** What an agent runs to start a step's `mcp-serve`. */
+export interface ProxyLaunch {
+  command: string;
+  args: string[];
+}
+
 export interface ToolProxyOptions {
   /** Absolute path of the built CLI (`dist/main.js`) that agents start as `mcp-serve`. */
   mainScript: string;
@@ -46,6 +55,16 @@ export interface ToolProxyOptions {
   policyDefaults?: PolicySpec;
   /** Where a step with `approve` rules gets its private approval socket. */
   approvals?: ApprovalChannels;
+  /** The named servers of `.awf/config.yaml` (`mcp_servers`), read when a step names one. */
+  mcpServers?: () => Readonly<Record<string, UpstreamServerSpec>>;
+}
+
+/**
+ * The command an agent runs to start the `mcp-serve` of the step whose config is `file`: a plain
+ * command, the same for every agent CLI, `node [flags] main.js mcp-serve --config=…` (ADR 120).
+ */
+export function proxyLaunch(options: Pick<ToolProxyOptions, 'mainScript' | 'nodeArgs' | 'nodeBinary'>, file: string): ProxyLaunch {
+  return { command: options.nodeBinary ?? process.execPath, args: [...(options.nodeArgs ?? []), options.mainScript, 'mcp-serve', `--config=${file}`] };
 }
 
 /**
@@ -61,14 +80,16 @@ export class ToolProxyService {
 
   /** Whether the step's settings call for a proxy at all (AWF: enabled and something to serve). */
   static wanted(settings: McpProxySettings | undefined): settings is McpProxySettings {
-    return !!settings?.enable && (settings.interceptBuiltins || settings.pluginTools.length > 0);
+    return !!settings?.enable && (settings.interceptBuiltins || settings.pluginTools.length > 0 || !!settings.servers?.length);
   }
 
   async start(request: ProxyStartRequest): Promise<ProxySession> {
+    const upstreams = this.upstreams(request);
     const config: ProxyConfig = {
       version: PROXY_CONFIG_VERSION,
       intercept_builtins: request.settings.interceptBuiltins,
       plugin_tools: request.settings.pluginTools.map((p) => ({ plugin: p.plugin, expose: [...p.expose] })),
+      ...(upstreams.length ? { upstreams } : {}),
       root_dir: request.rootDir,
       workflow: request.workflow,
       step: request.step,
@@ -96,9 +117,7 @@ export class ToolProxyService {
       const session: ProxySession = {
         injection: {
           serverName: PROXY_SERVER_NAME,
-          // A plain command, the same for every agent CLI: `node [flags] main.js mcp-serve --config=…` (ADR 120).
-          command: this.options.nodeBinary ?? process.execPath,
-          args: [...(this.options.nodeArgs ?? []), this.options.mainScript, 'mcp-serve', `--config=${file}`],
+          ...proxyLaunch(this.options, file),
           env: {},
           configPath: file,
           interceptBuiltins: config.intercept_builtins,
@@ -121,6 +140,18 @@ export class ToolProxyService {
   /** Closes whatever is still open: the safety net for a run that ends abruptly. */
   closeAll(): void {
     for (const session of [...this.open]) session.close();
+  }
+
+  /** The step's servers made whole; their `${VAR}`s stay as written (mcp-serve expands them). */
+  private upstreams(request: ProxyStartRequest): UpstreamServerSpec[] {
+    const refs = request.settings.servers ?? [];
+    if (refs.length === 0) return [];
+    const issues: ValidationIssue[] = [];
+    const servers = resolveUpstreamServers(refs, this.options.mcpServers?.() ?? {}, `states.${request.step}.mcp_proxy.servers`, issues);
+    if (issues.length) {
+      throw new AwfError(issues[0].code as AwfError['code'], issues.map(formatIssue).join('; '), { step: request.step }, 'See docs/upstream-servers.md.');
+    }
+    return servers;
   }
 
   private async preflight(config: ProxyConfig): Promise<void> {

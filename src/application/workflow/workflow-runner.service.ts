@@ -2,15 +2,22 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { AwfError, isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
+import type { TraceSpan } from '../../domain/ports/tracer.port';
+import type { StepStateData } from '../../domain/workflow/interpolation.types';
 import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
-import type { RunError, RunReport, StepReport } from '../../domain/workflow/run-report.model';
-import { findStep, type Step, type TerminalStep, type Workflow } from '../../domain/workflow/workflow.model';
+import type { RunReport, StepReport } from '../../domain/workflow/run-report.model';
+import { type ExecutableStep, findStep, type TerminalStep, type Workflow } from '../../domain/workflow/workflow.model';
 import type { RunTelemetry } from '../run-telemetry.service';
 import { type AgentStepExecutor, stepEventsPath } from './agent-step.executor';
 import type { CommandStepExecutor } from './command-step.executor';
-import { Condition } from './condition-evaluator';
+import type { HookRunner } from './hook-runner';
+import { LoopStepExecutor } from './loop-step.executor';
+import { ParallelStepExecutor } from './parallel-step.executor';
 import { interpolate, type RunContext } from './run-context';
-import type { StepOutcome } from './step-outcome';
+import { errorData, errorJson, stepReport } from './run-report';
+import { failedOutcome, type StepOutcome } from './step-outcome';
+import { route } from './step-routing';
+import type { StepRunner } from './step-runner';
 
 export interface RunOptions {
   inputs: Record<string, string>;
@@ -20,82 +27,146 @@ export interface RunOptions {
   /** Parent of the per-run directories (audit events), created only when a step has a proxy. */
   runsDir: string;
   observer?: RunObserver;
+  /** Resume seam: the run's id, the first state to run (default `initial`), states already done. */
+  runId?: string;
+  startAt?: string;
+  seedStates?: Record<string, StepStateData>;
+  /** Set by call_workflow: the workflows above this one, and the span its steps hang under. */
+  callStack?: string[];
+  parentSpan?: TraceSpan;
+}
+
+export interface StepExecutors {
+  commands: CommandStepExecutor;
+  agents: AgentStepExecutor;
+  hooks: HookRunner;
+}
+
+export interface WorkflowResult {
+  report: RunReport;
+  states: Record<string, StepStateData>;
 }
 
 /** A runaway loop of transitions stops here rather than spinning forever. */
 const MAX_STEP_EXECUTIONS = 10_000;
+/** How long workflow_cancel hooks may take once the run was stopped. */
+const CANCEL_HOOK_MS = 30_000;
 
 /**
- * The execution loop of AWF (reference §1.6): start at `initial`, run each state, route by
- * transitions / on_success / on_failure / continue_on_error, stop at a terminal. It never
- * throws for a step's failure: the report says how the run ended. A signal ends the run as
- * `cancelled` once the running step has been stopped.
+ * The execution loop of AWF (reference §1.6): workflow_start hooks, then from `initial` each
+ * state in turn, routed by transitions / on_success / on_failure / continue_on_error, until a
+ * terminal; then workflow_end, _error or _cancel hooks. It never throws for a step's failure:
+ * the report says how the run ended. Composite steps (parallel, loops) run their inner states
+ * through `runStep`, so every state gets the same hooks, report line and span.
  */
-export class WorkflowRunner {
-  constructor(private readonly commands: CommandStepExecutor, private readonly agents: AgentStepExecutor, private readonly telemetry?: RunTelemetry) {}
+export class WorkflowRunner implements StepRunner {
+  private readonly parallel = new ParallelStepExecutor();
+  private readonly loops = new LoopStepExecutor();
+
+  constructor(private readonly steps: StepExecutors, private readonly telemetry?: RunTelemetry) {}
 
   async run(workflow: Workflow, options: RunOptions): Promise<RunReport> {
-    const runId = randomUUID();
-    const runDir = join(options.runsDir, runId);
+    return (await this.execute(workflow, options)).report;
+  }
+
+  async execute(workflow: Workflow, options: RunOptions): Promise<WorkflowResult> {
+    const runId = options.runId ?? randomUUID();
+    const child = (options.callStack?.length ?? 0) > 0;
     const ctx: RunContext = {
-      workflow, runId, runDir, inputs: options.inputs, env: options.env, states: {}, startedAt: new Date(),
-      current: workflow.initial, signal: options.signal, cwd: options.cwd,
+      workflow, runId, runDir: join(options.runsDir, runId), inputs: options.inputs, env: options.env, states: { ...options.seedStates },
+      startedAt: new Date(), current: options.startAt ?? workflow.initial, signal: options.signal, cwd: options.cwd,
+      callStack: [...(options.callStack ?? []), workflow.name], reports: [], observer: options.observer,
     };
-    const steps: StepReport[] = [];
-    const runSpan = this.telemetry?.startRun(workflow.name, runId);
-    const finish = (status: RunReport['status'], extra: Partial<RunReport> = {}): RunReport => {
-      const report: RunReport = {
-        workflow: workflow.name, run_id: runId, status, duration_ms: Date.now() - ctx.startedAt.getTime(),
-        output: steps.at(-1)?.output ?? '', steps, ...extra,
-      };
-      if (runSpan) this.telemetry?.finishRun(runSpan, report, runDir, ctx.startedAt);
-      return report;
-    };
+    // A child run's steps hang under the parent's call_workflow span; only a top run has its own.
+    const runSpan = child ? undefined : this.telemetry?.startRun(workflow.name, runId);
+    ctx.parentSpan = child ? options.parentSpan : runSpan;
+    const startError = await this.steps.hooks.run(workflow.hooks.workflow_start, ctx, 'hooks.workflow_start', true);
+    const report = startError
+      ? this.report(ctx, options.signal.aborted ? 'cancelled' : 'failure', { error: errorJson(startError) })
+      : await this.loop(ctx);
+    if (!startError) await this.endHooks(ctx, report);
+    if (runSpan) this.telemetry?.finishRun(runSpan, report, ctx.runDir, ctx.startedAt);
+    return { report, states: ctx.states };
+  }
+
+  /** Runs one state in `parent`'s scope: pre hooks, the step, its state, post hooks, report, span. */
+  async runStep(step: ExecutableStep, parent: RunContext): Promise<StepOutcome> {
+    const ctx: RunContext = { ...parent, current: step.name };
+    parent.observer?.stepStarted(step.name, step.type);
+    const provider = step.type === 'agent' ? step.provider : undefined;
+    ctx.stepSpan = parent.parentSpan && this.telemetry?.startStep(parent.parentSpan, { name: step.name, type: step.type, provider });
+    const started = Date.now();
+    await this.steps.hooks.run(step.hooks?.pre, ctx, `states.${step.name}.hooks.pre`, false);
+    let outcome: StepOutcome;
+    try {
+      outcome = await this.dispatch(step, ctx);
+    } catch (err) {
+      outcome = failedOutcome(isAwfError(err) ? err : new AwfError(ErrorCodes.SYSTEM_INTERNAL, String(err)), { fatal: true });
+    }
+    ctx.states[step.name] = outcome.state;
+    if (!ctx.signal.aborted) await this.steps.hooks.run(step.hooks?.post, ctx, `states.${step.name}.hooks.post`, false);
+    const report = stepReport(step, outcome, started);
+    this.traced(ctx, step, report);
+    ctx.reports.push(report);
+    parent.observer?.stepFinished(report);
+    return outcome;
+  }
+
+  private dispatch(step: ExecutableStep, ctx: RunContext): Promise<StepOutcome> {
+    switch (step.type) {
+      case 'step':
+        return this.steps.commands.execute(step, ctx, ctx.observer);
+      case 'agent':
+        return this.steps.agents.execute(step, ctx);
+      case 'parallel':
+        return this.parallel.execute(step, ctx, this);
+      case 'for_each':
+      case 'while':
+        return this.loops.execute(step, ctx, this);
+      default:
+        throw new AwfError(ErrorCodes.WORKFLOW_INVALID_FIELD, `states.${step.name}.type: step type "${step.type}" cannot run yet`, { step: step.name });
+    }
+  }
+
+  private async loop(ctx: RunContext): Promise<RunReport> {
     for (let executed = 0; executed < MAX_STEP_EXECUTIONS; executed++) {
-      if (options.signal.aborted) return finish('cancelled');
-      const step = findStep(workflow, ctx.current);
-      if (!step) return finish('failure', { error: errorJson(missingState(ctx.current)) });
-      if (step.type === 'terminal') return this.terminal(step, ctx, finish);
-      options.observer?.stepStarted(step.name, step.type);
-      ctx.stepSpan = runSpan && this.telemetry?.startStep(runSpan, { name: step.name, type: step.type, provider: step.type === 'agent' ? step.provider : undefined });
-      const started = Date.now();
-      let outcome: StepOutcome;
-      try {
-        outcome = step.type === 'step' ? await this.commands.execute(step, ctx, options.observer) : await this.agents.execute(step, ctx);
-      } catch (err) {
-        const error = isAwfError(err) ? err : new AwfError(ErrorCodes.SYSTEM_INTERNAL, String(err));
-        const report = stepReport(step, { status: 'failure', state: { Output: '', Stderr: '', ExitCode: -1, Status: 'failure' }, attempts: 1, toolCalls: 0, error }, started);
-        this.traced(ctx, step, report);
-        steps.push(report);
-        options.observer?.stepFinished(report);
-        return finish('failure', { error: errorJson(error) });
+      if (ctx.signal.aborted) return this.report(ctx, 'cancelled');
+      const step = findStep(ctx.workflow, ctx.current);
+      if (!step) {
+        return this.report(ctx, 'failure', { error: errorJson(new AwfError(ErrorCodes.WORKFLOW_MISSING_STATE, `state "${ctx.current}" does not exist`, { state: ctx.current })) });
       }
-      ctx.states[step.name] = outcome.state;
-      const report = stepReport(step, outcome, started);
-      this.traced(ctx, step, report);
-      steps.push(report);
-      options.observer?.stepFinished(report);
-      if (outcome.status === 'cancelled' || options.signal.aborted) return finish('cancelled');
-      const next = route(step, outcome, ctx);
+      if (step.type === 'terminal') return this.terminal(step, ctx);
+      const outcome = await this.runStep(step, ctx);
+      if (outcome.status === 'cancelled' || ctx.signal.aborted) return this.report(ctx, 'cancelled');
+      const next = outcome.fatal ? undefined : route(step, outcome, ctx);
       if (!next) {
         const error = outcome.error ?? new AwfError(ErrorCodes.WORKFLOW_NO_ROUTE, `step "${step.name}" succeeded but names no next state`, { step: step.name });
-        return finish('failure', { error: errorJson(error) });
+        return this.report(ctx, 'failure', { error: errorJson(error) });
       }
       ctx.current = next;
     }
-    return finish('failure', { error: { code: ErrorCodes.EXECUTION_STEP_FAILED, message: `stopped after ${MAX_STEP_EXECUTIONS} steps: the transitions loop forever` } });
+    return this.report(ctx, 'failure', { error: { code: ErrorCodes.EXECUTION_STEP_FAILED, message: `stopped after ${MAX_STEP_EXECUTIONS} steps: the transitions loop forever` } });
+  }
+
+  /** workflow_end, _error or _cancel (AWF's order); they run even after Ctrl-C, and never change the outcome. */
+  private async endHooks(ctx: RunContext, report: RunReport): Promise<void> {
+    const hooks = ctx.workflow.hooks;
+    const name = report.status === 'success' ? 'workflow_end' : report.status === 'cancelled' ? 'workflow_cancel' : 'workflow_error';
+    if (!hooks[name]?.length) return;
+    const signal = name === 'workflow_cancel' ? AbortSignal.timeout(CANCEL_HOOK_MS) : new AbortController().signal;
+    const error = name === 'workflow_error' && report.error ? errorData(report.error, ctx.current, ctx.states[ctx.current]) : undefined;
+    await this.steps.hooks.run(hooks[name], { ...ctx, signal, error }, `hooks.${name}`, false);
   }
 
   /** Ends the step's span and adds its tool calls (agent steps) to the report. */
-  private traced(ctx: RunContext, step: Exclude<Step, TerminalStep>, report: StepReport): void {
+  private traced(ctx: RunContext, step: ExecutableStep, report: StepReport): void {
     const span = ctx.stepSpan;
-    ctx.stepSpan = undefined;
     if (!span || !this.telemetry) return;
-    const calls = this.telemetry.finishStep(span, report, step.type === 'agent' ? stepEventsPath(ctx.runDir, step.name) : undefined);
+    const calls = this.telemetry.finishStep(span, report, step.type === 'agent' ? stepEventsPath(ctx.runDir, step.name, ctx.loop) : undefined);
     if (calls && calls.events.length > 0) Object.assign(report, calls);
   }
 
-  private terminal(step: TerminalStep, ctx: RunContext, finish: (s: RunReport['status'], e?: Partial<RunReport>) => RunReport): RunReport {
+  private terminal(step: TerminalStep, ctx: RunContext): RunReport {
     let message = step.message;
     if (message) {
       try {
@@ -104,46 +175,16 @@ export class WorkflowRunner {
         // AWF keeps the raw text when the message cannot be rendered.
       }
     }
-    if (step.status === 'success') return finish('success', { terminal: step.name, ...(message ? { output: message } : {}) });
+    if (step.status === 'success') return this.report(ctx, 'success', { terminal: step.name, ...(message ? { output: message } : {}) });
     const text = message ?? `workflow reached terminal failure state: ${step.name}`;
-    return finish('failure', { terminal: step.name, error: { code: ErrorCodes.EXECUTION_TERMINAL_FAILURE, message: text } });
+    return this.report(ctx, 'failure', { terminal: step.name, error: { code: ErrorCodes.EXECUTION_TERMINAL_FAILURE, message: text } });
   }
-}
 
-/**
- * Where to go after a step. Command steps evaluate transitions on both paths; agents only
- * on success (AWF). Then continue_on_error → on_success, else on_failure.
- */
-export function route(step: Exclude<Step, TerminalStep>, outcome: StepOutcome, ctx: RunContext): string | undefined {
-  const ok = outcome.status === 'success';
-  if (ok || step.type === 'step') {
-    const env = { inputs: ctx.inputs, states: ctx.states, env: ctx.env, workflow: { ID: ctx.runId, Name: ctx.workflow.name, CurrentState: step.name } };
-    for (const t of step.transitions) {
-      if (t.when === undefined || Condition.compile(t.when).evaluate(env)) return t.goto;
-    }
+  private report(ctx: RunContext, status: RunReport['status'], extra: Partial<RunReport> = {}): RunReport {
+    const steps = ctx.reports;
+    return {
+      workflow: ctx.workflow.name, run_id: ctx.runId, status, duration_ms: Date.now() - ctx.startedAt.getTime(),
+      output: steps.at(-1)?.output ?? '', steps, ...extra,
+    };
   }
-  if (ok || step.continueOnError) return step.onSuccess;
-  return step.onFailure;
-}
-
-function stepReport(step: Step, o: StepOutcome, started: number): StepReport {
-  return {
-    name: step.name,
-    type: step.type === 'agent' ? 'agent' : 'step',
-    status: o.status,
-    duration_ms: Date.now() - started,
-    exit_code: o.state.ExitCode,
-    output: o.state.Output,
-    tool_calls: o.toolCalls,
-    ...(o.attempts > 1 ? { attempts: o.attempts } : {}),
-    ...(o.error ? { error: errorJson(o.error) } : {}),
-  };
-}
-
-function missingState(name: string): AwfError {
-  return new AwfError(ErrorCodes.WORKFLOW_MISSING_STATE, `state "${name}" does not exist`, { state: name });
-}
-
-function errorJson(err: AwfError): RunError {
-  return { code: err.code, message: err.message, ...(err.hint ? { hint: err.hint } : {}) };
 }

@@ -67,7 +67,7 @@ describe('WorkflowValidator: ADR 017 cross-checks', () => {
   });
 
   it('names an unknown provider, but not a templated one', async () => {
-    expect(codes(await validator.validate(agentWorkflow('gpt-9', '{enable: false}')))).toEqual(['error USER.AGENT.UNKNOWN_PROVIDER states.start.provider']);
+    expect(codes(await validator.validate(agentWorkflow('gpt-9', '{enable: false}')))).toEqual(['warning USER.AGENT.UNKNOWN_PROVIDER states.start.provider']);
     expect(await validator.validate(agentWorkflow('"{{.env.AGENT}}"', '{enable: false}'))).toEqual([]);
   });
 });

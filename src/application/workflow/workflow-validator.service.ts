@@ -1,6 +1,7 @@
 import { isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { PluginCatalog } from '../../domain/ports/plugin-catalog.port';
+import { resolveUpstreamServers, type UpstreamServerSpec } from '../../domain/proxy/upstream-server';
 import { type ValidationIssue, issue } from '../../domain/workflow/validation-issue.model';
 import type { AgentCatalog } from '../../domain/workflow/ports/agent-catalog.port';
 import type { LoadedWorkflow } from '../../domain/workflow/ports/workflow-repository.port';
@@ -26,6 +27,7 @@ export class WorkflowValidator {
   constructor(
     private readonly agents: AgentCatalog,
     private readonly plugins?: PluginCatalog,
+    private readonly servers: () => Readonly<Record<string, UpstreamServerSpec>> = () => ({}),
     /** `policy:` of `.awf/config.yaml`, and whether extension modules may serve tools unknown here. */
     private readonly project: { policy?: PolicySpec; extensions?: boolean } = {},
   ) {}
@@ -37,20 +39,24 @@ export class WorkflowValidator {
     for (const step of wf.steps) if (step.type === 'agent') issues.push(...this.checkProvider(step));
     issues.push(...(await this.checkPlugins(wf)));
     issues.push(...(await this.checkPolicies(wf)));
+    issues.push(...this.checkServers(wf));
     return issues;
   }
 
   private checkConditions(wf: Workflow): ValidationIssue[] {
     const out: ValidationIssue[] = [];
+    const check = (text: string | undefined, at: string): void => {
+      if (text === undefined) return;
+      try {
+        Condition.compile(text);
+      } catch (err) {
+        out.push(issue(ErrorCodes.WORKFLOW_INVALID_CONDITION, at, isAwfError(err) ? err.message : String(err)));
+      }
+    };
     for (const step of wf.steps) {
-      step.transitions.forEach((t, i) => {
-        if (t.when === undefined) return;
-        try {
-          Condition.compile(t.when);
-        } catch (err) {
-          out.push(issue(ErrorCodes.WORKFLOW_INVALID_CONDITION, `states.${step.name}.transitions[${i}].when`, isAwfError(err) ? err.message : String(err)));
-        }
-      });
+      step.transitions.forEach((t, i) => check(t.when, `states.${step.name}.transitions[${i}].when`));
+      if (step.type === 'while') check(step.condition, `states.${step.name}.while`);
+      if (step.type === 'for_each' || step.type === 'while') check(step.breakWhen, `states.${step.name}.break_when`);
     }
     return out;
   }
@@ -59,9 +65,11 @@ export class WorkflowValidator {
     const out: ValidationIssue[] = [];
     const templated = step.provider.includes('{{');
     const provider = templated ? undefined : this.agents.get(step.provider);
+    // A warning, as AWF's own workflows name providers an extension may add later; the run fails
+    // at that step with the same code if it is still unknown then.
     if (!templated && step.provider && !provider) {
       out.push(issue(ErrorCodes.WORKFLOW_UNKNOWN_PROVIDER, `states.${step.name}.provider`,
-        `unknown agent provider "${step.provider}" (available: ${this.agents.names().join(', ') || 'none'})`));
+        `unknown agent provider "${step.provider}" (available: ${this.agents.names().join(', ') || 'none'})`, 'warning'));
     }
     const coexists = provider ? !provider.canInterceptBuiltins : COEXISTENCE_PROVIDERS.has(step.provider.toLowerCase());
     if (step.mcpProxy?.enable && coexists) {
@@ -87,8 +95,18 @@ export class WorkflowValidator {
         ...proxy.pluginTools.flatMap((p) => (p.expose.length ? p.expose : installed.get(p.plugin) ?? []).map((op) => `${p.plugin}_${op}`)),
       ];
       const where = (origin: string): string => (origin === '.awf/config.yaml' ? `.awf/config.yaml (for step ${step.name}): policy` : `states.${step.name}.mcp_proxy.policy`);
-      for (const p of lintPolicy(layers, served, !this.project.extensions, where)) out.push(issue(p.code, p.path, p.message, p.severity));
+      for (const p of lintPolicy(layers, served, !this.project.extensions && !proxy.servers?.length, where)) out.push(issue(p.code, p.path, p.message, p.severity));
     }
+    return out;
+  }
+
+  /** Every step's servers resolve against .awf/config.yaml (unknown name, listed twice). */
+  private checkServers(wf: Workflow): ValidationIssue[] {
+    const steps = wf.steps.filter((s) => s.mcpProxy?.servers?.length);
+    if (steps.length === 0) return [];
+    const out: ValidationIssue[] = [];
+    const named = this.servers();
+    for (const step of steps) resolveUpstreamServers(step.mcpProxy!.servers!, named, `states.${step.name}.mcp_proxy.servers`, out);
     return out;
   }
 

@@ -39,9 +39,11 @@ export class WorkflowService {
     private readonly files: FileProbe,
   ) {}
 
-  async validate(target: string): Promise<ValidationReport> {
+  /** `strict`: every warning (an unknown key, an unknown provider, …) counts as an error. */
+  async validate(target: string, options: { strict?: boolean } = {}): Promise<ValidationReport> {
     const loaded = await this.repository.load(target);
-    return this.report(loaded, await this.validator.validate(loaded));
+    const issues = await this.validator.validate(loaded);
+    return this.report(loaded, options.strict ? issues.map((i) => ({ ...i, severity: 'error' as const })) : issues);
   }
 
   /** Validates as `awf validate` does, then runs; invalid workflows never start a step. */

@@ -8,13 +8,17 @@ export interface ToolInputSchema {
 
 /**
  * A tool as an agent sees it. `source` says where it comes from — `builtin`,
- * `plugin:<name>` or `module:<name>` — and appears in logs, spans and collision errors.
+ * `plugin:<name>`, `mcp:<server>` or `module:<name>` — and appears in logs, spans and collision errors.
  */
 export interface ToolDefinition {
   name: string;
   description: string;
   inputSchema: ToolInputSchema;
   source: string;
+  /** Passed on as MCP has them, when a source has them (other MCP servers). */
+  title?: string;
+  outputSchema?: ToolInputSchema;
+  annotations?: Record<string, unknown>;
 }
 
 /** What MCP clients accept as a tool name (the strictest common rule among agent CLIs). */

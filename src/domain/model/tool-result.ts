@@ -3,12 +3,20 @@ export interface TextContent {
   text: string;
 }
 
+/** What else MCP results carry (from other MCP servers, passed through as they are). */
+export interface OtherContent {
+  type: 'image' | 'audio' | 'resource' | 'resource_link';
+  [key: string]: unknown;
+}
+
+export type ToolContent = TextContent | OtherContent;
+
 /**
  * The outcome of one tool call. A failure the agent can act on is a result with
  * `isError: true`, never a thrown error: the model reads the text and tries again.
  */
 export interface ToolResult {
-  content: TextContent[];
+  content: ToolContent[];
   isError?: boolean;
   structuredContent?: Record<string, unknown>;
 }
@@ -22,5 +30,5 @@ export function errorResult(text: string): ToolResult {
 }
 
 export function resultText(result: ToolResult): string {
-  return result.content.map((c) => c.text).join('\n');
+  return result.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join('\n');
 }

@@ -1,5 +1,12 @@
 import type { ToolDefinition } from '../model/tool-definition';
 import type { ToolResult } from '../model/tool-result';
+import type { ToolProgress } from './tool-scope';
+
+export interface ToolCallOptions {
+  signal?: AbortSignal;
+  /** Progress of the call, when the client asked for it; reaches providers as `ctx.onProgress`. */
+  onProgress?: (progress: ToolProgress) => void;
+}
 
 /**
  * The tools of one scope, ready to call: what the MCP server and in-process agents
@@ -11,7 +18,7 @@ import type { ToolResult } from '../model/tool-result';
  */
 export interface ToolRouter {
   list(): readonly ToolDefinition[];
-  call(name: string, args: unknown, options?: { signal?: AbortSignal }): Promise<ToolResult>;
+  call(name: string, args: unknown, options?: ToolCallOptions): Promise<ToolResult>;
   /** Stops what `open` started for this scope. Idempotent. */
   close(): Promise<void>;
 }

@@ -1,5 +1,6 @@
 import type { ToolPolicy } from '../policy/tool-policy';
 import type { PluginToolSpec, ProxyLimits } from '../proxy/proxy-config';
+import type { UpstreamServerSpec } from '../proxy/upstream-server';
 
 /**
  * What one proxy serves: built once per agent step (or per `mcp-serve` process) from the
@@ -10,6 +11,8 @@ export interface ToolScope {
   rootDir: string;
   interceptBuiltins: boolean;
   pluginTools: readonly PluginToolSpec[];
+  /** Other MCP servers whose tools are served (absent: none). */
+  upstreams?: readonly UpstreamServerSpec[];
   limits: Readonly<ProxyLimits>;
   workflow?: string;
   step?: string;
@@ -29,4 +32,14 @@ export interface ToolCallContext {
   scope: ToolScope;
   signal: AbortSignal;
   callId: string;
+  /** W3C traceparent of this call's own span (set by tracing when on): for a provider that calls out. */
+  traceparent?: string;
+  /** Set when the client asked for progress (`_meta.progressToken`): a provider may report it. */
+  onProgress?: (progress: ToolProgress) => void;
+}
+
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
 }

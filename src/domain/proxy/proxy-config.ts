@@ -1,4 +1,5 @@
 import type { PolicyLayer } from '../policy/policy.model';
+import type { UpstreamServerSpec } from './upstream-server';
 
 /**
  * The step's proxy config: written by `awf run` for one agent step, read by `awf mcp-serve`.
@@ -52,6 +53,8 @@ export interface ProxyConfig {
   version: number;
   intercept_builtins: boolean;
   plugin_tools: PluginToolSpec[];
+  /** Other MCP servers to serve the tools of; `${VAR}`s unexpanded (mcp-serve expands them). */
+  upstreams?: UpstreamServerSpec[];
   /** Absolute sandbox root; defaults to the working directory of `mcp-serve`. */
   root_dir?: string;
   workflow?: string;

@@ -34,6 +34,30 @@ export interface ContextData {
   Hostname: string;
 }
 
+/**
+ * `.loop` inside a for_each / while body (AWF's LoopData). `Item` keeps its JSON type; an
+ * object or array prints as JSON. In a `while`, `Item` is absent, `Last` false, `Length` -1.
+ */
+export interface LoopData {
+  Item?: unknown;
+  Index: number;
+  Index1: number;
+  First: boolean;
+  Last: boolean;
+  Length: number;
+  /** The enclosing loop's data in nested loops; null in the outermost (a nil field, as in Go). */
+  Parent: LoopData | null;
+}
+
+/** `.error` in `workflow_error` hooks: what ended the run, and where. */
+export interface ErrorData {
+  Message: string;
+  State: string;
+  ExitCode: number;
+  /** AWF's classification: user, workflow, execution or system. */
+  Type: 'user' | 'workflow' | 'execution' | 'system';
+}
+
 export interface TemplateContext {
   /** Strings as given; `type: array` inputs are lists. */
   inputs: Record<string, unknown>;
@@ -43,6 +67,10 @@ export interface TemplateContext {
   context: ContextData;
   /** AWF's directories: config_dir, data_dir, prompts_dir, scripts_dir, workflows_dir, plugins_dir, … */
   awf?: Record<string, string>;
+  /** Only inside a loop body. */
+  loop?: LoopData;
+  /** Only in workflow_error hooks. */
+  error?: ErrorData;
 }
 
 /** The properties `validate` accepts after `.states.<step>.` and `.workflow.`. */

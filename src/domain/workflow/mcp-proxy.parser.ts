@@ -1,9 +1,10 @@
 import { ErrorCodes } from '../errors/error-codes';
+import { parseUpstreamServer, type UpstreamServerRef } from '../proxy/upstream-server';
 import { type ValidationIssue, issue } from './validation-issue.model';
 import { parsePolicy, type PolicyProblem } from '../policy/policy.parser';
 import type { McpProxySettings } from './workflow.model';
 
-export const MCP_PROXY_KEYS = ['enable', 'intercept_builtins', 'plugin_tools', 'policy'] as const;
+export const MCP_PROXY_KEYS = ['enable', 'intercept_builtins', 'plugin_tools', 'servers', 'policy'] as const;
 
 /**
  * The one strict block of the format (ADR 017): unknown keys are all named in one
@@ -38,9 +39,30 @@ export function parseMcpProxy(raw: unknown, at: string, issues: ValidationIssue[
       });
     }
   }
-  if (r.policy === undefined || r.policy === null) return { enable, interceptBuiltins, pluginTools };
+  const servers = parseServers(r.servers, `${at}.servers`, issues);
   const problems: PolicyProblem[] = [];
-  const policy = parsePolicy(r.policy, `${at}.policy`, problems);
+  const policy = r.policy === undefined || r.policy === null ? undefined : parsePolicy(r.policy, `${at}.policy`, problems);
   issues.push(...problems.map((p) => issue(p.code, p.path, p.message)));
-  return { enable, interceptBuiltins, pluginTools, policy };
+  return { enable, interceptBuiltins, pluginTools, ...(servers.length ? { servers } : {}), ...(policy ? { policy } : {}) };
+}
+
+/** `servers:` entries: a name from .awf/config.yaml, or a mapping with `name` (a definition or overrides). */
+function parseServers(raw: unknown, at: string, issues: ValidationIssue[]): UpstreamServerRef[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) {
+    issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, at, 'servers must be a list of server names or definitions'));
+    return [];
+  }
+  const out: UpstreamServerRef[] = [];
+  raw.forEach((entry, i) => {
+    if (typeof entry === 'string' && entry) return void out.push(entry);
+    const name = typeof entry === 'object' && entry !== null ? (entry as Record<string, unknown>).name : undefined;
+    if (typeof name !== 'string' || !name) {
+      issues.push(issue(ErrorCodes.WORKFLOW_MISSING_FIELD, `${at}[${i}]`, 'a servers entry is a server name, or a mapping with a name'));
+      return;
+    }
+    const spec = parseUpstreamServer(entry, name, `${at}[${i}]`, issues, true);
+    if (spec) out.push({ ...spec, name });
+  });
+  return out;
 }

@@ -6,7 +6,7 @@ export type StepStatus = 'success' | 'failure' | 'cancelled';
 
 export interface StepReport {
   name: string;
-  type: 'step' | 'agent';
+  type: 'step' | 'agent' | 'parallel' | 'for_each' | 'while' | 'call_workflow' | 'operation';
   status: StepStatus;
   duration_ms: number;
   exit_code: number;

@@ -3,6 +3,7 @@ import type { PolicySpec } from '../policy/policy.model';
  * The workflow model: AWF's YAML format after parsing, before any interpolation.
  * Field names follow the YAML keys so a message can point at `states.<step>.<key>`.
  */
+import type { UpstreamServerRef } from '../proxy/upstream-server';
 export type InputType = 'string' | 'integer' | 'boolean';
 
 export interface InputValidation {
@@ -50,6 +51,8 @@ export interface McpProxySettings {
   pluginTools: { plugin: string; expose: string[] }[];
   /** The step's own tool policy; it narrows `policy:` of `.awf/config.yaml` (docs/policy.md). */
   policy?: PolicySpec;
+  /** Other MCP servers whose tools the proxy serves (names from .awf/config.yaml, or inline). */
+  servers?: UpstreamServerRef[];
 }
 
 interface StepBase {
@@ -62,7 +65,23 @@ interface StepBase {
   /** 0: no timeout. */
   timeoutMs: number;
   mcpProxy?: McpProxySettings;
+  /** `hooks: {pre, post}`: run before and after the step; a failing hook is a warning (AWF). */
+  hooks?: StepHooks;
 }
+
+/** One hook action: exactly one of `log` (a template written to stderr) or `command`. */
+export interface HookAction {
+  log?: string;
+  command?: string;
+}
+
+export interface StepHooks {
+  pre: HookAction[];
+  post: HookAction[];
+}
+
+export type WorkflowHookName = 'workflow_start' | 'workflow_end' | 'workflow_error' | 'workflow_cancel';
+export type WorkflowHooks = Partial<Record<WorkflowHookName, HookAction[]>>;
 
 export interface CommandStep extends StepBase {
   type: 'step';
@@ -85,7 +104,64 @@ export interface TerminalStep extends StepBase {
   message?: string;
 }
 
-export type Step = CommandStep | AgentStep | TerminalStep;
+export type ParallelStrategy = 'all_succeed' | 'any_succeed' | 'best_effort';
+
+/** `type: parallel`: branches are ordinary states; their own routing is ignored. */
+export interface ParallelStep extends StepBase {
+  type: 'parallel';
+  branches: string[];
+  strategy: ParallelStrategy;
+  /** 0: every branch at once. */
+  maxConcurrent: number;
+}
+
+export const DEFAULT_MAX_ITERATIONS = 100;
+export const MAX_ALLOWED_ITERATIONS = 10_000;
+
+/** `type: for_each` (over `items`) and `type: while` (while `condition` holds). */
+export interface LoopStep extends StepBase {
+  type: 'for_each' | 'while';
+  /** for_each: a JSON array text or a template giving one (a YAML list is stored as JSON). */
+  items?: string;
+  /** while: an expression, as in `when`. */
+  condition?: string;
+  body: string[];
+  /** A fixed limit; absent with `maxIterationsExpr` (a template resolved at run time). */
+  maxIterations?: number;
+  maxIterationsExpr?: string;
+  breakWhen?: string;
+  onComplete?: string;
+}
+
+export const DEFAULT_CALL_TIMEOUT_MS = 300_000;
+export const MAX_CALL_DEPTH = 10;
+
+/** `type: call_workflow`: the fields are flat on the step, as AWF parses them. */
+export interface CallWorkflowStep extends StepBase {
+  type: 'call_workflow';
+  workflow: string;
+  /** Child input name → template. */
+  inputs: Record<string, string>;
+  /** Child output (declared output or step name) → name under the parent's `.states.X.Response`. */
+  outputs: Record<string, string>;
+}
+
+/** `type: operation`: a plugin operation or a built-in one (`http.request`). */
+export interface OperationStep extends StepBase {
+  type: 'operation';
+  operation: string;
+  /** Strings at any depth are templates. */
+  inputs: Record<string, unknown>;
+}
+
+export type Step = CommandStep | AgentStep | TerminalStep | ParallelStep | LoopStep | CallWorkflowStep | OperationStep;
+export type ExecutableStep = Exclude<Step, TerminalStep>;
+
+/** A child workflow's `outputs:` entry: `from` is a path such as `states.process.Output`. */
+export interface WorkflowOutput {
+  name: string;
+  from: string;
+}
 
 export interface Workflow {
   /** The file name without `.yaml`: what `awf run <name>` looks up. */
@@ -97,6 +173,8 @@ export interface Workflow {
   initial: string;
   /** In file order, inline `on_failure` terminals last. */
   steps: Step[];
+  hooks: WorkflowHooks;
+  outputs: WorkflowOutput[];
   /** Absolute path of the file, when loaded from one. */
   file?: string;
   /** Directory of the file; relative `dir:` values resolve against it. */

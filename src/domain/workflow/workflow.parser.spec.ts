@@ -57,7 +57,7 @@ states:
     expect(checkWorkflow(workflow!)).toEqual([]);
   });
 
-  it('ignores unknown keys everywhere except mcp_proxy, where each one is named', () => {
+  it('warns of unknown keys, and in mcp_proxy refuses them, naming each one', () => {
     const { issues } = load(`
 name: x
 author: me
@@ -66,8 +66,11 @@ states:
   a: {type: agent, provider: script, prompt: p, colour: red, mcp_proxy: {enable: true, sandbox: deny, extra: 1}, on_success: z}
   z: {type: terminal}
 `);
-    expect(issues).toEqual([{ code: 'USER.MCP_PROXY.UNKNOWN_KEY', path: 'states.a.mcp_proxy', severity: 'error',
-      message: 'unknown field(s) in mcp_proxy: sandbox, extra (allowed: enable, intercept_builtins, plugin_tools, policy)' }]);
+    expect(issues).toEqual([
+      { code: 'WORKFLOW.PARSE.UNKNOWN_FIELD', path: 'states.a.colour', severity: 'warning', message: 'unknown key "colour"; it is ignored' },
+      { code: 'USER.MCP_PROXY.UNKNOWN_KEY', path: 'states.a.mcp_proxy', severity: 'error',
+        message: 'unknown field(s) in mcp_proxy: sandbox, extra (allowed: enable, intercept_builtins, plugin_tools, servers, policy)' },
+    ]);
   });
 
   it('defaults intercept_builtins to enable, and an explicit value wins', () => {
@@ -119,6 +122,65 @@ describe('parseDurationMs', () => {
     [30, 30_000], ['45', 45_000], ['90s', 90_000], ['1m30s', 90_000], ['1h', 3_600_000], ['500ms', 500], ['1.5s', 1500],
   ])('%j → %d ms', (input, ms) => expect(parseDurationMs(input)).toBe(ms));
   it.each(['soon', '', '5 minutes', -1, true])('rejects %j', (input) => expect(parseDurationMs(input)).toBeUndefined());
+});
+
+describe('parseWorkflow: parallel, loops, hooks (flow)', () => {
+  const issuesOf = (yaml: string) => {
+    const { workflow, issues } = load(yaml);
+    return [...issues, ...(workflow ? checkWorkflow(workflow) : [])].map((i) => `${i.code} ${i.path}: ${i.message}`);
+  };
+
+  it('maps parallel and loop steps, and exempts branches and body steps from the routing rule', () => {
+    const { workflow, issues } = load(`
+name: flow
+hooks:
+  workflow_start: [{log: 'start {{.workflow.Name}}'}]
+  workflow_error: [{command: 'echo {{.error.Message}}'}]
+states:
+  initial: fan
+  fan: {type: parallel, parallel: [a, b], strategy: any_succeed, max_concurrent: 1, on_success: each}
+  a: {type: step, command: 'true', hooks: {pre: [{log: pre}], post: [{command: 'echo post'}]}}
+  b: {type: step, command: 'true'}
+  each: {type: for_each, items: [x, {y: 1}], max_iterations: '{{.inputs.n}}', body: [a], break_when: 'loop.Index == 1', on_complete: w}
+  w: {type: while, while: true, body: [b], max_iterations: 7, on_complete: done}
+  done: {type: terminal}
+`);
+    expect(issues).toEqual([]);
+    expect(checkWorkflow(workflow!)).toEqual([]);
+    expect(workflow!.hooks).toEqual({ workflow_start: [{ log: 'start {{.workflow.Name}}' }], workflow_error: [{ command: 'echo {{.error.Message}}' }] });
+    const byName = Object.fromEntries(workflow!.steps.map((s) => [s.name, s]));
+    expect(byName.fan).toMatchObject({ type: 'parallel', branches: ['a', 'b'], strategy: 'any_succeed', maxConcurrent: 1 });
+    expect(byName.a.hooks).toEqual({ pre: [{ log: 'pre' }], post: [{ command: 'echo post' }] });
+    expect(byName.each).toMatchObject({ type: 'for_each', items: '["x",{"y":1}]', maxIterationsExpr: '{{.inputs.n}}', breakWhen: 'loop.Index == 1', onComplete: 'w' });
+    expect(byName.w).toMatchObject({ type: 'while', condition: 'true', maxIterations: 7, body: ['b'] });
+  });
+
+  it('names every broken parallel, loop and hook field', () => {
+    expect(issuesOf(`
+name: broken
+hooks: {workflow_start: [{log: a, command: b}]}
+states:
+  initial: fan
+  fan: {type: parallel, parallel: [ghost, fan, end], strategy: fastest, max_concurrent: -1, on_success: end}
+  l: {type: for_each, body: [], max_iterations: 0, on_complete: nowhere}
+  w: {type: while, body: [l, l], max_iterations: 10001}
+  end: {type: terminal}
+`)).toEqual(expect.arrayContaining([
+      'WORKFLOW.PARSE.INVALID_FIELD hooks.workflow_start[0]: a hook action has exactly one of log or command',
+      'WORKFLOW.PARSE.INVALID_FIELD states.fan.strategy: strategy must be all_succeed, any_succeed, best_effort, not "fastest"',
+      'WORKFLOW.PARSE.INVALID_FIELD states.fan.max_concurrent: max_concurrent must be an integer ≥ 0 (0: all branches at once)',
+      'WORKFLOW.VALIDATION.MISSING_STATE states.fan.parallel[0]: state "ghost" does not exist (states: fan, l, w, end)',
+      'WORKFLOW.PARSE.INVALID_FIELD states.fan.parallel[1]: "fan" cannot run itself',
+      'WORKFLOW.PARSE.INVALID_FIELD states.fan.parallel[2]: "end" is a terminal state; only runnable states can be branches',
+      'WORKFLOW.PARSE.INVALID_FIELD states.l.body: body must be a non-empty list of state names',
+      'WORKFLOW.VALIDATION.MISSING_FIELD states.l.items: a for_each needs items (a list, a JSON array, or a template giving one)',
+      'WORKFLOW.PARSE.INVALID_FIELD states.l.max_iterations: max_iterations must be an integer from 1 to 10000, or a template giving one; not 0',
+      'WORKFLOW.VALIDATION.MISSING_STATE states.l.on_complete: state "nowhere" does not exist (states: fan, l, w, end)',
+      'WORKFLOW.VALIDATION.MISSING_FIELD states.w.while: a while loop needs a `while:` condition',
+      'WORKFLOW.PARSE.INVALID_FIELD states.w.body: state "l" is listed twice in body',
+      'WORKFLOW.PARSE.INVALID_FIELD states.w.max_iterations: max_iterations must be an integer from 1 to 10000, or a template giving one; not 10001',
+    ]));
+  });
 });
 
 describe('secret inputs by name (AWF prefixes)', () => {

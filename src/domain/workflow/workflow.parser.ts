@@ -1,12 +1,13 @@
 import { ErrorCodes } from '../errors/error-codes';
 import { parseDurationMs } from './duration';
+import {
+  parseCallWorkflow, parseLoop, parseOperation, parseParallel, parseStepHooks, parseWorkflowHooks, parseWorkflowOutputs,
+} from './flow-steps.parser';
 import { parseInputs } from './input.parser';
 import { parseMcpProxy } from './mcp-proxy.parser';
+import { checkUnknownKeys } from './unknown-keys.rules';
 import { type ValidationIssue, issue } from './validation-issue.model';
 import type { AgentStep, CommandStep, RetryConfig, Step, TerminalStep, Transition, Workflow } from './workflow.model';
-
-/** Types of AWF that awf does not run yet: named in the error so the author knows why. */
-const UNSUPPORTED_TYPES = new Set(['parallel', 'for_each', 'while', 'operation', 'call_workflow']);
 
 export interface ParseResult {
   workflow?: Workflow;
@@ -23,6 +24,7 @@ type Raw = Record<string, unknown>;
 export function parseWorkflow(doc: unknown, id: string): ParseResult {
   const issues: ValidationIssue[] = [];
   if (!isMap(doc)) return { issues: [issue(ErrorCodes.WORKFLOW_YAML_SYNTAX, '', 'a workflow file must be a YAML mapping')] };
+  issues.push(...checkUnknownKeys(doc));
   const name = str(doc.name);
   if (!name) issues.push(issue(ErrorCodes.WORKFLOW_MISSING_FIELD, 'name', 'required field missing'));
   const inputs = parseInputs(doc.inputs, issues);
@@ -51,6 +53,8 @@ export function parseWorkflow(doc: unknown, id: string): ParseResult {
     inputs,
     initial: initial ?? '',
     steps: [...steps, ...inline],
+    hooks: parseWorkflowHooks(doc.hooks, issues),
+    outputs: parseWorkflowOutputs(doc.outputs, issues),
   };
   return { workflow, issues };
 }
@@ -71,9 +75,10 @@ function parseStep(name: string, raw: unknown, issues: ValidationIssue[]): Step 
     continueOnError: raw.continue_on_error === true,
     timeoutMs: parseTimeout(raw.timeout, at, issues),
     mcpProxy: parseMcpProxy(raw.mcp_proxy, `${at}.mcp_proxy`, issues),
+    hooks: parseStepHooks(raw.hooks, `${at}.hooks`, issues),
   };
   if (!type) {
-    issues.push(issue(ErrorCodes.WORKFLOW_MISSING_FIELD, `${at}.type`, 'required field missing (step, agent or terminal)'));
+    issues.push(issue(ErrorCodes.WORKFLOW_MISSING_FIELD, `${at}.type`, 'required field missing (step, agent, terminal, parallel, for_each, while, call_workflow or operation)'));
     return undefined;
   }
   if (type === 'step' || type === 'command') {
@@ -101,8 +106,14 @@ function parseStep(name: string, raw: unknown, issues: ValidationIssue[]): Step 
     const step: TerminalStep = { ...base, type: 'terminal', status: status === 'failure' ? 'failure' : 'success', message: str(raw.message) };
     return step;
   }
-  const why = UNSUPPORTED_TYPES.has(type) ? `step type "${type}" is not supported by awf yet` : `unknown step type "${type}" (expected step, agent or terminal)`;
-  issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.type`, why));
+  if (type === 'parallel') return parseParallel(base, raw, at, issues);
+  if (type === 'for_each' || type === 'while') return parseLoop(base, type, raw, at, issues);
+  if (type === 'call_workflow' || type === 'operation') {
+    issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.type`, `step type "${type}" is not supported by awf yet`));
+    return type === 'call_workflow' ? parseCallWorkflow(base, raw, at, issues) : parseOperation(base, raw, at, issues);
+  }
+  issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.type`,
+    `unknown step type "${type}" (expected step, agent, terminal, parallel, for_each, while, call_workflow or operation)`));
   return undefined;
 }
 
@@ -111,7 +122,9 @@ export function inlineName(step: string): string {
 }
 
 function inlineTerminal(step: string, raw: Raw): TerminalStep {
-  return { name: inlineName(step), type: 'terminal', status: 'failure', message: str(raw.message), transitions: [], continueOnError: false, timeoutMs: 0 };
+  return {
+    name: inlineName(step), type: 'terminal', status: 'failure', message: str(raw.message), transitions: [], continueOnError: false, timeoutMs: 0,
+  };
 }
 
 function parseTransitions(raw: unknown, at: string, issues: ValidationIssue[]): Transition[] {

@@ -5,6 +5,8 @@ import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { PolicySpec } from '../../domain/policy/policy.model';
 import { parsePolicy, type PolicyProblem } from '../../domain/policy/policy.parser';
+import { parseUpstreamServer, type UpstreamServerSpec } from '../../domain/proxy/upstream-server';
+import { formatIssue, type ValidationIssue } from '../../domain/workflow/validation-issue.model';
 
 /** `.awf/config.yaml` of the working directory: project-wide settings for every command. */
 export interface ProjectConfig {
@@ -16,15 +18,17 @@ export interface ProjectConfig {
   telemetry: Record<string, unknown>;
   /** Tool policy defaults of every proxied step; a step can narrow them, never widen them. */
   policy?: PolicySpec;
+  /** Named MCP servers that steps list in `mcp_proxy.servers` (docs/upstream-servers.md). */
+  mcpServers: Record<string, UpstreamServerSpec>;
   /** Where the file was found, or undefined when there is none. */
   file?: string;
 }
 
-const KNOWN = ['extensions', 'inputs', 'telemetry', 'policy'];
+const KNOWN = ['extensions', 'inputs', 'telemetry', 'mcp_servers', 'policy'];
 
 export function loadProjectConfig(projectDir: string = process.cwd()): ProjectConfig {
   const file = join(projectDir, '.awf', 'config.yaml');
-  const empty: ProjectConfig = { extensions: [], inputs: {}, telemetry: {} };
+  const empty: ProjectConfig = { extensions: [], inputs: {}, telemetry: {}, mcpServers: {} };
   if (!existsSync(file)) return empty;
   let raw: unknown;
   try {
@@ -46,7 +50,25 @@ export function loadProjectConfig(projectDir: string = process.cwd()): ProjectCo
     throw new AwfError(problems[0].code as AwfError['code'], `${file} has ${problems.length} policy problem${problems.length > 1 ? 's' : ''}:\n${problems.map((p) => `[${p.code}] ${p.path}: ${p.message}`).join('\n')}`,
       { file, problems }, 'Fix the policy section; docs/policy.md describes every key.');
   }
-  return { extensions, inputs: asMap(data.inputs, file, 'inputs'), telemetry: asMap(data.telemetry, file, 'telemetry'), ...(policy ? { policy } : {}), file };
+  return {
+    extensions, inputs: asMap(data.inputs, file, 'inputs'), telemetry: asMap(data.telemetry, file, 'telemetry'),
+    mcpServers: mcpServers(asMap(data.mcp_servers, file, 'mcp_servers'), file), ...(policy ? { policy } : {}), file,
+  };
+}
+
+/** Every server definition checked; all problems in one error, coded by the first. */
+function mcpServers(raw: Record<string, unknown>, file: string): Record<string, UpstreamServerSpec> {
+  const issues: ValidationIssue[] = [];
+  const out: Record<string, UpstreamServerSpec> = {};
+  for (const [name, definition] of Object.entries(raw)) {
+    const spec = parseUpstreamServer(definition, name, `mcp_servers.${name}`, issues);
+    if (spec) out[name] = spec as UpstreamServerSpec;
+  }
+  if (issues.length) {
+    throw new AwfError(issues[0].code as AwfError['code'], `${file}: ${issues.map(formatIssue).join('; ')}`, { file, issues },
+      'Fix mcp_servers in .awf/config.yaml; see docs/upstream-servers.md.');
+  }
+  return out;
 }
 
 function asMap(value: unknown, file: string, key: string): Record<string, unknown> {

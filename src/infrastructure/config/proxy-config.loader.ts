@@ -46,6 +46,9 @@ function unknownKeys(raw: Record<string, unknown>): string[] {
   if (Array.isArray(raw.plugin_tools)) {
     raw.plugin_tools.forEach((spec, i) => found.push(...extra(spec, KNOWN_KEYS.plugin_tools, `plugin_tools[${i}].`)));
   }
+  if (Array.isArray(raw.upstreams)) {
+    raw.upstreams.forEach((spec, i) => found.push(...extra(spec, KNOWN_KEYS.upstreams, `upstreams[${i}].`)));
+  }
   found.push(...extra(raw.telemetry, KNOWN_KEYS.telemetry, 'telemetry.'));
   found.push(...extra(raw.limits, KNOWN_KEYS.limits, 'limits.'));
   return found;

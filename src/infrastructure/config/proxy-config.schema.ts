@@ -28,6 +28,21 @@ const section = (fields: Record<string, Check>): Check => (v, p) => (isPlainObje
 
 const PLUGIN_TOOL: Record<string, Check> = { plugin: nonEmptyString, expose: listOf(string) };
 
+const stringMap: Check = (v, p) => (isPlainObject(v) ? Object.entries(v).map(([k, x]) => string(x, `${p}.${k}`)).find(Boolean) : `${p} must be an object`);
+
+const UPSTREAM: Record<string, Check> = {
+  name: all(nonEmptyString, matching(/^[A-Za-z0-9_-]{1,48}$/)),
+  command: optional(nonEmptyString),
+  args: optional(listOf(string)),
+  env: optional(stringMap),
+  cwd: optional(nonEmptyString),
+  url: optional(nonEmptyString),
+  headers: optional(stringMap),
+  expose: optional(listOf(string)),
+  prefix: optional(matching(/^[A-Za-z0-9_-]{0,48}$/)),
+  timeout_ms: optional(positiveInt),
+};
+
 const TELEMETRY: Record<string, Check> = {
   exporter: oneOf('none', 'otlp', 'console', 'file'),
   traceparent: optional(matching(TRACEPARENT_PATTERN)),
@@ -65,6 +80,7 @@ const ROOT: Record<string, Check> = {
   version: all(int, oneOf(1)),
   intercept_builtins: boolean,
   plugin_tools: listOf((v, p) => (isPlainObject(v) ? problemsOf(v, PLUGIN_TOOL, `${p}.`)[0] : `${p} must be an object`)),
+  upstreams: optional(listOf((v, p) => (isPlainObject(v) ? problemsOf(v, UPSTREAM, `${p}.`)[0] ?? oneTransport(v, p) : `${p} must be an object`))),
   root_dir: optional(all(string, matching(/^\//, 'root_dir must be an absolute path'))),
   workflow: optional(string),
   step: optional(string),
@@ -80,9 +96,14 @@ const ROOT: Record<string, Check> = {
 export const KNOWN_KEYS = {
   root: Object.keys(ROOT),
   plugin_tools: Object.keys(PLUGIN_TOOL),
+  upstreams: Object.keys(UPSTREAM),
   telemetry: Object.keys(TELEMETRY),
   limits: Object.keys(LIMITS),
 } as const;
+
+function oneTransport(v: Record<string, unknown>, p: string): string | undefined {
+  return (v.command === undefined) === (v.url === undefined) ? `${p} must have exactly one of command and url` : undefined;
+}
 
 /** Every problem of a config object whose keys are known, one message per field. */
 export function proxyConfigProblems(raw: Record<string, unknown>): string[] {

@@ -25,11 +25,13 @@ export function initializeParams(params: unknown): { protocolVersion: string } {
 }
 
 /** `tools/call` params as the SDK's CallToolRequestSchema takes them: a string name, object arguments. */
-export function callToolParams(params: unknown): { name: string; arguments: Record<string, unknown> } {
+export function callToolParams(params: unknown): { name: string; arguments: Record<string, unknown>; progressToken?: string | number } {
   if (!isPlainObject(params) || typeof params.name !== 'string') throw invalid('tools/call', 'name must be a string');
   const args = params.arguments;
   if (args !== undefined && !isPlainObject(args)) throw invalid('tools/call', 'arguments must be an object');
-  return { name: params.name, arguments: args ?? {} };
+  // The envelope check (json-rpc.ts) has already held _meta.progressToken to a string or an integer.
+  const token = isPlainObject(params._meta) ? params._meta.progressToken : undefined;
+  return { name: params.name, arguments: args ?? {}, ...(token !== undefined ? { progressToken: token as string | number } : {}) };
 }
 
 /** `tools/list` takes an optional string cursor; awf lists every tool in one page. */

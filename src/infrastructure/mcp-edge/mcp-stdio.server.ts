@@ -2,8 +2,10 @@ import type { Readable, Writable } from 'node:stream';
 import { isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import { isPlainObject } from '../../domain/model/plain-object';
+import type { ToolDefinition } from '../../domain/model/tool-definition';
 import type { ToolRouter } from '../../domain/ports/tool-router.port';
 import type { ToolServerSession } from '../../domain/ports/tool-server.port';
+import type { ToolProgress } from '../../domain/ports/tool-scope';
 import { isRequestId, JsonRpcError, JsonRpcErrorCode, type JsonRpcMessage, type RequestId } from './json-rpc';
 import { callToolParams, initializeParams, listToolsParams, negotiateProtocolVersion } from './mcp-protocol';
 import { StdioLineTransport } from './stdio-line.transport';
@@ -31,7 +33,7 @@ const CAPABILITIES = { tools: { listChanged: false } };
  */
 const MAX_CONCURRENT_CALLS = 64;
 
-type CallParams = { name: string; arguments: Record<string, unknown> };
+type CallParams = ReturnType<typeof callToolParams>;
 
 /**
  * The MCP edge: serves a ToolRouter over stdio, answering the server side of MCP that a
@@ -96,7 +98,7 @@ export class McpStdioServer implements ToolServerSession {
           return this.answer(id, {});
         case 'tools/list':
           listToolsParams(params);
-          return this.answer(id, { tools: this.tools.list().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })) });
+          return this.answer(id, { tools: this.tools.list().map(listed) });
         case 'tools/call':
           return this.enqueue(id, callToolParams(params));
         default:
@@ -123,7 +125,11 @@ export class McpStdioServer implements ToolServerSession {
     const controller = new AbortController();
     this.inFlight.set(id, controller);
     try {
-      const result = await this.tools.call(params.name, params.arguments, { signal: controller.signal });
+      const token = params.progressToken;
+      const onProgress = token === undefined ? undefined : (p: ToolProgress): void => {
+        if (!controller.signal.aborted) this.transport.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, ...p } });
+      };
+      const result = await this.tools.call(params.name, params.arguments, { signal: controller.signal, ...(onProgress ? { onProgress } : {}) });
       if (!controller.signal.aborted) this.answer(id, result);
     } catch (err) {
       if (controller.signal.aborted) return; // a cancelled request gets no answer, as in the SDK
@@ -156,4 +162,13 @@ export class McpStdioServer implements ToolServerSession {
     const message = err instanceof Error ? err.message : isPlainObject(err) && typeof err.message === 'string' ? err.message : 'Internal error';
     this.transport.send({ jsonrpc: '2.0', id, error: { code, message } });
   }
+}
+
+/** A tool as tools/list gives it: MCP's fields, the optional ones only when the source has them. */
+function listed(t: ToolDefinition): Record<string, unknown> {
+  const tool: Record<string, unknown> = { name: t.name, description: t.description, inputSchema: t.inputSchema };
+  if (t.title !== undefined) tool.title = t.title;
+  if (t.outputSchema !== undefined) tool.outputSchema = t.outputSchema;
+  if (t.annotations !== undefined) tool.annotations = t.annotations;
+  return tool;
 }

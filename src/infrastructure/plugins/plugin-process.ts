@@ -8,7 +8,7 @@ import { type ErrorCode, ErrorCodes } from '../../domain/errors/error-codes';
 import type { AppLogger } from '../../domain/ports/app-logger.port';
 import { type HandshakeEndpoint, MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE, parseHandshake } from '../../sdk/wire/handshake';
 import type { PluginLaunch } from './plugin-manifest';
-import { dieWithParent, killOnHostExit } from './plugin-orphan.guard';
+import { dieWithParent, killOnHostExit } from '../core/child-orphan.guard';
 
 export const HANDSHAKE_TIMEOUT_MS = 5_000;
 

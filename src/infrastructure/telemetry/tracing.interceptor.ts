@@ -35,6 +35,7 @@ export class TracingInterceptor implements ToolCallInterceptor {
     if (ctx.scope.runId) attributes['awf.run_id'] = ctx.scope.runId;
     if (ctx.scope.workflow) attributes['awf.workflow'] = ctx.scope.workflow;
     const span = this.tracer.startSpan(`tool.call ${tool.name}`, { parent: ctx.scope.traceparent, attributes });
+    ctx.traceparent = span.traceparent; // a provider that calls out passes it on (an upstream's _meta.traceparent)
     const started = performance.now();
     try {
       const result = await next();

@@ -2,7 +2,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { builtinContext, builtinSandbox, builtinTools, text } from '../../../test/support/builtin-context';
 import { findExecutable } from './executable.lookup';
-import { GREP_ENGINE_ENV } from './grep.tool';
+import { GREP_ENGINE_ENV, GREP_TIMEOUT_ENV, MAX_GREP_TIMEOUT_MS, grepTimeoutMs } from './grep.tool';
 
 const FILES: Record<string, string> = {
   '.gitignore': '*.log\n!keep.log\nbuild/\n/top-only.txt\n',
@@ -110,5 +110,15 @@ describe.each([['js'], ...(rg ? [['ripgrep']] : [])])('GrepTool on the %s engine
     const result = await grep(args);
     expect(result.isError).toBe(true);
     expect(text(result)).toMatch(message);
+  });
+});
+
+describe('Grep time limit', () => {
+  it('stops a search well before an MCP client gives up on the call (60 s by default)', () => {
+    expect(grepTimeoutMs({})).toBe(20_000);
+    expect(grepTimeoutMs({ [GREP_TIMEOUT_ENV]: '3000' })).toBe(3000);
+    expect(grepTimeoutMs({ [GREP_TIMEOUT_ENV]: '600000' })).toBe(MAX_GREP_TIMEOUT_MS);
+    expect(MAX_GREP_TIMEOUT_MS).toBeLessThan(60_000);
+    expect(grepTimeoutMs({ [GREP_TIMEOUT_ENV]: 'soon' })).toBe(20_000);
   });
 });

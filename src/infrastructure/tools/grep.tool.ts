@@ -18,7 +18,13 @@ const MODES: readonly GrepMode[] = ['files_with_matches', 'content', 'count'];
 export const GREP_ENGINE_ENV = 'AWF_GREP_ENGINE';
 /** Bounds one search; a backtracking regex in the JS engine is stopped here. */
 export const GREP_TIMEOUT_ENV = 'AWF_GREP_TIMEOUT_MS';
-const DEFAULT_GREP_TIMEOUT_MS = 60_000;
+/**
+ * Well under the 60 s an MCP client waits for a call by default (the SDK's
+ * DEFAULT_REQUEST_TIMEOUT_MSEC): the agent must get the "narrow it down" answer, not a
+ * request timeout of its own. AWF_GREP_TIMEOUT_MS may lower it, never raise it past the cap.
+ */
+const DEFAULT_GREP_TIMEOUT_MS = 20_000;
+export const MAX_GREP_TIMEOUT_MS = 45_000;
 
 /** Claude Code's Grep: ripgrep semantics and flags, with ripgrep or a JS walker behind them. */
 @Injectable()
@@ -94,7 +100,7 @@ export function pickEngine(env: NodeJS.ProcessEnv = process.env): GrepEngine {
   return rg ? new RipgrepEngine(rg) : new JsGrepEngine();
 }
 
-function grepTimeoutMs(): number {
-  const value = Number(process.env[GREP_TIMEOUT_ENV]);
-  return Number.isInteger(value) && value > 0 ? value : DEFAULT_GREP_TIMEOUT_MS;
+export function grepTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  const value = Number(env[GREP_TIMEOUT_ENV]);
+  return Number.isInteger(value) && value > 0 ? Math.min(value, MAX_GREP_TIMEOUT_MS) : DEFAULT_GREP_TIMEOUT_MS;
 }

@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { ToolProxyOptions } from '../../application/workflow/tool-proxy.service';
+import { selfCommand } from '../core/self-command';
 
 /**
  * The built CLI that agents start as `mcp-serve`: `dist/main.js`, found from wherever this
@@ -9,4 +11,13 @@ import { resolve } from 'node:path';
 export function mainScriptPath(): string {
   const candidates = [resolve(__dirname, 'main.js'), resolve(__dirname, '..', '..', 'main.js'), resolve(__dirname, '..', '..', '..', 'dist', 'main.js')];
   return candidates.find((c) => existsSync(c)) ?? candidates[candidates.length - 1];
+}
+
+/**
+ * How `awf run` starts every step's `mcp-serve` (with `proxyLaunch` of tool-proxy.service): the
+ * running node, dist/main.js, and the startup snapshot when it fits (selfCommand). The tests'
+ * launch paths (test/support/launch-paths.ts) take the snapshot launch from here, not a copy.
+ */
+export function proxyLaunchOptions(): Pick<ToolProxyOptions, 'mainScript' | 'nodeArgs'> {
+  return { mainScript: mainScriptPath(), nodeArgs: selfCommand([]).args.slice(0, -1) };
 }

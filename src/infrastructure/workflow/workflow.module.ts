@@ -6,6 +6,7 @@
 import { Module, type OnModuleDestroy } from '@nestjs/common';
 import { AgentStepExecutor } from '../../application/workflow/agent-step.executor';
 import { CommandStepExecutor } from '../../application/workflow/command-step.executor';
+import { HookRunner } from '../../application/workflow/hook-runner';
 import { ToolProxyService } from '../../application/workflow/tool-proxy.service';
 import { WorkflowRunner } from '../../application/workflow/workflow-runner.service';
 import { WorkflowService } from '../../application/workflow/workflow.service';
@@ -25,15 +26,17 @@ import { WORKFLOW_REPOSITORY, type WorkflowRepository } from '../../domain/workf
 import { RealToolScopeResolver } from '../config/tool-scope.resolver';
 import { FsFileProbe } from '../core/fs-file.probe';
 import { PrivateTempDirs } from '../core/private-temp-dir';
-import { selfCommand } from '../core/self-command';
-import { mainScriptPath } from './main-script';
 import type { PolicySpec } from '../../domain/policy/policy.model';
 import { loadProjectConfig } from '../config/project-config.loader';
 import { ApprovalDesk } from '../policy/approval-desk';
 import { SocketApprovalChannels } from '../policy/approval-channels.service';
+import { proxyLaunchOptions } from './main-script';
 import { RegistryAgentCatalog } from './registry-agent-catalog.adapter';
 import { ShellCommandExecutor } from './shell-command.executor';
 import { YamlWorkflowRepository } from './yaml-workflow.repository';
+
+/** `.awf/config.yaml`'s named servers, read when a step lists servers (cli-main has already checked the file). */
+const mcpServers = () => loadProjectConfig().mcpServers;
 
 /** `.awf/config.yaml`'s policy, and whether extension modules may add tools `validate` cannot see. */
 function projectPolicy(): { policy?: PolicySpec; extensions: boolean } {
@@ -50,20 +53,23 @@ function projectPolicy(): { policy?: PolicySpec; extensions: boolean } {
     {
       provide: ToolProxyService,
       useFactory: (tools: ToolRouterFactory, desk: ApprovalDesk, telemetry?: TelemetryControl) => new ToolProxyService(tools, {
-        mainScript: mainScriptPath(), dirs: new PrivateTempDirs(), scopes: new RealToolScopeResolver(), nodeArgs: selfCommand([]).args.slice(0, -1), telemetry,
+        ...proxyLaunchOptions(), dirs: new PrivateTempDirs(), scopes: new RealToolScopeResolver(), telemetry, mcpServers,
         policyDefaults: loadProjectConfig().policy, approvals: new SocketApprovalChannels(desk),
       }),
       inject: [TOOL_ROUTER_FACTORY, ApprovalDesk, { token: TELEMETRY_CONTROL, optional: true }],
     },
     {
       provide: WorkflowValidator,
-      useFactory: (agents: AgentCatalog, plugins?: PluginCatalog) => new WorkflowValidator(agents, plugins, projectPolicy()),
+      useFactory: (agents: AgentCatalog, plugins?: PluginCatalog) => new WorkflowValidator(agents, plugins, mcpServers, projectPolicy()),
       inject: [AGENT_CATALOG, { token: PLUGIN_CATALOG, optional: true }],
     },
     {
       provide: WorkflowRunner,
       useFactory: (exec: CommandExecutor, agents: AgentCatalog, proxies: ToolProxyService, logger: AppLogger, tracer?: Tracer, history?: RunHistory) =>
-        new WorkflowRunner(new CommandStepExecutor(exec), new AgentStepExecutor(agents, proxies, logger), tracer && new RunTelemetry(tracer, process.env, history)),
+        new WorkflowRunner(
+          { commands: new CommandStepExecutor(exec), agents: new AgentStepExecutor(agents, proxies, logger), hooks: new HookRunner(exec) },
+          tracer && new RunTelemetry(tracer, process.env, history),
+        ),
       inject: [COMMAND_EXECUTOR, AGENT_CATALOG, ToolProxyService, APP_LOGGER, { token: TRACER, optional: true }, { token: RUN_HISTORY, optional: true }],
     },
     {

@@ -55,6 +55,11 @@ export class RunProgressRenderer implements RunObserver {
     this.line(`warning: ${message}`);
   }
 
+  log(message: string): void {
+    this.stopSpinner();
+    this.line(message);
+  }
+
   close(): void {
     this.stopSpinner();
   }

@@ -12,8 +12,8 @@ export class ValidateCommand extends CommandRunner {
     super();
   }
 
-  async run([target]: string[], options: { format: OutputFormat }): Promise<void> {
-    const report = await this.workflows.validate(target);
+  async run([target]: string[], options: { format: OutputFormat; strict?: boolean }): Promise<void> {
+    const report = await this.workflows.validate(target, { strict: options.strict === true });
     const { stdout, stderr } = renderValidation(report, options.format ?? 'text');
     process.stdout.write(stdout);
     process.stderr.write(stderr);
@@ -21,6 +21,11 @@ export class ValidateCommand extends CommandRunner {
     const lead = report.errors.find((e) => categoryOf(e.code) === 'WORKFLOW') ?? report.errors[0];
     const n = report.errors.length;
     throw new AwfError(lead.code as AwfError['code'], `${report.file}: ${n} error${n > 1 ? 's' : ''}`, { file: report.file, errors: report.errors });
+  }
+
+  @Option({ flags: '--strict', description: 'treat warnings (unknown keys, unknown providers) as errors' })
+  parseStrict(): boolean {
+    return true;
   }
 
   @Option({ flags: '-f, --format <format>', description: 'text (default) or json', defaultValue: 'text' })

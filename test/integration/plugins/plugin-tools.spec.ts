@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { buildToolScope } from '../../../src/infrastructure/config/tool-scope.resolver';
 import type { ToolRouter } from '../../../src/domain/ports/tool-router.port';
 import type { ToolRouterFactory } from '../../../src/domain/ports/tool-router-factory.port';
+import { resultText, type ToolResult } from '../../../src/domain/model/tool-result';
 import { TOOL_ROUTER_FACTORY } from '../../../src/domain/ports/tokens';
 import type { PluginToolSpec } from '../../../src/domain/proxy/proxy-config';
 import { CoreModule } from '../../../src/infrastructure/core/core.module';
@@ -15,7 +16,7 @@ import { EXAMPLE_PLUGINS, fixturePlugins, isAlive } from './plugin-fixtures';
 // Real processes on a shared two-core machine: generous bounds, never timing assertions.
 jest.setTimeout(180_000);
 
-const text = (r: { content: Array<{ text: string }> }) => r.content.map((c) => c.text).join('\n');
+const text = (r: ToolResult) => resultText(r);
 
 describe('plugin tools through the ToolRouterService (PluginsModule wired by Nest)', () => {
   const dataHome = mkdtempSync(join(tmpdir(), 'awf-plugins-data-'));

@@ -7,4 +7,6 @@ export interface RunObserver {
   /** A retry attempt failed and another follows after `delayMs`. */
   stepRetrying?(step: string, attempt: number, delayMs: number): void;
   warn?(message: string): void;
+  /** A hook's `log:` line, or a line a hook command printed. */
+  log?(message: string): void;
 }

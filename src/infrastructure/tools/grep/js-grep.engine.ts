@@ -30,7 +30,7 @@ export class JsGrepEngine implements GrepEngine {
         void worker.terminate();
         reject(failure);
       };
-      const timer = setTimeout(() => stop(new ToolFailure(`Grep: the search took longer than ${timeoutMs} ms and was stopped; simplify the pattern or narrow the path`)), timeoutMs);
+      const timer = setTimeout(() => stop(new ToolFailure(`Grep: the search took longer than ${timeoutMs} ms and was stopped; narrow the path or simplify the pattern, or install ripgrep (rg), whose regex engine cannot backtrack`)), timeoutMs);
       const onAbort = (): void => stop(new ToolFailure('Grep: cancelled'));
       signal.addEventListener('abort', onAbort, { once: true });
       const settle = (): void => {

@@ -67,7 +67,7 @@ export class RipgrepEngine implements GrepEngine {
         }
       });
       const timer = setTimeout(() => {
-        failure = new ToolFailure(`Grep: the search took longer than ${timeoutMs} ms and was stopped; narrow the path`);
+        failure = new ToolFailure(`Grep: the search took longer than ${timeoutMs} ms and was stopped; narrow the path or the pattern`);
         child.kill('SIGKILL');
       }, Math.max(deadline - Date.now(), 0));
       const onAbort = (): void => {

@@ -3,8 +3,9 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 
 /**
- * Keeps plugins from outliving the process that started them. An orderly end stops them
- * through PluginHost (Shutdown, SIGTERM, SIGKILL); these cover the ends that skip it:
+ * Keeps child servers (plugins, upstream MCP servers) from outliving the process that started
+ * them (ADR 081). An orderly end stops them through their host (PluginHost, UpstreamHost);
+ * these cover the ends that skip it:
  * - `process.exit` (a second Ctrl-C forces it) fires 'exit' synchronously: kill what is left;
  * - SIGKILL or a crash of the host runs no code at all: on Linux the plugin is launched
  *   through util-linux `setpriv --pdeathsig KILL`, so the kernel kills it when its parent

@@ -1,5 +1,5 @@
 import { accessSync, constants } from 'node:fs';
-import { dieWithParent } from './plugin-orphan.guard';
+import { dieWithParent } from './child-orphan.guard';
 
 const linuxWithSetpriv = process.platform === 'linux' && (process.env.PATH ?? '').split(':').some((d) => {
   try {

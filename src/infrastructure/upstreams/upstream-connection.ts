@@ -1,0 +1,186 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { AwfError } from '../../domain/errors/awf-error';
+import { ErrorCodes } from '../../domain/errors/error-codes';
+import { withStderrTail } from '../../domain/errors/stderr-tail';
+import type { ToolResult } from '../../domain/model/tool-result';
+import type { AppLogger } from '../../domain/ports/app-logger.port';
+import { DEFAULT_UPSTREAM_TIMEOUT_MS, type UpstreamServerSpec } from '../../domain/proxy/upstream-server';
+import { AWF_VERSION } from '../../version';
+import { type UpstreamSdk, upstreamSdk } from './upstream-sdk';
+import { UpstreamStdioTransport } from './upstream-stdio.transport';
+import { expandedServer } from './upstream-variables';
+
+const START_TIMEOUT_MS = 30_000;
+
+export interface UpstreamCallOptions {
+  signal: AbortSignal;
+  traceparent?: string;
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
+/**
+ * One connected upstream MCP server, through the SDK's `Client`: stdio (our transport, see
+ * upstream-stdio.transport.ts) or remote (Streamable HTTP, then legacy SSE when the server
+ * refuses it, as the SDK's own backwards-compatible clients do). Its tools are listed at
+ * connect and again whenever it says `tools/list_changed`.
+ */
+export class UpstreamConnection {
+  tools: Tool[] = [];
+  private onChanged?: (tools: Tool[]) => void;
+  private closed = false;
+
+  private readonly progress = new Map<string, NonNullable<UpstreamCallOptions['onProgress']>>();
+  private nextToken = 0;
+
+  private constructor(readonly spec: UpstreamServerSpec, private readonly client: Client, private readonly stdio?: UpstreamStdioTransport) {}
+
+  /**
+   * Progress is taken off the transport as it arrives. Through the SDK's `onprogress` the last
+   * notification before a result is lost: the SDK runs notification handlers a microtask
+   * later than it settles the response, whose progress handler is gone by then.
+   */
+  private tapProgress(): void {
+    const transport = this.client.transport;
+    const inner = transport?.onmessage;
+    if (!transport || !inner) return;
+    transport.onmessage = (message, extra) => {
+      const m = message as { method?: string; params?: { progressToken?: unknown; progress?: number; total?: number; message?: string } };
+      if (m.method === 'notifications/progress' && typeof m.params?.progressToken === 'string' && m.params.progressToken.startsWith('awf-')) {
+        const { progressToken, ...progress } = m.params;
+        this.progress.get(progressToken)?.(progress as { progress: number });
+        return;
+      }
+      inner.call(transport, message, extra);
+    };
+  }
+
+  static async open(spec: UpstreamServerSpec, logger: AppLogger, env: NodeJS.ProcessEnv = process.env): Promise<UpstreamConnection> {
+    const sdk = upstreamSdk();
+    const server = expandedServer(spec, env);
+    // A cold start (npx, a container) often takes longer than one call may: never less than START_TIMEOUT_MS.
+    const timeout = Math.max(spec.timeout_ms ?? DEFAULT_UPSTREAM_TIMEOUT_MS, START_TIMEOUT_MS);
+    let connection: UpstreamConnection | undefined;
+    const client = (): Client => new sdk.Client({ name: 'awf-mcp-proxy', version: AWF_VERSION }, {
+      listChanged: { tools: { onChanged: (err, tools) => !err && tools && connection?.changed(tools) } },
+    });
+    const log = logger.child({ upstream: spec.name });
+    try {
+      if (server.command) {
+        const stdio = new UpstreamStdioTransport({ command: server.command, args: server.args ?? [], env: { ...sdk.getDefaultEnvironment(), ...server.env }, cwd: server.cwd }, sdk, log);
+        connection = new UpstreamConnection(spec, client(), stdio);
+        await bounded(connection.client.connect(stdio, { timeout }), timeout, () => stdio.close());
+      } else {
+        connection = await connectRemote(sdk, spec, new URL(server.url!), server.headers ?? {}, timeout, client, log);
+      }
+      connection.tapProgress();
+      connection.tools = await connection.listAll(timeout);
+      log.debug({ tools: connection.tools.length, pid: connection.stdio?.pid }, 'upstream server connected');
+      return connection;
+    } catch (err) {
+      await connection?.close();
+      if (err instanceof AwfError) throw err;
+      const how = connection?.stdio && !connection.stdio.alive ? ` (it ${connection.stdio.describeExit()})` : '';
+      throw new AwfError(ErrorCodes.UPSTREAM_START_FAILED,
+        withStderrTail(`MCP server "${spec.name}" failed to start${how}: ${(err as Error).message}`, connection?.stderrTail() ?? []),
+        { server: spec.name, ...(spec.command ? { command: spec.command } : { url: spec.url }) },
+        spec.command ? `Run \`${spec.command} ${(spec.args ?? []).join(' ')}\` by hand to see why.` : 'Check the url and that the server is up.');
+    }
+  }
+
+  get alive(): boolean {
+    return this.stdio ? this.stdio.alive : !this.closed;
+  }
+
+  /** Tells `listener` the new tool list each time the server changes it. */
+  watch(listener: (tools: Tool[]) => void): void {
+    this.onChanged = listener;
+  }
+
+  async call(name: string, args: Record<string, unknown>, options: UpstreamCallOptions): Promise<ToolResult> {
+    const timeout = this.spec.timeout_ms ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
+    const token = options.onProgress ? `awf-${++this.nextToken}` : undefined;
+    const meta = { ...(options.traceparent ? { traceparent: options.traceparent } : {}), ...(token ? { progressToken: token } : {}) };
+    const params = { name, arguments: args, ...(token || options.traceparent ? { _meta: meta } : {}) };
+    if (token) this.progress.set(token, options.onProgress!);
+    try {
+      return (await this.client.callTool(params, undefined, { signal: options.signal, timeout })) as unknown as ToolResult;
+    } finally {
+      if (token) this.progress.delete(token);
+    }
+  }
+
+  /** Resolves when the server process has ended, or after `ms` (remote servers: at once). */
+  exited(ms: number): Promise<void> {
+    return this.stdio ? this.stdio.exited(ms) : Promise.resolve();
+  }
+
+  stderrTail(): string[] {
+    return this.stdio?.stderrTail() ?? [];
+  }
+
+  describeExit(): string {
+    return this.stdio?.describeExit() ?? 'closed its connection';
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.client.close().catch(() => undefined);
+    await this.stdio?.close();
+  }
+
+  private changed(tools: Tool[]): void {
+    this.tools = tools;
+    this.onChanged?.(tools);
+  }
+
+  private async listAll(timeout: number): Promise<Tool[]> {
+    const tools: Tool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.client.listTools(cursor ? { cursor } : undefined, { timeout });
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return tools;
+  }
+
+  static remote(spec: UpstreamServerSpec, client: Client): UpstreamConnection {
+    return new UpstreamConnection(spec, client);
+  }
+}
+
+/** Streamable HTTP first; a server that refuses it (a 4xx to the POST) is tried over legacy SSE. */
+async function connectRemote(sdk: UpstreamSdk, spec: UpstreamServerSpec, url: URL, headers: Record<string, string>, timeout: number, client: () => Client, log: AppLogger): Promise<UpstreamConnection> {
+  const requestInit = { headers };
+  const first = client();
+  try {
+    await bounded(first.connect(new sdk.StreamableHTTPClientTransport(url, { requestInit }), { timeout }), timeout);
+    return UpstreamConnection.remote(spec, first);
+  } catch (err) {
+    await first.close().catch(() => undefined);
+    const status = (err as { code?: unknown }).code;
+    if (err instanceof AwfError || !(typeof status === 'number' && status >= 400 && status < 500)) throw err;
+    log.debug({ reason: (err as Error).message }, 'Streamable HTTP refused; trying the legacy SSE transport');
+  }
+  const second = client();
+  await bounded(second.connect(new sdk.SSEClientTransport(url, { requestInit, eventSourceInit: { fetch: (u, init) => fetch(u, { ...init, headers: { ...headers, ...(init?.headers as Record<string, string>) } }) } }), { timeout }), timeout);
+  return UpstreamConnection.remote(spec, second);
+}
+
+/** A start that does not finish within the server's timeout fails, naming it. */
+async function bounded<T>(promise: Promise<T>, ms: number, onTimeout?: () => Promise<void>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      void onTimeout?.();
+      reject(new Error(`no answer to initialize within ${ms} ms`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([promise, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

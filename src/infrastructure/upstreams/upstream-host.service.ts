@@ -1,0 +1,66 @@
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { AwfError } from '../../domain/errors/awf-error';
+import { ErrorCodes } from '../../domain/errors/error-codes';
+import type { AppLogger } from '../../domain/ports/app-logger.port';
+import { APP_LOGGER } from '../../domain/ports/tokens';
+import type { UpstreamServerSpec } from '../../domain/proxy/upstream-server';
+import { UpstreamConnection } from './upstream-connection';
+
+/** A crashed server is started again on its next call, at most this many times per process (as plugins, ADR 503). */
+export const MAX_UPSTREAM_RESTARTS = 3;
+
+/**
+ * Owns the connections to upstream MCP servers: one per definition, shared by the scopes
+ * that name it, started on first need (concurrent callers share one start), restarted after
+ * a crash within the budget, and closed on `stop` or when the container closes.
+ */
+@Injectable()
+export class UpstreamHost implements OnModuleDestroy {
+  private readonly running = new Map<string, Promise<UpstreamConnection>>();
+  private readonly restarts = new Map<string, number>();
+
+  constructor(@Inject(APP_LOGGER) private readonly logger: AppLogger) {}
+
+  /** The key of a definition: two steps may give one name different definitions. */
+  static keyOf(spec: UpstreamServerSpec): string {
+    return JSON.stringify(spec);
+  }
+
+  async acquire(spec: UpstreamServerSpec): Promise<UpstreamConnection> {
+    const key = UpstreamHost.keyOf(spec);
+    const current = this.running.get(key);
+    if (current) {
+      const live = await current.catch(() => undefined);
+      if (live?.alive) return live;
+      if (this.running.get(key) !== current) return this.acquire(spec); // another caller restarted it
+      if (live) {
+        const count = (this.restarts.get(key) ?? 0) + 1;
+        if (count > MAX_UPSTREAM_RESTARTS) {
+          throw new AwfError(ErrorCodes.UPSTREAM_CRASHED, `MCP server "${spec.name}" crashed ${count} times; awf no longer restarts it in this session`,
+            { server: spec.name }, 'See its stderr in the log (field "upstream").');
+        }
+        this.restarts.set(key, count);
+        this.logger.warn({ upstream: spec.name, restart: count }, 'restarting crashed MCP server');
+        await live.close();
+      }
+    }
+    const started = UpstreamConnection.open(spec, this.logger);
+    this.running.set(key, started);
+    started.catch(() => this.running.get(key) === started && this.running.delete(key));
+    return started;
+  }
+
+  async stop(spec: UpstreamServerSpec): Promise<void> {
+    const key = UpstreamHost.keyOf(spec);
+    const entry = this.running.get(key);
+    if (!entry) return;
+    this.running.delete(key);
+    await (await entry.catch(() => undefined))?.close();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    const all = [...this.running.values()];
+    this.running.clear();
+    await Promise.all(all.map(async (c) => (await c.catch(() => undefined))?.close()));
+  }
+}

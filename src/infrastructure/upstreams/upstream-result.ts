@@ -1,0 +1,37 @@
+import type { ToolResult } from '../../domain/model/tool-result';
+import type { SecretMasker } from '../../domain/ports/secret-masker.port';
+
+/**
+ * An upstream's result as it came, with secrets masked wherever text can carry them: text
+ * items, structuredContent, embedded text resources. Images and audio are left as they are.
+ * Nothing is copied when nothing needs masking (the common case: one mask() per text).
+ */
+export function maskedResult(result: ToolResult, masker: SecretMasker): ToolResult {
+  let changed = false;
+  const content = result.content.map((item) => {
+    if (item.type === 'text') {
+      const text = masker.mask(item.text);
+      if (text === item.text) return item;
+      changed = true;
+      return { ...item, text };
+    }
+    if (item.type === 'resource' || item.type === 'resource_link') {
+      const json = JSON.stringify(item);
+      const masked = masker.mask(json);
+      if (masked === json) return item;
+      changed = true;
+      return JSON.parse(masked) as typeof item;
+    }
+    return item;
+  });
+  let structured = result.structuredContent;
+  if (structured !== undefined) {
+    const json = JSON.stringify(structured);
+    const masked = masker.mask(json);
+    if (masked !== json) {
+      changed = true;
+      structured = JSON.parse(masked) as Record<string, unknown>;
+    }
+  }
+  return changed ? { ...result, content, ...(structured !== undefined ? { structuredContent: structured } : {}) } : result;
+}

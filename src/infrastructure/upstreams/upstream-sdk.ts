@@ -1,0 +1,34 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import type { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+
+/** The parts of the MCP SDK an upstream connection uses. */
+export interface UpstreamSdk {
+  Client: typeof Client;
+  StreamableHTTPClientTransport: typeof StreamableHTTPClientTransport;
+  SSEClientTransport: typeof SSEClientTransport;
+  ReadBuffer: typeof ReadBuffer;
+  serializeMessage: typeof serializeMessage;
+  getDefaultEnvironment: typeof getDefaultEnvironment;
+}
+
+let loaded: UpstreamSdk | undefined;
+
+/**
+ * The SDK, required on first use: a step without upstream servers never loads it (nor zod),
+ * and the startup snapshot takes it from a run-time bundle (scripts/build-bundle.mjs).
+ */
+export function upstreamSdk(): UpstreamSdk {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  loaded ??= {
+    Client: (require('@modelcontextprotocol/sdk/client/index.js') as typeof import('@modelcontextprotocol/sdk/client/index.js')).Client,
+    StreamableHTTPClientTransport: (require('@modelcontextprotocol/sdk/client/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js')).StreamableHTTPClientTransport,
+    SSEClientTransport: (require('@modelcontextprotocol/sdk/client/sse.js') as typeof import('@modelcontextprotocol/sdk/client/sse.js')).SSEClientTransport,
+    ...(require('@modelcontextprotocol/sdk/shared/stdio.js') as Pick<UpstreamSdk, 'ReadBuffer' | 'serializeMessage'>),
+    getDefaultEnvironment: (require('@modelcontextprotocol/sdk/client/stdio.js') as typeof import('@modelcontextprotocol/sdk/client/stdio.js')).getDefaultEnvironment,
+  };
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  return loaded;
+}

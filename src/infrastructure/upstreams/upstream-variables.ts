@@ -1,0 +1,29 @@
+import { AwfError } from '../../domain/errors/awf-error';
+import { ErrorCodes } from '../../domain/errors/error-codes';
+import { expandVariables, type UpstreamServerSpec } from '../../domain/proxy/upstream-server';
+
+/**
+ * The spec with every `${NAME}` replaced from this process's environment: done here, in the
+ * process that connects, so the step's proxy config never holds the values. An unset name
+ * is an error naming it, not an empty token sent to a server.
+ */
+export function expandedServer(spec: UpstreamServerSpec, env: NodeJS.ProcessEnv): UpstreamServerSpec {
+  const missing = new Set<string>();
+  const x = (value: string): string => expandVariables(value, env, missing);
+  const map = (m?: Record<string, string>) => (m ? Object.fromEntries(Object.entries(m).map(([k, v]) => [k, x(v)])) : undefined);
+  const out: UpstreamServerSpec = {
+    ...spec,
+    ...(spec.command ? { command: x(spec.command) } : {}),
+    ...(spec.args ? { args: spec.args.map(x) } : {}),
+    ...(spec.cwd ? { cwd: x(spec.cwd) } : {}),
+    ...(spec.url ? { url: x(spec.url) } : {}),
+    ...(spec.env ? { env: map(spec.env) } : {}),
+    ...(spec.headers ? { headers: map(spec.headers) } : {}),
+  };
+  if (missing.size) {
+    const names = [...missing];
+    throw new AwfError(ErrorCodes.MCP_PROXY_UNSET_VARIABLE, `MCP server "${spec.name}" names unset environment variable${names.length > 1 ? 's' : ''}: ${names.join(', ')}`,
+      { server: spec.name, variables: names }, `Export ${names.join(', ')} in the environment awf runs in (the agent passes it on to awf mcp-serve).`);
+  }
+  return out;
+}
