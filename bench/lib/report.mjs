@@ -2,7 +2,7 @@
 const f = (v, d = 1) => (v === undefined || v === null || Number.isNaN(v) ? '—' : v.toFixed(d));
 const r = (v) => (v === undefined || Number.isNaN(v) ? '—' : `${v.toFixed(2)}×`);
 
-export function printReport({ meta, rows, search, steps, notes }) {
+export function printReport({ meta, rows, search, steps, upstreams, notes }) {
   const by = Object.fromEntries(rows.map((row) => [row.id, row]));
   const { bare, fs, awf } = by;
   const out = [];
@@ -21,6 +21,15 @@ export function printReport({ meta, rows, search, steps, notes }) {
     for (const [name, row] of [['Grep', search.grep], ['Glob', search.glob]]) {
       if (row) out.push(`| ${name} \`${row.pattern}\` vs ${row.baseline} | ${f(row.awfMs, 0)} | ${f(row.baselineMs, 0)} | ${r(row.ratio)} | ${row.awfLines} / ${row.baselineLines} |`);
     }
+  }
+  if (upstreams) {
+    out.push('');
+    out.push(`| other MCP servers (${upstreams.calls} sequential echo calls × ${upstreams.rounds} rounds) | call p50 ms | p99 ms |`);
+    out.push('| --- | --- | --- |');
+    out.push(`| server-everything, SDK client direct | ${f(upstreams.direct.p50, 3)} | ${f(upstreams.direct.p99, 3)} |`);
+    out.push(`| server-everything through awf mcp-serve | ${f(upstreams.proxied.p50, 3)} | ${f(upstreams.proxied.p99, 3)} |`);
+    out.push(`| added by awf (p50; target ≤ 0.3 ms: ${upstreams.addedP50Ms <= 0.3 ? 'met' : 'NOT met'}) | ${f(upstreams.addedP50Ms, 3)} | |`);
+    out.push(`| MCP SDK client modules loaded by a step without upstreams | ${upstreams.withoutUpstreams ?? '—'} | |`);
   }
   if (steps) {
     out.push('');

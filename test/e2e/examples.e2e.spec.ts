@@ -39,6 +39,13 @@ describe('examples/ that run offline', () => {
     expect(r.status).toBe(0);
   }, 150_000);
 
+  it('sub-workflow.yaml: call_workflow in a loop, reading the child output', () => {
+    const r = run('examples/sub-workflow.yaml');
+    expect(r.stdout).toMatch(/^math\.js has \d+ lines \(the last file\)\n$/);
+    expect(r.stderr.match(/✓ measure/g)).toHaveLength(2);
+    expect(r.status).toBe(0);
+  }, 150_000);
+
   it('hooks.yaml: hooks in order on success, and workflow_error with .error on failure', () => {
     const ok = run('examples/hooks.yaml');
     expect(ok.stderr).toMatch(/^starting hooks \(run [0-9a-f-]{36}\)\nabout to build\nbuild exited 0\n✓ build .*\nfinished: built ok\n$/);

@@ -3,14 +3,15 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, 
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findExecutable } from '../../src/infrastructure/tools/executable.lookup';
 import { callBuiltin, isRunning, snapshotTree, type CallOutcome } from '../support/builtin-e2e';
 import { connectMcpServe, type McpSession } from '../support/mcp-client';
+import { pathWith, reportMissing, RIPGREP } from '../support/optional-tools';
 
 // peers.md §5.4, items 1–14 and 17–24 (Linux): every attack goes through `awf mcp-serve`
 // and the SDK client, and must be refused or capped with nothing outside the root read,
 // created or changed.
 const SENTINEL = 'SECRET-SENTINEL';
+reportMissing('ripgrep', RIPGREP);
 const JS_TIMEOUT_ADVICE = 'narrow the path or simplify the pattern, or install ripgrep (rg), whose regex engine cannot backtrack';
 const SIBLINGS = ['outside', 'proj2', 'proj-old', 'projectile', 'proj.bak'];
 
@@ -105,7 +106,8 @@ describe('sandbox attacks through awf mcp-serve', () => {
     }
     socket = createServer().listen(join(root, 'sock'));
     const limits = { read_max_bytes: 1_000_000, grep_max_results: 50 };
-    session = await connectMcpServe(base, { root_dir: root, limits }, { env });
+    // `session` is ripgrep's when one can be had (tests/support/optional-tools.ts), `jsSession` the JS walker's.
+    session = await connectMcpServe(base, { root_dir: root, limits }, { env: { ...env, ...(RIPGREP ? { PATH: pathWith(RIPGREP) } : {}) } });
     jsSession = await connectMcpServe(base, { root_dir: root, limits }, { env: { ...env, AWF_GREP_ENGINE: 'js' } });
   }, 120_000);
   afterAll(async () => {
@@ -206,7 +208,7 @@ describe('sandbox attacks through awf mcp-serve', () => {
       // The default engine with the default limit: ripgrep's regex cannot backtrack; without it
       // the JS walker is stopped well before the client's own 60 s request timeout.
       const byDefault = await call('Grep', { pattern: '^(a+)+$', path: 'redos.txt' });
-      if (findExecutable('rg')) expect(byDefault).toEqual({ isError: false, text: 'No matches found' });
+      if (RIPGREP) expect(byDefault).toEqual({ isError: false, text: 'No matches found' });
       else expect(byDefault).toEqual({ isError: true, text: `Grep: the search took longer than 20000 ms and was stopped; ${JS_TIMEOUT_ADVICE}` });
     } finally {
       await bounded.close();

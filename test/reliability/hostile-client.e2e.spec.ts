@@ -35,6 +35,23 @@ describe('awf mcp-serve with a misbehaving client', () => {
     }
   });
 
+  it('refuses ids that are not safe integers as invalid requests, answering id null rather than an id nobody sent', async () => {
+    const server = RawMcpServe.start(project.dir, {});
+    try {
+      // 2^53 + 1 parses as 2^53: echoing it would answer a request that was never made.
+      const unsafe = ['9007199254740993', '1.5', '-9007199254740993'].map((id) => `{"jsonrpc":"2.0","id":${id},"method":"tools/list"}`);
+      await server.write(Buffer.from(`${initialize}\n${unsafe.join('\n')}\n{"jsonrpc":"2.0","id":9007199254740991,"method":"tools/list"}\n`));
+      await server.waitFor(() => server.answered.has(idKey(9007199254740991)), 20_000, 'the answer to the largest safe id');
+      const refused = server.responses.filter((r) => (r.id as unknown) === null);
+      expect(refused).toHaveLength(3);
+      for (const r of refused) expect(r.error).toMatchObject({ code: -32600 });
+      expect(server.responses.some((r) => r.id === 9007199254740992)).toBe(false);
+      expect(server.responses.find((r) => r.id === 9007199254740991)?.result).toBeDefined();
+    } finally {
+      server.kill();
+    }
+  });
+
   it('stops reading, instead of growing, while a client does not read its answers, then answers everything', async () => {
     const server = RawMcpServe.start(project.dir, {});
     try {

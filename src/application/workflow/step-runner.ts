@@ -1,4 +1,8 @@
-import type { ExecutableStep } from '../../domain/workflow/workflow.model';
+import type { TraceSpan } from '../../domain/ports/tracer.port';
+import type { StepStateData } from '../../domain/workflow/interpolation.types';
+import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
+import type { RunReport } from '../../domain/workflow/run-report.model';
+import type { ExecutableStep, Workflow } from '../../domain/workflow/workflow.model';
 import type { RunContext } from './run-context';
 import type { StepOutcome } from './step-outcome';
 
@@ -9,4 +13,30 @@ import type { StepOutcome } from './step-outcome';
  */
 export interface StepRunner {
   runStep(step: ExecutableStep, ctx: RunContext): Promise<StepOutcome>;
+  /** Runs a whole workflow (call_workflow: a child, with the parent's call stack). Never rejects. */
+  execute(workflow: Workflow, options: RunOptions): Promise<WorkflowResult>;
 }
+
+export interface RunOptions {
+  inputs: Record<string, string>;
+  env: Record<string, string>;
+  signal: AbortSignal;
+  cwd: string;
+  /** Parent of the per-run directories (audit events), created only when a step has a proxy. */
+  runsDir: string;
+  observer?: RunObserver;
+  /** Resume seam: the run's id, the first state to run (default `initial`), states already done. */
+  runId?: string;
+  startAt?: string;
+  seedStates?: Record<string, StepStateData>;
+  /** Set by call_workflow: the workflows above this one, and the span its steps hang under. */
+  callStack?: string[];
+  parentSpan?: TraceSpan;
+}
+
+export interface WorkflowResult {
+  report: RunReport;
+  states: Record<string, StepStateData>;
+}
+
+

@@ -2,13 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { AwfError, isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
-import type { TraceSpan } from '../../domain/ports/tracer.port';
-import type { StepStateData } from '../../domain/workflow/interpolation.types';
-import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
 import type { RunReport, StepReport } from '../../domain/workflow/run-report.model';
 import { type ExecutableStep, findStep, type TerminalStep, type Workflow } from '../../domain/workflow/workflow.model';
 import type { RunTelemetry } from '../run-telemetry.service';
 import { type AgentStepExecutor, stepEventsPath } from './agent-step.executor';
+import type { CallWorkflowStepExecutor } from './call-workflow-step.executor';
 import type { CommandStepExecutor } from './command-step.executor';
 import type { HookRunner } from './hook-runner';
 import { LoopStepExecutor } from './loop-step.executor';
@@ -17,34 +15,15 @@ import { interpolate, type RunContext } from './run-context';
 import { errorData, errorJson, stepReport } from './run-report';
 import { failedOutcome, type StepOutcome } from './step-outcome';
 import { route } from './step-routing';
-import type { StepRunner } from './step-runner';
+import type { RunOptions, StepRunner, WorkflowResult } from './step-runner';
 
-export interface RunOptions {
-  inputs: Record<string, string>;
-  env: Record<string, string>;
-  signal: AbortSignal;
-  cwd: string;
-  /** Parent of the per-run directories (audit events), created only when a step has a proxy. */
-  runsDir: string;
-  observer?: RunObserver;
-  /** Resume seam: the run's id, the first state to run (default `initial`), states already done. */
-  runId?: string;
-  startAt?: string;
-  seedStates?: Record<string, StepStateData>;
-  /** Set by call_workflow: the workflows above this one, and the span its steps hang under. */
-  callStack?: string[];
-  parentSpan?: TraceSpan;
-}
+export type { RunOptions } from './step-runner';
 
 export interface StepExecutors {
   commands: CommandStepExecutor;
   agents: AgentStepExecutor;
   hooks: HookRunner;
-}
-
-export interface WorkflowResult {
-  report: RunReport;
-  states: Record<string, StepStateData>;
+  calls?: CallWorkflowStepExecutor;
 }
 
 /** A runaway loop of transitions stops here rather than spinning forever. */
@@ -75,7 +54,7 @@ export class WorkflowRunner implements StepRunner {
     const ctx: RunContext = {
       workflow, runId, runDir: join(options.runsDir, runId), inputs: options.inputs, env: options.env, states: { ...options.seedStates },
       startedAt: new Date(), current: options.startAt ?? workflow.initial, signal: options.signal, cwd: options.cwd,
-      callStack: [...(options.callStack ?? []), workflow.name], reports: [], observer: options.observer,
+      callStack: [...(options.callStack ?? []), workflow.id], reports: [], observer: options.observer,
     };
     // A child run's steps hang under the parent's call_workflow span; only a top run has its own.
     const runSpan = child ? undefined : this.telemetry?.startRun(workflow.name, runId);
@@ -123,9 +102,11 @@ export class WorkflowRunner implements StepRunner {
       case 'for_each':
       case 'while':
         return this.loops.execute(step, ctx, this);
-      default:
-        throw new AwfError(ErrorCodes.WORKFLOW_INVALID_FIELD, `states.${step.name}.type: step type "${step.type}" cannot run yet`, { step: step.name });
+      case 'call_workflow':
+        if (this.steps.calls) return this.steps.calls.execute(step, ctx, this);
+        break;
     }
+    throw new AwfError(ErrorCodes.WORKFLOW_INVALID_FIELD, `states.${step.name}.type: step type "${step.type}" cannot run here`, { step: step.name });
   }
 
   private async loop(ctx: RunContext): Promise<RunReport> {

@@ -4,9 +4,10 @@ import type { PluginCatalog } from '../../domain/ports/plugin-catalog.port';
 import { resolveUpstreamServers, type UpstreamServerSpec } from '../../domain/proxy/upstream-server';
 import { type ValidationIssue, issue } from '../../domain/workflow/validation-issue.model';
 import type { AgentCatalog } from '../../domain/workflow/ports/agent-catalog.port';
-import type { LoadedWorkflow } from '../../domain/workflow/ports/workflow-repository.port';
+import type { LoadedWorkflow, WorkflowRepository } from '../../domain/workflow/ports/workflow-repository.port';
 import { checkWorkflow } from '../../domain/workflow/workflow.rules';
 import type { AgentStep, Workflow } from '../../domain/workflow/workflow.model';
+import { checkCalls } from './call-graph.check';
 import { Condition } from './condition-evaluator';
 import { checkTemplates } from './template-references';
 import type { PolicyLayer, PolicySpec } from '../../domain/policy/policy.model';
@@ -28,6 +29,7 @@ export class WorkflowValidator {
     private readonly agents: AgentCatalog,
     private readonly plugins?: PluginCatalog,
     private readonly servers: () => Readonly<Record<string, UpstreamServerSpec>> = () => ({}),
+    private readonly workflows?: Pick<WorkflowRepository, 'loadCalled'>,
     /** `policy:` of `.awf/config.yaml`, and whether extension modules may serve tools unknown here. */
     private readonly project: { policy?: PolicySpec; extensions?: boolean } = {},
   ) {}
@@ -37,7 +39,7 @@ export class WorkflowValidator {
     if (!wf) return loaded.issues;
     const issues = [...loaded.issues, ...checkWorkflow(wf), ...checkTemplates(wf), ...this.checkConditions(wf)];
     for (const step of wf.steps) if (step.type === 'agent') issues.push(...this.checkProvider(step));
-    issues.push(...(await this.checkPlugins(wf)));
+    issues.push(...(await this.checkPlugins(wf)), ...(await checkCalls(wf, this.workflows)));
     issues.push(...(await this.checkPolicies(wf)));
     issues.push(...this.checkServers(wf));
     return issues;

@@ -15,7 +15,7 @@ export type JsonRpcMessage =
 
 export type JsonRpcFrame =
   | { jsonrpc: '2.0'; id: RequestId; result: unknown }
-  | { jsonrpc: '2.0'; id: RequestId; error: { code: number; message: string; data?: unknown } }
+  | { jsonrpc: '2.0'; id: RequestId | null; error: { code: number; message: string; data?: unknown } }
   | { jsonrpc: '2.0'; method: string; params?: Record<string, unknown> };
 
 export const JsonRpcErrorCode = {

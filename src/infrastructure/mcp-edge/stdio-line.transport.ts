@@ -153,8 +153,11 @@ export class StdioLineTransport {
     }
   }
 
-  /** Answers with an error when the frame has an id to answer to; a frame without one is only reported. */
-  private refuse(id: RequestId | undefined, code: number, message: string): void {
+  /**
+   * Answers with an error when the frame has an id to answer to (null for one that cannot be
+   * read exactly, as JSON-RPC 2.0 says); a frame without one is only reported.
+   */
+  private refuse(id: RequestId | null | undefined, code: number, message: string): void {
     this.options.onMalformed?.(message);
     if (id !== undefined) this.send({ jsonrpc: '2.0', id, error: { code, message } });
   }
@@ -165,7 +168,7 @@ function lastBytes(buffer: Buffer, n: number): Buffer {
 }
 
 /** The id of a parsed frame that is a request in all but form; responses are never answered. */
-function requestIdOf(value: unknown): RequestId | undefined {
+function requestIdOf(value: unknown): RequestId | null | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const frame = value as Record<string, unknown>;
   if ('result' in frame || 'error' in frame) return undefined;
@@ -173,7 +176,7 @@ function requestIdOf(value: unknown): RequestId | undefined {
 }
 
 /** Reads the id of a frame that does not parse: the first key of the object, or its last. */
-function recoverId(head: string, tail: string): RequestId | undefined {
+function recoverId(head: string, tail: string): RequestId | null | undefined {
   const match = ID_AT_HEAD.exec(head) ?? ID_AT_TAIL.exec(tail);
   if (!match) return undefined;
   try {
@@ -183,8 +186,12 @@ function recoverId(head: string, tail: string): RequestId | undefined {
   }
 }
 
-function usableId(id: unknown): RequestId | undefined {
+/**
+ * A number id that is not a safe integer (2^53 + 1 parses as 2^53, 1.5 is no id) names no
+ * request exactly: echoing the parsed value would answer an id nobody sent, so it is null.
+ */
+function usableId(id: unknown): RequestId | null | undefined {
   if (typeof id === 'string') return id;
-  if (typeof id === 'number' && Number.isInteger(id)) return id;
+  if (typeof id === 'number') return Number.isSafeInteger(id) ? id : null;
   return undefined;
 }

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { stat } from 'node:fs/promises';
 import { errorResult, textResult, type ToolResult } from '../../domain/model/tool-result';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import { SECRET_MASKER } from '../../domain/ports/tokens';
-import type { ToolCallContext } from '../../domain/ports/tool-scope';
+import type { ToolCallContext, ToolScope } from '../../domain/ports/tool-scope';
+import { at, closeDir, openResolvedDir, reopenDir, type DirRef } from './beneath-root.resolver';
 import { bashEnvironment } from './bash-environment.policy';
 import type { BuiltinTool } from './builtin-tool.interface';
 import { findExecutable } from './executable.lookup';
@@ -47,17 +47,30 @@ export class BashTool implements BuiltinTool {
     if (command.trim().length === 0) throw new ToolFailure('Bash: command is empty');
     // `cwd` is AWF's own argument: still accepted, still held to the sandbox.
     const cwdInput = args.string('cwd');
-    const cwd = cwdInput === undefined ? rootDir : await this.directory(cwdInput, rootDir);
+    const cwdDir = cwdInput === undefined ? undefined : this.directory(cwdInput, ctx.scope);
     const env = bashEnvironment(process.env, limits.env_passthrough);
     const shell = findExecutable('bash', env.PATH) ?? '/bin/sh';
-    const outcome = await runShell({ shell, command, cwd, env, timeoutMs, signal: ctx.signal, keep: limits.bash_output_max_chars });
-    return this.present(outcome, timeoutMs, limits.bash_output_max_chars);
+    let running: Promise<ShellOutcome>;
+    try {
+      // The shell starts in the directory that was checked, by descriptor: spawn has chdir'ed
+      // and exec'ed by the time it returns, so the descriptor can be closed right after.
+      const cwd = cwdDir ? at(cwdDir) : rootDir;
+      running = runShell({ shell, command, cwd, env, timeoutMs, signal: ctx.signal, keep: limits.bash_output_max_chars });
+    } finally {
+      if (cwdDir) closeDir(cwdDir);
+    }
+    return this.present(await running, timeoutMs, limits.bash_output_max_chars);
   }
 
-  private async directory(input: string, rootDir: string): Promise<string> {
-    const { real, exists } = await this.sandbox.resolve(input, rootDir, 'cwd');
-    if (!exists || !(await stat(real)).isDirectory()) throw new ToolFailure(`Bash: cwd ${input} is not an existing directory`);
-    return real;
+  private directory(input: string, scope: ToolScope): DirRef {
+    const found = this.sandbox.resolve(input, scope, 'cwd', 'exec');
+    try {
+      const dir = found.exists ? openResolvedDir(found.at, input) : undefined;
+      if (!dir) throw new ToolFailure(`Bash: cwd ${input} is not an existing directory`);
+      return dir.owned ? dir : reopenDir(dir);
+    } finally {
+      found.release();
+    }
   }
 
   private present(outcome: ShellOutcome, timeoutMs: number, max: number): ToolResult {

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { textResult, type ToolResult } from '../../domain/model/tool-result';
+import type { ProxyLimits } from '../../domain/proxy/proxy-config';
 import type { ToolCallContext } from '../../domain/ports/tool-scope';
+import type { Beneath } from './beneath-root.resolver';
 import type { BuiltinTool } from './builtin-tool.interface';
 import { PathSandbox } from './path-sandbox.service';
 import { looksBinary, readRegularFile, writeFileAtomic } from './sandboxed-file.io';
@@ -38,16 +40,29 @@ export class EditTool implements BuiltinTool {
     const args = new ToolArgs(this.name, raw);
     args.rejectUnknown(KNOWN_ARGS);
     const input = args.string('file_path', { aliases: ['path', 'filePath'], required: true });
-    let oldString = args.string('old_string', { aliases: ['old'], required: true });
-    let newString = args.string('new_string', { aliases: ['new'], required: true });
+    const oldString = args.string('old_string', { aliases: ['old'], required: true });
+    const newString = args.string('new_string', { aliases: ['new'], required: true });
     const replaceAll = args.boolean('replace_all', false);
     if (oldString.length === 0) throw new ToolFailure('Edit: old_string is empty; use Write to create or replace a whole file');
     if (oldString === newString) throw new ToolFailure('Edit: old_string and new_string are identical; nothing to change');
 
-    const { limits, rootDir } = ctx.scope;
-    const { real, exists } = await this.sandbox.resolve(input, rootDir, 'file_path');
-    if (!exists) throw new ToolFailure(`${input} does not exist; use Write to create it`);
-    const file = await readRegularFile(real, input, limits.read_max_bytes);
+    const { limits } = ctx.scope;
+    const grows = Buffer.byteLength(newString, 'utf8') - Buffer.byteLength(oldString, 'utf8');
+    if (Buffer.byteLength(newString, 'utf8') > limits.write_max_bytes) throw tooLarge(input, limits.write_max_bytes);
+    // Read and write back in the directory that was checked, by its descriptor, not by path again.
+    const { real, exists, at, release } = this.sandbox.resolve(input, ctx.scope, 'file_path', 'write');
+    try {
+      if (!exists) throw new ToolFailure(`${input} does not exist; use Write to create it`);
+      const replaced = await this.edit(at, input, { oldString, newString, replaceAll, grows }, limits);
+      return textResult(`Edited ${real}: replaced ${replaced} occurrence${replaced === 1 ? '' : 's'}.`);
+    } finally {
+      release();
+    }
+  }
+
+  private async edit(at: Beneath, input: string, change: Change, limits: ProxyLimits): Promise<number> {
+    let { oldString, newString } = change;
+    const file = await readRegularFile(at, input, limits.read_max_bytes);
     if (file.truncated) {
       throw new ToolFailure(`Edit: ${input} is ${file.size} bytes, above the ${limits.read_max_bytes}-byte read limit; refusing to write back a truncated file`);
     }
@@ -60,14 +75,30 @@ export class EditTool implements BuiltinTool {
     }
     const count = countOccurrences(text, oldString);
     if (count === 0) throw new ToolFailure(`Edit: old_string was not found in ${input}; the file is unchanged`);
-    if (count > 1 && !replaceAll) {
+    if (count > 1 && !change.replaceAll) {
       throw new ToolFailure(`Edit: old_string matches ${count} times in ${input}; add surrounding context to make it unique, or set replace_all to true. The file is unchanged`);
     }
-    const updated = replaceAll ? text.split(oldString).join(newString) : replaceFirst(text, oldString, newString);
-    await writeFileAtomic(real, input, updated, rootDir);
-    const replaced = replaceAll ? count : 1;
-    return textResult(`Edited ${real}: replaced ${replaced} occurrence${replaced === 1 ? '' : 's'}.`);
+    const replaced = change.replaceAll ? count : 1;
+    // The size of the result is known before it is built: count the growth, then build.
+    const crlfGrowth = newString.length - change.newString.length - (oldString.length - change.oldString.length);
+    if (file.data.length + replaced * (change.grows + crlfGrowth) > limits.write_max_bytes) throw tooLarge(input, limits.write_max_bytes);
+    const updated = change.replaceAll ? text.split(oldString).join(newString) : replaceFirst(text, oldString, newString);
+    if (Buffer.byteLength(updated, 'utf8') > limits.write_max_bytes) throw tooLarge(input, limits.write_max_bytes);
+    await writeFileAtomic(at, input, updated);
+    return replaced;
   }
+}
+
+interface Change {
+  oldString: string;
+  newString: string;
+  replaceAll: boolean;
+  /** new_string's bytes minus old_string's, before any CRLF conversion. */
+  grows: number;
+}
+
+function tooLarge(input: string, max: number): ToolFailure {
+  return new ToolFailure(`Edit: the edited ${input} would exceed the ${max}-byte write limit (write_max_bytes); the file is unchanged`);
 }
 
 function toCrlf(value: string): string {

@@ -1,30 +1,41 @@
 import { lstatSync, readdirSync } from 'node:fs';
-import { isInside } from './path-sandbox.service';
+import { at, closeDir, openChildDir, type DirRef } from './beneath-root.resolver';
+import { isSingleLinkFile } from './sandboxed-file.io';
 import { ToolFailure } from './tool-failure.error';
 
 export interface GlobbedFile {
-  path: string;
+  /** Relative to the walked directory, `/`-separated. */
+  rel: string;
   mtimeMs: number;
 }
 
 /** Longest stretch of synchronous file-system work before other calls get the event loop. */
 const SLICE_MS = 10;
 
+/** An open directory of the walk, closed once it and everything queued below it are done. */
+interface Frame {
+  dir: DirRef;
+  rel: string;
+  depth: number;
+  waiting: number;
+  parent?: Frame;
+}
+
 /**
- * The regular files below `dir` (a real directory, already checked inside the sandbox root)
- * whose path from `dir` matches `pattern`, with their mtimes.
+ * The regular files below `top` (an open directory, already checked inside the sandbox root)
+ * whose path from it matches `pattern`, with their mtimes.
  *
- * Only real directories are entered and only regular files listed, by each directory entry's
- * own type (no stat), so a symlink is neither followed nor listed. A directory swapped for a
- * symlink during the walk is caught afterwards: every directory on the way to a result must
- * still be a directory (one lstat each, shared by all its results), and every result a
- * regular file (the lstat that also reads its mtime). The old code's guarantee (realpath and
- * lstat per result) at a fraction of the system calls.
+ * The walk holds each directory by descriptor and reaches every child through it: a directory
+ * is entered by an O_NOFOLLOW open (a symlink, or a directory swapped for one mid-walk, is
+ * refused by the kernel, not followed), and each match is lstat'ed in the directory it was
+ * listed in (its mtime, and the test that it is still a regular file of one link). Nothing is
+ * checked by path afterwards, because nothing is reached by path. A directory stays open while
+ * anything below it waits in the queue, so at most one descriptor per level is open.
  *
  * Synchronous calls, in slices of about 10 ms with a turn of the event loop between them: a
  * thread-pool round trip per directory and per file cost two to three times the CPU here.
  */
-export async function globFiles(dir: string, pattern: string, skipNames: readonly string[], signal?: AbortSignal): Promise<GlobbedFile[]> {
+export async function globFiles(top: DirRef, pattern: string, skipNames: readonly string[], signal?: AbortSignal): Promise<GlobbedFile[]> {
   // Loaded on first use: mcp-serve's start should not pay for a matcher it may never need.
   const picomatch = require('picomatch') as typeof import('picomatch');
   // tinyglobby, which Glob used before, read `a//b` as `a/b`, `a/` as `a`, and a lone negated pattern as nothing.
@@ -33,47 +44,89 @@ export async function globFiles(dir: string, pattern: string, skipNames: readonl
   const isMatch = picomatch(pattern, { dot: true });
   const { start, maxDepth } = walkPlan(pattern, skipNames, picomatch.scan);
   const slicer = new Slicer(signal);
-
-  const first = join(dir, start.join('/'));
-  // The fixed start (`src` of `src/**` + `/*.ts`) is named, not walked to: it must be a real directory.
-  if (start.length > 0 && !new DirectoryChain(dir).holds(first)) return [];
-  const matched = new Map<string, string[]>();
-  const pending: Array<{ abs: string; rel: string; depth: number }> = [{ abs: first, rel: start.join('/'), depth: start.length }];
-  for (let next = pending.pop(); next; next = pending.pop()) {
-    await slicer.maybeYield();
-    const { abs, rel, depth } = next;
-    let entries;
-    try {
-      entries = readdirSync(abs, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const entry of entries) {
-      if (skipNames.includes(entry.name)) continue;
-      const childRel = rel === '' ? entry.name : `${rel}/${entry.name}`;
-      if (entry.isFile()) {
-        if (!isMatch(childRel)) continue;
-        const names = matched.get(abs);
-        if (names) names.push(entry.name);
-        else matched.set(abs, [entry.name]);
-      } else if (entry.isDirectory() && depth + 1 < maxDepth) {
-        pending.push({ abs: join(abs, entry.name), rel: childRel, depth: depth + 1 });
+  const files: GlobbedFile[] = [];
+  // The fixed start (`src` of `src/**` + `/*.ts`) is named, not walked to: each level must be a real directory.
+  const first = descend(top, start);
+  if (!first) return files;
+  const pending: Array<{ parent: Frame; name: string }> = [];
+  let frame: Frame | undefined = { dir: first, rel: start.join('/'), depth: start.length, waiting: 1 };
+  try {
+    while (frame) {
+      await slicer.maybeYield();
+      list(frame, skipNames, maxDepth, isMatch, files, pending);
+      release(frame);
+      frame = undefined;
+      while (!frame && pending.length > 0) {
+        const next = pending.pop()!;
+        frame = enter(next.parent, next.name);
       }
     }
-  }
-
-  const files: GlobbedFile[] = [];
-  const unchanged = new DirectoryChain(dir);
-  for (const [parent, names] of matched) {
-    await slicer.maybeYield();
-    if (!unchanged.holds(parent)) continue;
-    for (const name of names) {
-      const path = join(parent, name);
-      const stat = lstatSync(path, { throwIfNoEntry: false });
-      if (stat?.isFile()) files.push({ path, mtimeMs: stat.mtimeMs });
-    }
+  } finally {
+    // A cancelled walk: everything still open is closed, children before parents.
+    if (frame) release(frame);
+    for (const { parent } of pending.reverse()) release(parent);
   }
   return files;
+}
+
+function list(frame: Frame, skipNames: readonly string[], maxDepth: number, isMatch: (rel: string) => boolean, files: GlobbedFile[],
+  pending: Array<{ parent: Frame; name: string }>): void {
+  let entries;
+  try {
+    entries = readdirSync(at(frame.dir), { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    if (skipNames.includes(entry.name)) continue;
+    const childRel = frame.rel === '' ? entry.name : `${frame.rel}/${entry.name}`;
+    if (entry.isFile()) {
+      if (!isMatch(childRel)) continue;
+      const stat = lstatSync(at(frame.dir, entry.name), { throwIfNoEntry: false });
+      if (isSingleLinkFile(stat)) files.push({ rel: childRel, mtimeMs: stat!.mtimeMs });
+    } else if (entry.isDirectory() && frame.depth + 1 < maxDepth) {
+      frame.waiting++;
+      pending.push({ parent: frame, name: entry.name });
+    }
+  }
+}
+
+function enter(parent: Frame, name: string): Frame | undefined {
+  try {
+    const dir = openChildDir(parent.dir, name);
+    return { dir, rel: parent.rel === '' ? name : `${parent.rel}/${name}`, depth: parent.depth + 1, waiting: 1, parent };
+  } catch {
+    // swapped for a symlink (ELOOP), removed, or unreadable since it was listed: not walked
+    release(parent);
+    return undefined;
+  }
+}
+
+/**
+ * `waiting` counts the frame's own listing plus each child still queued below it: the last
+ * one done closes the directory and counts as one done for its parent.
+ */
+function release(frame: Frame): void {
+  for (let f: Frame | undefined = frame; f; f = f.parent) {
+    if (--f.waiting > 0) return;
+    closeDir(f.dir);
+  }
+}
+
+/** Opens `names` below `top` one level at a time, refusing symlinks; undefined if any is not a directory. */
+function descend(top: DirRef, names: readonly string[]): DirRef | undefined {
+  let dir: DirRef = { ...top, owned: false };
+  for (const name of names) {
+    try {
+      const next = openChildDir(dir, name);
+      closeDir(dir);
+      dir = next;
+    } catch {
+      closeDir(dir);
+      return undefined;
+    }
+  }
+  return dir;
 }
 
 /**
@@ -91,33 +144,6 @@ export function walkPlan(pattern: string, skipNames: readonly string[], scanGlob
   if (start.some((s) => skipNames.includes(s))) return whole;
   const bounded = !pattern.includes('**') && !pattern.includes('{');
   return { start, maxDepth: bounded ? segments.length : Infinity };
-}
-
-/**
- * Directories below `top` (a real directory) that are still what the walk saw: checked from the
- * top down, as realpath does, each must be a directory and not a symlink. The verdicts are
- * kept, so a directory costs one lstat however many results lie below it.
- */
-export class DirectoryChain {
-  private readonly verdicts = new Map<string, boolean>();
-
-  constructor(private readonly top: string) {}
-
-  holds(dir: string): boolean {
-    if (dir === this.top) return true;
-    const known = this.verdicts.get(dir);
-    if (known !== undefined) return known;
-    const cut = dir.lastIndexOf('/');
-    const parent = cut <= 0 ? '/' : dir.slice(0, cut);
-    const verdict = isInside(dir, this.top) && dir !== parent && this.holds(parent) && lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() === true;
-    this.verdicts.set(dir, verdict);
-    return verdict;
-  }
-}
-
-function join(dir: string, name: string): string {
-  if (name === '') return dir;
-  return dir.endsWith('/') ? dir + name : `${dir}/${name}`;
 }
 
 /** Hands the event loop back every SLICE_MS, and stops the walk once the call is cancelled. */

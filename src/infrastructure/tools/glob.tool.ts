@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { lstat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { textResult, type ToolResult } from '../../domain/model/tool-result';
 import type { ToolCallContext } from '../../domain/ports/tool-scope';
 import type { BuiltinTool } from './builtin-tool.interface';
-import { globFiles } from './glob-files.walker';
+import { closeDir, openResolvedDir } from './beneath-root.resolver';
+import { globFiles, type GlobbedFile } from './glob-files.walker';
 import { PathSandbox } from './path-sandbox.service';
 import { SKIPPED_NAMES } from './skipped-names';
 import { ToolArgs } from './tool-args.reader';
@@ -41,15 +42,26 @@ export class GlobTool implements BuiltinTool {
     }
     if (PARENT_SEGMENT.test(pattern)) throw new ToolFailure('Glob: ".." in a pattern is refused; set "path" to the directory to search instead');
     const pathInput = args.string('path') ?? '.';
-    const base = await this.sandbox.resolve(pathInput, rootDir, 'path');
-    if (!base.exists) throw new ToolFailure(`Glob: directory ${pathInput} does not exist`);
-    if (!(await lstat(base.real)).isDirectory()) throw new ToolFailure(`Glob: ${pathInput} is not a directory`);
-
-    const files = await globFiles(base.real, pattern, SKIPPED_NAMES, ctx.signal);
+    const base = this.sandbox.resolve(pathInput, ctx.scope, 'path', 'list');
+    let files: GlobbedFile[];
+    try {
+      if (!base.exists) throw new ToolFailure(`Glob: directory ${pathInput} does not exist`);
+      const dir = openResolvedDir(base.at, pathInput);
+      if (!dir) throw new ToolFailure(`Glob: ${pathInput} is not a directory`);
+      try {
+        files = await globFiles(dir, pattern, SKIPPED_NAMES, ctx.signal);
+      } finally {
+        closeDir(dir);
+      }
+    } finally {
+      base.release();
+    }
+    const fromRoot = (rel: string): string => (base.rel === '' ? rel : `${base.rel}/${rel}`);
+    files = this.sandbox.allowed(files, (f) => fromRoot(f.rel), 'list', ctx.scope);
     if (files.length === 0) return textResult('No files found');
-    files.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    files.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
     const cap = limits.glob_max_results;
-    const shown = files.slice(0, cap).map((f) => f.path);
+    const shown = files.slice(0, cap).map((f) => join(rootDir, fromRoot(f.rel)));
     const note = files.length > cap ? `\n[Results truncated: showing ${cap} of ${files.length} files. Use a narrower path or pattern.]` : '';
     return textResult(shown.join('\n') + note);
   }

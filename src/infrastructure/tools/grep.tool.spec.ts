@@ -1,7 +1,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { builtinContext, builtinSandbox, builtinTools, text } from '../../../test/support/builtin-context';
-import { findExecutable } from './executable.lookup';
+import { pathWith, reportMissing, RIPGREP } from '../../../test/support/optional-tools';
 import { GREP_ENGINE_ENV, GREP_TIMEOUT_ENV, MAX_GREP_TIMEOUT_MS, grepTimeoutMs } from './grep.tool';
 
 const FILES: Record<string, string> = {
@@ -25,7 +25,8 @@ const FILES: Record<string, string> = {
   'multi.txt': 'start\nmiddle\nend\n',
 };
 
-const rg = findExecutable('rg');
+const rg = RIPGREP;
+reportMissing('ripgrep', rg);
 
 describe.each([['js'], ...(rg ? [['ripgrep']] : [])])('GrepTool on the %s engine', (engine) => {
   const box = builtinSandbox();
@@ -33,10 +34,13 @@ describe.each([['js'], ...(rg ? [['ripgrep']] : [])])('GrepTool on the %s engine
   const p = (name: string) => join(box.root, name);
   const grep = async (args: Record<string, unknown>, limits = {}) => {
     process.env[GREP_ENGINE_ENV] = engine;
+    const path = process.env.PATH;
+    if (rg) process.env.PATH = pathWith(rg);
     try {
       return await tools.callTool('Grep', args, builtinContext(box.root, limits));
     } finally {
       delete process.env[GREP_ENGINE_ENV];
+      process.env.PATH = path;
     }
   };
   beforeAll(() => {

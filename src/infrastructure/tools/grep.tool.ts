@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { stat } from 'node:fs/promises';
+import { relative, sep } from 'node:path';
 import { textResult, type ToolResult } from '../../domain/model/tool-result';
 import type { ToolCallContext } from '../../domain/ports/tool-scope';
 import type { BuiltinTool } from './builtin-tool.interface';
@@ -9,6 +9,7 @@ import { GREP_FILE_TYPES, GREP_MAX_FILE_BYTES, type GrepEngine, type GrepMode } 
 import { JsGrepEngine } from './grep/js-grep.engine';
 import { RipgrepEngine } from './grep/ripgrep.engine';
 import { PathSandbox } from './path-sandbox.service';
+import { refuseHardLinked } from './sandboxed-file.io';
 import { ToolArgs } from './tool-args.reader';
 import { ToolFailure } from './tool-failure.error';
 
@@ -74,17 +75,24 @@ export class GrepTool implements BuiltinTool {
 
     const { limits, rootDir } = ctx.scope;
     const pathInput = args.string('path') ?? '.';
-    const target = await this.sandbox.resolve(pathInput, rootDir, 'path');
+    const target = this.sandbox.resolve(pathInput, ctx.scope, 'path', 'read');
+    target.release();
+    // The engines walk to the target again from the root's descriptor; this is the check the agent sees.
+    const info = target.at.stat;
+    const isDir = target.at.name === '' || info?.isDirectory() === true;
     if (!target.exists) throw new ToolFailure(`Grep: ${pathInput} does not exist`);
-    const info = await stat(target.real);
-    if (!info.isDirectory() && !info.isFile()) throw new ToolFailure(`Grep: ${pathInput} is not a regular file or directory; refused`);
-    if (info.isFile() && info.size > GREP_MAX_FILE_BYTES) {
-      throw new ToolFailure(`Grep: ${pathInput} is ${info.size} bytes, above the ${GREP_MAX_FILE_BYTES}-byte limit for one file; use Read with offset or Bash`);
+    if (!isDir && !info?.isFile()) throw new ToolFailure(`Grep: ${pathInput} is not a regular file or directory; refused`);
+    if (info && !isDir) {
+      if (info.size > GREP_MAX_FILE_BYTES) {
+        throw new ToolFailure(`Grep: ${pathInput} is ${info.size} bytes, above the ${GREP_MAX_FILE_BYTES}-byte limit for one file; use Read with offset or Bash`);
+      }
+      refuseHardLinked(info, `Grep: ${pathInput}`);
     }
 
     const limit = Math.min(headLimit ?? Infinity, limits.grep_max_results);
-    const request = { target: target.real, targetIsDir: info.isDirectory(), query, maxFileBytes: GREP_MAX_FILE_BYTES, mode, stopAfter: limit };
+    const request = { root: rootDir, targetRel: target.rel, target: target.real, targetIsDir: isDir, query, maxFileBytes: GREP_MAX_FILE_BYTES, mode, stopAfter: limit };
     const outcome = await pickEngine().search(request, ctx.signal, grepTimeoutMs());
+    outcome.hits = this.sandbox.allowed(outcome.hits, (hit) => relative(rootDir, hit.path).split(sep).join('/'), 'read', ctx.scope);
     return textResult(formatGrep(outcome.hits, {
       mode, lineNumbers, withContext: before + after > 0, limit, headLimited: headLimit !== undefined && headLimit <= limits.grep_max_results,
       lineMaxChars: limits.line_max_chars, stopped: outcome.stopped,

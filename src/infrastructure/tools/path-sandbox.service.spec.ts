@@ -1,6 +1,6 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { builtinSandbox } from '../../../test/support/builtin-context';
+import { builtinContext, builtinSandbox } from '../../../test/support/builtin-context';
 import { isInside, PathSandbox } from './path-sandbox.service';
 
 describe('PathSandbox', () => {
@@ -21,46 +21,79 @@ describe('PathSandbox', () => {
     symlinkSync(join(root, 'loop'), join(root, 'loop'));
   });
   afterAll(() => box.cleanup());
-
-  const refused = (input: string) => expect(sandbox.resolve(input, root)).rejects.toThrow(/refused|empty|cannot be resolved|NUL/);
+  const { scope } = builtinContext(root);
+  const resolve = (input: string) => {
+    const found = sandbox.resolve(input, scope, 'path', 'read');
+    found.release();
+    return { real: found.real, exists: found.exists };
+  };
+  const refused = (input: string) => expect(() => resolve(input)).toThrow(/refused|empty|cannot be resolved|NUL/);
 
   it('accepts the root itself and paths below it, relative or absolute', async () => {
-    await expect(sandbox.resolve('.', root)).resolves.toEqual({ real: root, exists: true });
-    await expect(sandbox.resolve('inside.txt', root)).resolves.toEqual({ real: join(root, 'inside.txt'), exists: true });
-    await expect(sandbox.resolve(join(root, 'dir', 'new', 'file.txt'), root)).resolves.toEqual({ real: join(root, 'dir', 'new', 'file.txt'), exists: false });
-    await expect(sandbox.resolve('dir/../inside.txt', root)).resolves.toMatchObject({ real: join(root, 'inside.txt') });
+    expect(resolve('.')).toEqual({ real: root, exists: true });
+    expect(resolve('inside.txt')).toEqual({ real: join(root, 'inside.txt'), exists: true });
+    expect(resolve(join(root, 'dir', 'new', 'file.txt'))).toEqual({ real: join(root, 'dir', 'new', 'file.txt'), exists: false });
+    expect(resolve('dir/../inside.txt')).toMatchObject({ real: join(root, 'inside.txt') });
   });
 
   it.each(['../outside/secret.txt', 'dir/../../outside/secret.txt', './../x', 'dir/../..', '/etc/passwd', '/'])('refuses the escape %s', (input) => refused(input));
 
   it.each(['proj2', 'proj-old', 'projectile', 'proj.bak'])('refuses the sibling-prefix directory %s', async (sibling) => {
     mkdirSync(join(base, sibling), { recursive: true });
-    await refused(join(base, sibling, 'x.txt'));
+    refused(join(base, sibling, 'x.txt'));
     expect(isInside(join(base, sibling), root)).toBe(false);
   });
 
   it('refuses NUL bytes, ~ expansion and the empty path', async () => {
-    await expect(sandbox.resolve('inside.txt\0.png', root)).rejects.toThrow(/NUL/);
-    await expect(sandbox.resolve('~/x', root)).rejects.toThrow(/home-directory/);
-    await expect(sandbox.resolve('~root/x', root)).rejects.toThrow(/home-directory/);
-    await expect(sandbox.resolve('', root)).rejects.toThrow(/empty/);
+    expect(() => resolve('inside.txt\0.png')).toThrow(/NUL/);
+    expect(() => resolve('~/x')).toThrow(/home-directory/);
+    expect(() => resolve('~root/x')).toThrow(/home-directory/);
+    expect(() => resolve('')).toThrow(/empty/);
   });
 
   it('refuses symlinks that leave the root: file, directory, chains, dangling, and missing children of them', async () => {
-    await expect(sandbox.resolve('file-link', root)).rejects.toThrow(/through a symlink/);
-    await expect(sandbox.resolve('dir-link/secret.txt', root)).rejects.toThrow(/through a symlink/);
-    await expect(sandbox.resolve('dir-link/new/dir/file.txt', root)).rejects.toThrow(/through a symlink/);
-    await expect(sandbox.resolve('a-link/secret.txt', root)).rejects.toThrow(/through a symlink/);
-    await expect(sandbox.resolve('dangling', root)).rejects.toThrow(/symlink whose target does not exist/);
-    await expect(sandbox.resolve('loop', root)).rejects.toThrow(/loop/);
+    expect(() => resolve('file-link')).toThrow(/through a symlink/);
+    expect(() => resolve('dir-link/secret.txt')).toThrow(/through a symlink/);
+    expect(() => resolve('dir-link/new/dir/file.txt')).toThrow(/through a symlink/);
+    expect(() => resolve('a-link/secret.txt')).toThrow(/through a symlink/);
+    expect(() => resolve('dangling')).toThrow(/through a symlink/);
+    expect(() => resolve('loop')).toThrow(/loop/);
   });
 
   it('accepts both spellings of a symlinked root', async () => {
-    await expect(sandbox.resolve(join(base, 'root-link', 'inside.txt'), root)).resolves.toMatchObject({ real: join(root, 'inside.txt') });
-    await expect(sandbox.resolve(join(root, 'inside.txt'), root)).resolves.toMatchObject({ real: join(root, 'inside.txt') });
+    expect(resolve(join(base, 'root-link', 'inside.txt'))).toMatchObject({ real: join(root, 'inside.txt') });
+    expect(resolve(join(root, 'inside.txt'))).toMatchObject({ real: join(root, 'inside.txt') });
   });
 
   it('refuses a path whose parent is a file', async () => {
-    await expect(sandbox.resolve('inside.txt/child', root)).rejects.toThrow(/parent of it is a file/);
+    expect(() => resolve('inside.txt/child')).toThrow(/parent of it is a file/);
+  });
+
+  it('follows symlinks that stay inside, relative or absolute, and refuses a `..` in a target that climbs out', () => {
+    symlinkSync('dir', join(root, 'rel-link'));
+    symlinkSync(join(root, 'dir'), join(root, 'abs-link'));
+    symlinkSync('../inside.txt', join(root, 'dir', 'up-link'));
+    symlinkSync('../../outside/secret.txt', join(root, 'dir', 'out-link'));
+    writeFileSync(join(root, 'dir', 'f.txt'), 'f');
+    expect(resolve('rel-link/f.txt')).toEqual({ real: join(root, 'dir', 'f.txt'), exists: true });
+    expect(resolve('abs-link/f.txt')).toEqual({ real: join(root, 'dir', 'f.txt'), exists: true });
+    expect(resolve('dir/up-link')).toEqual({ real: join(root, 'inside.txt'), exists: true });
+    expect(() => resolve('dir/out-link')).toThrow(/through a symlink to a location outside/);
+  });
+
+  it('creates missing parents only when asked, one level at a time, inside the checked directory', () => {
+    const found = sandbox.resolve('dir/a/b/c.txt', scope, 'file_path', 'write', true);
+    found.release();
+    expect(found).toMatchObject({ real: join(root, 'dir', 'a', 'b', 'c.txt'), rel: 'dir/a/b/c.txt', exists: false });
+    expect(resolve('dir/x/y.txt')).toEqual({ real: join(root, 'dir', 'x', 'y.txt'), exists: false });
+    expect(() => resolve('dir/a/b')).not.toThrow();
+  });
+
+  it('asks a bound PathGuard about the resolved path, never the spelling', () => {
+    const asked: string[] = [];
+    const guarded = new PathSandbox({ denial: (rel, access) => (asked.push(`${access}:${rel}`), rel.startsWith('dir/') ? 'denied by policy' : undefined) });
+    expect(() => guarded.resolve('rel-link/f.txt', scope, 'file_path', 'read')).toThrow('file_path "rel-link/f.txt": denied by policy');
+    guarded.resolve('inside.txt', scope, 'file_path', 'write').release();
+    expect(asked).toEqual(['read:dir/f.txt', 'write:inside.txt']);
   });
 });

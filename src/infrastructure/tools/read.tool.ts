@@ -31,11 +31,16 @@ export class ReadTool implements BuiltinTool {
     const args = new ToolArgs(this.name, raw);
     const input = args.string('file_path', { aliases: ['path', 'filePath'], required: true });
     const offset = args.integer('offset', { min: 0 }) || 1;
-    const { limits, rootDir } = ctx.scope;
+    const { limits } = ctx.scope;
     const limit = args.integer('limit', { min: 1 }) ?? limits.read_default_lines;
-    const { real, exists } = await this.sandbox.resolve(input, rootDir, 'file_path');
-    if (!exists) throw new ToolFailure(`${input} does not exist`);
-    const file = await readRegularFile(real, input, limits.read_max_bytes);
+    const { real, exists, at, release } = this.sandbox.resolve(input, ctx.scope, 'file_path', 'read');
+    let file;
+    try {
+      if (!exists) throw new ToolFailure(`${input} does not exist`);
+      file = await readRegularFile(at, input, limits.read_max_bytes);
+    } finally {
+      release();
+    }
     if (file.size === 0) return textResult(`Note: ${real} exists but is empty.`);
     if (looksBinary(file.data)) throw new ToolFailure(`${input} is a binary file; Read shows text files only`);
 

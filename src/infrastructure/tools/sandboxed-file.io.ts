@@ -1,7 +1,6 @@
-import { close, closeSync, constants, fstatSync, openSync, read, readSync } from 'node:fs';
-import { lstat, mkdir, open, realpath, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import { isInside } from './path-sandbox.service';
+import { close, closeSync, constants, fstatSync, lstatSync, openSync, read, readSync, type Stats } from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
+import { at, type Beneath } from './beneath-root.resolver';
 import { ToolFailure } from './tool-failure.error';
 import { sweepStaleWriteTemps, writeTempName } from './write-temp.files';
 
@@ -21,14 +20,16 @@ export interface FileBytes {
 export const SYNC_READ_MAX_BYTES = 256 * 1024;
 
 /**
- * Reads at most `maxBytes` of a regular file. O_NOFOLLOW refuses a symlink swapped in after
- * validation, O_NONBLOCK keeps a FIFO from hanging the open, and fstat on the opened
- * descriptor refuses devices, FIFOs and sockets before a single byte is read.
+ * Reads at most `maxBytes` of a regular file, opened by name inside its checked directory's
+ * descriptor. O_NOFOLLOW refuses a symlink swapped in after validation, O_NONBLOCK keeps a
+ * FIFO from hanging the open, and fstat on the opened descriptor refuses devices, FIFOs,
+ * sockets and hard-linked files before a single byte is read.
  */
-export async function readRegularFile(real: string, shown: string, maxBytes: number): Promise<FileBytes> {
+export async function readRegularFile(file: Beneath, shown: string, maxBytes: number): Promise<FileBytes> {
+  if (file.name === '') throw new ToolFailure(`${shown} is a directory, not a file; use Glob to list it`);
   let fd: number;
   try {
-    fd = openSync(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    fd = openSync(at(file.dir, file.name), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (err) {
     throw openFailure(err, shown);
   }
@@ -37,6 +38,7 @@ export async function readRegularFile(real: string, shown: string, maxBytes: num
     const stat = fstatSync(fd);
     if (stat.isDirectory()) throw new ToolFailure(`${shown} is a directory, not a file; use Glob to list it`);
     if (!stat.isFile()) throw new ToolFailure(`${shown} is not a regular file (device, FIFO or socket); refused`);
+    refuseHardLinked(stat, shown);
     const want = Math.min(stat.size, maxBytes);
     // Every byte up to `filled` is overwritten before it is returned, so no zero-fill is needed.
     const data = Buffer.allocUnsafe(want);
@@ -87,24 +89,37 @@ export function looksBinary(data: Buffer): boolean {
 }
 
 /**
- * Writes through a temp file created exclusively in the target's real directory, then
- * renames it over the target: readers see the old or the new content, never a mix, and a
- * symlink swapped in at the target is replaced rather than followed. The directory is
- * re-resolved after mkdir, so a parent swapped for a symlink out of the root is caught.
+ * The inode rule (docs/tools.md, "Hard links"): a path inside the root is inside only if its
+ * inode has no other name. A second link may sit anywhere on the file system, outside the root
+ * included, and nothing short of a scan of the whole file system can tell where.
  */
-export async function writeFileAtomic(real: string, shown: string, content: string | Buffer, root: string): Promise<{ created: boolean }> {
-  const dir = dirname(real);
-  const existing = await lstat(real).catch(() => undefined);
+export function refuseHardLinked(stat: Stats, shown: string): void {
+  if (stat.isFile() && stat.nlink > 1) {
+    throw new ToolFailure(`${shown} has ${stat.nlink} hard links; a hard-linked file may also live outside the sandbox root, so it is refused`);
+  }
+}
+
+/** Whether a walk (Glob, Grep) may show this entry: a regular file of one link. */
+export function isSingleLinkFile(stat: Stats | undefined): boolean {
+  return stat !== undefined && stat.isFile() && stat.nlink === 1;
+}
+
+/**
+ * Writes through a temp file created exclusively in the target's checked directory (by its
+ * descriptor), then renames it over the target in that same directory: readers see the old or
+ * the new content, never a mix, a symlink swapped in at the target is replaced rather than
+ * followed, and a parent swapped for a symlink meanwhile changes nothing (the descriptor still
+ * holds the directory that was checked).
+ */
+export async function writeFileAtomic(file: Beneath, shown: string, content: string | Buffer): Promise<{ created: boolean }> {
+  if (file.name === '') throw new ToolFailure(`${shown} is a directory; cannot write file content to it`);
+  const target = at(file.dir, file.name);
+  const existing: Stats | undefined = lstatSync(target, { throwIfNoEntry: false });
   if (existing?.isDirectory()) throw new ToolFailure(`${shown} is a directory; cannot write file content to it`);
   if (existing && !existing.isFile() && !existing.isSymbolicLink()) throw new ToolFailure(`${shown} is not a regular file (device, FIFO or socket); refused`);
-  try {
-    await mkdir(dir, { recursive: true });
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new ToolFailure(code === 'ENOTDIR' || code === 'EEXIST' ? `${shown}: a parent of it is a file, not a directory` : `${shown}: cannot create its directory (${code})`);
-  }
-  if ((await realpath(dir)) !== dir || !isInside(dir, root)) throw new ToolFailure(`${shown}: its directory changed while writing; refused`);
-  const temp = join(dir, writeTempName(basename(real)));
+  if (existing) refuseHardLinked(existing, shown);
+  const tempName = writeTempName(file.name);
+  const temp = at(file.dir, tempName);
   const mode = existing?.isFile() ? existing.mode & 0o7777 : 0o666;
   try {
     const handle = await open(temp, 'wx', mode);
@@ -114,12 +129,13 @@ export async function writeFileAtomic(real: string, shown: string, content: stri
     } finally {
       await handle.close();
     }
-    await rename(temp, real);
+    await rename(temp, target);
   } catch (err) {
     await rm(temp, { force: true });
     if (err instanceof ToolFailure) throw err;
     throw new ToolFailure(`${shown}: write failed (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   }
-  await sweepStaleWriteTemps(dir, basename(real));
+  const { dev, ino } = fstatSync(file.dir.fd);
+  await sweepStaleWriteTemps(at(file.dir), `${dev}:${ino}`, file.name);
   return { created: !existing };
 }

@@ -1,4 +1,4 @@
-import { readdir, rm, stat } from 'node:fs/promises';
+import { lstat, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -19,14 +19,15 @@ export function writeTempName(base: string): string {
 const swept = new Set<string>();
 
 /**
- * Removes temp files of `base` left in `dir` by a writer that died, so the first Write of the
+ * Removes temp files of `base` left in `dir` (a path through the checked directory's
+ * descriptor; `key` names it across calls) by a writer that died, so the first Write of the
  * same file in a later `mcp-serve` tidies up after a killed one. Once per file per process:
  * the directory is not listed again on every Write. Best effort: a failure here never fails
  * the write.
  */
-export async function sweepStaleWriteTemps(dir: string, base: string, now = Date.now()): Promise<number> {
+export async function sweepStaleWriteTemps(dir: string, key: string, base: string, now = Date.now()): Promise<number> {
   const prefix = `.${base}`;
-  const key = `${dir}/${prefix}`;
+  key = `${key}/${prefix}`;
   if (swept.has(key)) return 0;
   swept.add(key);
   let removed = 0;
@@ -34,7 +35,7 @@ export async function sweepStaleWriteTemps(dir: string, base: string, now = Date
     for (const name of await readdir(dir)) {
       if (!name.startsWith(prefix) || !SUFFIX.test(name.slice(prefix.length))) continue;
       const path = join(dir, name);
-      const info = await stat(path).catch(() => undefined);
+      const info = await lstat(path).catch(() => undefined);
       if (!info?.isFile() || now - info.mtimeMs < STALE_TEMP_MS) continue;
       await rm(path, { force: true });
       removed++;

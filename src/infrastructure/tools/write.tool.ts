@@ -29,13 +29,18 @@ export class WriteTool implements BuiltinTool {
     const args = new ToolArgs(this.name, raw);
     const input = args.string('file_path', { aliases: ['path', 'filePath'], required: true });
     const content = args.string('content', { required: true });
-    const { limits, rootDir } = ctx.scope;
+    const { limits } = ctx.scope;
     const bytes = Buffer.byteLength(content, 'utf8');
     if (bytes > limits.write_max_bytes) {
       throw new ToolFailure(`Write: content is ${bytes} bytes, which exceeds the ${limits.write_max_bytes}-byte limit; nothing was written`);
     }
-    const { real } = await this.sandbox.resolve(input, rootDir, 'file_path');
-    const { created } = await writeFileAtomic(real, input, content, rootDir);
+    const { real, at, release } = this.sandbox.resolve(input, ctx.scope, 'file_path', 'write', true);
+    let created: boolean;
+    try {
+      ({ created } = await writeFileAtomic(at, input, content));
+    } finally {
+      release();
+    }
     return textResult(`${created ? 'Created' : 'Overwrote'} ${real} (${bytes} bytes).`);
   }
 }

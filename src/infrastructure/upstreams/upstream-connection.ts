@@ -88,8 +88,9 @@ export class UpstreamConnection {
     }
   }
 
+  /** A remote server's connection that closed on its own counts as a crash: the next call reconnects. */
   get alive(): boolean {
-    return this.stdio ? this.stdio.alive : !this.closed;
+    return this.stdio ? this.stdio.alive : !this.closed && this.client.transport !== undefined;
   }
 
   /** Tells `listener` the new tool list each time the server changes it. */

@@ -5,6 +5,8 @@
 // module, or the CLI.
 import { Module, type OnModuleDestroy } from '@nestjs/common';
 import { AgentStepExecutor } from '../../application/workflow/agent-step.executor';
+import { CallWorkflowStepExecutor } from '../../application/workflow/call-workflow-step.executor';
+import { CalledWorkflows } from '../../application/workflow/called-workflows';
 import { CommandStepExecutor } from '../../application/workflow/command-step.executor';
 import { HookRunner } from '../../application/workflow/hook-runner';
 import { ToolProxyService } from '../../application/workflow/tool-proxy.service';
@@ -60,17 +62,23 @@ function projectPolicy(): { policy?: PolicySpec; extensions: boolean } {
     },
     {
       provide: WorkflowValidator,
-      useFactory: (agents: AgentCatalog, plugins?: PluginCatalog) => new WorkflowValidator(agents, plugins, mcpServers, projectPolicy()),
-      inject: [AGENT_CATALOG, { token: PLUGIN_CATALOG, optional: true }],
+      useFactory: (agents: AgentCatalog, repo: WorkflowRepository, plugins?: PluginCatalog) => new WorkflowValidator(agents, plugins, mcpServers, repo, projectPolicy()),
+      inject: [AGENT_CATALOG, WORKFLOW_REPOSITORY, { token: PLUGIN_CATALOG, optional: true }],
+    },
+    {
+      provide: CallWorkflowStepExecutor,
+      useFactory: (repo: WorkflowRepository, validator: WorkflowValidator, masker: SecretMasker) =>
+        new CallWorkflowStepExecutor(new CalledWorkflows(repo, validator, new FsFileProbe(), masker)),
+      inject: [WORKFLOW_REPOSITORY, WorkflowValidator, SECRET_MASKER],
     },
     {
       provide: WorkflowRunner,
-      useFactory: (exec: CommandExecutor, agents: AgentCatalog, proxies: ToolProxyService, logger: AppLogger, tracer?: Tracer, history?: RunHistory) =>
+      useFactory: (exec: CommandExecutor, agents: AgentCatalog, proxies: ToolProxyService, logger: AppLogger, calls: CallWorkflowStepExecutor, tracer?: Tracer, history?: RunHistory) =>
         new WorkflowRunner(
-          { commands: new CommandStepExecutor(exec), agents: new AgentStepExecutor(agents, proxies, logger), hooks: new HookRunner(exec) },
+          { commands: new CommandStepExecutor(exec), agents: new AgentStepExecutor(agents, proxies, logger), hooks: new HookRunner(exec), calls },
           tracer && new RunTelemetry(tracer, process.env, history),
         ),
-      inject: [COMMAND_EXECUTOR, AGENT_CATALOG, ToolProxyService, APP_LOGGER, { token: TRACER, optional: true }, { token: RUN_HISTORY, optional: true }],
+      inject: [COMMAND_EXECUTOR, AGENT_CATALOG, ToolProxyService, APP_LOGGER, CallWorkflowStepExecutor, { token: TRACER, optional: true }, { token: RUN_HISTORY, optional: true }],
     },
     {
       provide: WorkflowService,

@@ -24,6 +24,12 @@ export class YamlWorkflowRepository implements WorkflowRepository {
     return loadFile(file);
   }
 
+  async loadCalled(name: string, fromDir?: string): Promise<LoadedWorkflow> {
+    const beside = fromDir && !name.includes('..') ? join(fromDir, name.endsWith(EXT) ? name : name + EXT) : undefined;
+    if (beside && existsSync(beside) && !isDir(beside)) return loadFile(beside);
+    return this.load(name);
+  }
+
   async list(): Promise<WorkflowSummary[]> {
     const seen = new Map<string, WorkflowSummary>();
     for (const { dir, source } of workflowDirs(this.env, this.cwd())) {

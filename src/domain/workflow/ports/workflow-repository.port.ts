@@ -25,6 +25,11 @@ export interface LoadedWorkflow {
  */
 export interface WorkflowRepository {
   load(nameOrPath: string): Promise<LoadedWorkflow>;
+  /**
+   * The workflow a `call_workflow` names: `<fromDir>/<name>.yaml` when the caller's directory
+   * has it, else `load(name)`. Rejects with `USER.WORKFLOW.NOT_FOUND` like `load`.
+   */
+  loadCalled(name: string, fromDir?: string): Promise<LoadedWorkflow>;
   list(): Promise<WorkflowSummary[]>;
   searchPaths(): string[];
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GREP_ENGINE_ENV, pickEngine } from '../grep.tool';
-import { findExecutable } from '../executable.lookup';
+import { pathWith, RIPGREP } from '../../../../test/support/optional-tools';
 
 describe('Grep engine choice', () => {
   const empty = mkdtempSync(join(tmpdir(), 'awf-nopath-'));
@@ -20,7 +20,7 @@ describe('Grep engine choice', () => {
     expect(pickEngine({ PATH: process.env.PATH, [GREP_ENGINE_ENV]: 'js' }).name).toBe('js');
   });
 
-  (findExecutable('rg') ? it : it.skip)('prefers ripgrep when it is on PATH', () => {
-    expect(pickEngine({ PATH: process.env.PATH }).name).toBe('ripgrep');
+  (RIPGREP ? it : it.skip)('prefers ripgrep when it is on PATH', () => {
+    expect(pickEngine({ PATH: pathWith(RIPGREP!) }).name).toBe('ripgrep');
   });
 });

@@ -14,7 +14,11 @@ export interface GrepQuery {
 }
 
 export interface GrepRequest {
-  /** Real absolute path of a file or directory inside the sandbox. */
+  /** Real absolute path of the sandbox root: the walk starts from its descriptor. */
+  root: string;
+  /** The file or directory searched, relative to the root ('' is the root): walked to again, never opened by path. */
+  targetRel: string;
+  /** Real absolute path of the target, as hits are shown. */
   target: string;
   targetIsDir: boolean;
   query: GrepQuery;

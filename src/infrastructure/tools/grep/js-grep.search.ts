@@ -1,6 +1,7 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { basename } from 'node:path';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import picomatch from 'picomatch';
+import { at, closeDir, openResolvedDir, openRoot, resolveBeneath, type DirRef } from '../beneath-root.resolver';
+import { isSingleLinkFile } from '../sandboxed-file.io';
 import { walkFiles } from './file-tree.walker';
 import { entriesOf, type GrepFileHit, type GrepLine, type GrepOutcome, type GrepQuery, type GrepRequest } from './grep-query.model';
 import { SKIPPED_NAMES } from '../skipped-names';
@@ -16,22 +17,32 @@ export class GrepPatternError extends Error {}
 export function searchFiles(request: GrepRequest): GrepOutcome {
   const matcher = compilePattern(request.query);
   const accepts = fileFilter(request.query);
-  const files = request.targetIsDir
-    ? walkFiles(request.target, SKIPPED_NAMES)
-    : [{ abs: request.target, rel: basename(request.target), explicit: true }];
-  const hits: GrepFileHit[] = [];
-  let entries = 0;
-  for (const file of files) {
-    if (!('explicit' in file) && !accepts(file.rel)) continue;
-    const text = readText(file.abs, request.maxFileBytes);
-    if (text === undefined) continue;
-    const hit = searchText(file.abs, text, matcher, request.query);
-    if (!hit) continue;
-    hits.push(hit);
-    entries += entriesOf(hit, request.mode);
-    if (entries > request.stopAfter) return { hits, stopped: true };
+  // Walked to again from the root's descriptor (this may run in a worker, which has its own):
+  // the same race-free resolution the tool did, so nothing is reached by path.
+  const root = openRoot(request.root);
+  const found = resolveBeneath(root, request.root, request.targetRel, 'path', request.targetRel);
+  let base: DirRef | undefined;
+  try {
+    base = request.targetIsDir ? openResolvedDir(found, request.targetRel) : undefined;
+    const files = base ? walkFiles(base, SKIPPED_NAMES) : [{ dir: found.dir, name: found.name, rel: found.name, explicit: true }];
+    const hits: GrepFileHit[] = [];
+    let entries = 0;
+    for (const file of files) {
+      if (!('explicit' in file) && !accepts(file.rel)) continue;
+      const text = readText(file.dir, file.name, request.maxFileBytes);
+      if (text === undefined) continue;
+      const hit = searchText(base ? `${request.target}/${file.rel}` : request.target, text, matcher, request.query);
+      if (!hit) continue;
+      hits.push(hit);
+      entries += entriesOf(hit, request.mode);
+      if (entries > request.stopAfter) return { hits, stopped: true };
+    }
+    return { hits, stopped: false };
+  } finally {
+    if (base) closeDir(base);
+    if (found.dir !== root) closeDir(found.dir);
+    closeDir(root);
   }
-  return { hits, stopped: false };
 }
 
 export function compilePattern(query: GrepQuery): RegExp {
@@ -59,13 +70,16 @@ function fileFilter(query: GrepQuery): (rel: string) => boolean {
   return (rel) => (!types || types(rel)) && (!glob || glob(rel));
 }
 
-/** undefined for files that are too large, unreadable or binary (a NUL byte anywhere). */
-function readText(path: string, maxBytes: number): string | undefined {
+/**
+ * undefined for files that are too large, unreadable, binary (a NUL byte anywhere) or
+ * hard-linked (docs/tools.md, "Hard links"). Opened by name in the directory it was listed in.
+ */
+export function readText(dir: DirRef, name: string, maxBytes: number): string | undefined {
   let fd: number | undefined;
   try {
-    fd = openSync(path, 'r');
+    fd = openSync(at(dir, name), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     const stat = fstatSync(fd);
-    if (!stat.isFile() || stat.size > maxBytes) return undefined;
+    if (!isSingleLinkFile(stat) || stat.size > maxBytes) return undefined;
     const data = Buffer.alloc(stat.size);
     let filled = 0;
     while (filled < stat.size) {

@@ -1,12 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { builtinSandbox } from '../../../../test/support/builtin-context';
-import { findExecutable } from '../executable.lookup';
+import { reportMissing, RIPGREP } from '../../../../test/support/optional-tools';
 import type { GrepEngine, GrepMode, GrepRequest } from './grep-query.model';
 import { JsGrepEngine } from './js-grep.engine';
 import { RipgrepEngine } from './ripgrep.engine';
 
-const rg = findExecutable('rg');
+const rg = RIPGREP;
+reportMissing('ripgrep', rg);
 const engines: Array<[string, GrepEngine]> = [['js', new JsGrepEngine()], ...(rg ? [['ripgrep', new RipgrepEngine(rg)] as [string, GrepEngine]] : [])];
 
 describe.each(engines)('the %s engine, unsorted search and size cap', (_name, engine) => {
@@ -22,7 +23,7 @@ describe.each(engines)('the %s engine, unsorted search and size cap', (_name, en
   afterAll(() => box.cleanup());
   const search = (mode: GrepMode, stopAfter: number, maxFileBytes = 100) => {
     const request: GrepRequest = {
-      target: box.root, targetIsDir: true, mode, stopAfter, maxFileBytes,
+      root: box.root, targetRel: '', target: box.root, targetIsDir: true, mode, stopAfter, maxFileBytes,
       query: { pattern: 'needle', ignoreCase: false, multiline: false, before: 0, after: 0 },
     };
     return engine.search(request, new AbortController().signal, 30_000);

@@ -1,6 +1,6 @@
-import { statSync } from 'node:fs';
 import { ToolFailure } from '../tool-failure.error';
 import { entriesOf, type GrepEngine, type GrepFileHit, type GrepOutcome, type GrepRequest } from './grep-query.model';
+import { openGrepTarget, recheckHit, type OpenTarget } from './grep-target.opener';
 import { byPathOrder, CountParser, JsonEventParser, type RipgrepOutputParser } from './ripgrep-output.parser';
 import { SKIPPED_NAMES } from '../skipped-names';
 
@@ -31,23 +31,37 @@ export class RipgrepEngine implements GrepEngine {
   async search(request: GrepRequest, signal: AbortSignal, timeoutMs: number): Promise<GrepOutcome> {
     const deadline = Date.now() + timeoutMs;
     // --count counts a multiline match once, and searches a named binary file as text: --json for those.
-    const counts = request.mode !== 'content' && request.targetIsDir && !request.query.multiline;
-    const fast = await this.run(request, { sorted: false, counts }, signal, deadline, timeoutMs);
-    if (!fast.stopped || !request.targetIsDir) return { hits: byPathOrder(fast.hits), stopped: fast.stopped };
-    return this.run(request, { sorted: true, counts }, signal, deadline, timeoutMs);
+    // A count record carries no line to re-check a hit by, so it needs the pattern to compile in JS.
+    const matches = request.mode !== 'content' && request.targetIsDir && !request.query.multiline ? jsMatcher(request) : undefined;
+    const counts = matches !== undefined;
+    const target = openGrepTarget(request);
+    try {
+      const fast = await this.run(request, { sorted: false, counts }, target, matches, signal, deadline, timeoutMs);
+      if (!fast.stopped || !request.targetIsDir) return { hits: byPathOrder(fast.hits), stopped: fast.stopped };
+      return await this.run(request, { sorted: true, counts }, target, matches, signal, deadline, timeoutMs);
+    } finally {
+      target.close();
+    }
   }
 
-  private run(request: GrepRequest, pass: Pass, signal: AbortSignal, deadline: number, timeoutMs: number): Promise<GrepOutcome> {
+  private run(request: GrepRequest, pass: Pass, target: OpenTarget, matches: ((text: string) => boolean) | undefined, signal: AbortSignal,
+    deadline: number, timeoutMs: number): Promise<GrepOutcome> {
     const { spawn } = require('node:child_process') as typeof import('node:child_process');
-    const child = spawn(this.executable, ripgrepArgs(request, pass), { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '' } });
+    // ripgrep gets the target as its own fd 3, the descriptor awf resolved, and never its path.
+    const handed = VIA_FD ? '/proc/self/fd/3' : request.target;
+    const child = spawn(this.executable, ripgrepArgs(request, pass, handed), {
+      stdio: ['ignore', 'pipe', 'pipe', target.fd], env: { PATH: process.env.PATH ?? '' },
+    });
     const parser: RipgrepOutputParser = pass.counts ? new CountParser() : new JsonEventParser();
     const hits: GrepFileHit[] = [];
     let entries = 0;
     let stopped = false;
     let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr = (stderr + c).slice(-4000)));
+    child.stderr!.setEncoding('utf8').on('data', (c: string) => (stderr = (stderr + c).slice(-4000)));
     const onHit = (hit: GrepFileHit): boolean => {
-      if (request.targetIsDir && !withinSize(hit.path, request.maxFileBytes)) return true;
+      const rel = hit.path === handed ? '' : hit.path.slice(handed.length + 1);
+      if (target.dir && !recheckHit(target.dir, rel, hit, request, matches)) return true;
+      hit.path = rel === '' ? request.target : `${request.target}/${rel}`;
       hits.push(hit);
       entries += entriesOf(hit, request.mode);
       if (entries <= request.stopAfter) return true;
@@ -57,7 +71,7 @@ export class RipgrepEngine implements GrepEngine {
     };
     return new Promise((resolve, reject) => {
       let failure: ToolFailure | undefined;
-      child.stdout.on('data', (chunk: Buffer) => {
+      child.stdout!.on('data', (chunk: Buffer) => {
         if (stopped || failure) return;
         try {
           parser.push(chunk, onHit);
@@ -90,17 +104,30 @@ export class RipgrepEngine implements GrepEngine {
   }
 }
 
+/** Linux: the child reaches awf's descriptor as `/proc/self/fd/3`; elsewhere the real path stands in. */
+const VIA_FD = process.platform === 'linux';
+
 /**
- * Files over the size cap are dropped from the results rather than skipped with
- * `--max-filesize`, which makes ripgrep stat every file it walks (a fifth more CPU over
- * node_modules); only files with a match are stat'ed here. A named file was checked by the tool.
+ * The JS form of the pattern, to re-check count records by; undefined when JS cannot compile
+ * it (a ripgrep-only construct), and the search then prints --json lines to re-check instead.
  */
-function withinSize(path: string, maxBytes: number): boolean {
-  const size = statSync(path, { throwIfNoEntry: false })?.size;
-  return size !== undefined && size <= maxBytes;
+function jsMatcher(request: GrepRequest): ((text: string) => boolean) | undefined {
+  const { compilePattern } = require('./js-grep.search') as typeof import('./js-grep.search');
+  let regex: RegExp;
+  try {
+    regex = compilePattern(request.query);
+  } catch {
+    return undefined;
+  }
+  return (text) => text.split('\n').some((line) => regex.test(line));
 }
 
-function ripgrepArgs(request: GrepRequest, pass: Pass): string[] {
+/**
+ * Files over the size cap are dropped from the results (by the re-check) rather than skipped
+ * with `--max-filesize`, which makes ripgrep stat every file it walks (a fifth more CPU over
+ * node_modules). A named file was checked by the tool.
+ */
+function ripgrepArgs(request: GrepRequest, pass: Pass, handed: string): string[] {
   const { query } = request;
   const args = [
     pass.counts ? ['--count', '--null'] : ['--json'], pass.sorted ? ['--sort', 'path'] : [],
@@ -114,6 +141,6 @@ function ripgrepArgs(request: GrepRequest, pass: Pass): string[] {
   if (query.glob) args.push('--glob', query.glob);
   if (request.mode === 'content' && query.before > 0) args.push('--before-context', String(query.before));
   if (request.mode === 'content' && query.after > 0) args.push('--after-context', String(query.after));
-  args.push('--regexp', query.pattern, '--', request.target);
+  args.push('--regexp', query.pattern, '--', handed);
   return args;
 }
