@@ -12,6 +12,7 @@ import events from 'node:events';
 import { connect, interleavedLoad, median, processMs } from './lib/mcp-measure.mjs';
 import { searchBench } from './lib/search-bench.mjs';
 import { stepOverheadBench } from './lib/step-bench.mjs';
+import { historyBench } from './lib/history-bench.mjs';
 import { upstreamBench } from './lib/upstream-bench.mjs';
 import { printReport } from './lib/report.mjs';
 
@@ -140,10 +141,11 @@ if (!SKIP.has('load') && (!existsSync(eventsFile) || readFileSync(eventsFile, 'u
 
 const search = SKIP.has('search') ? null : await searchBench({ awfServer, rounds: SEARCH_ROUNDS, repo: REPO, notes });
 const steps = SKIP.has('steps') ? null : await stepOverheadBench({ main: MAIN, work, notes });
+const history = SKIP.has('history') ? null : await historyBench({ main: MAIN, work, notes });
 const upstreams = SKIP.has('upstreams') ? null : await upstreamBench({ main: MAIN, work, nodeFlags: launch.nodeFlags, cwd: fixture.dir, notes });
 
 meta.loadavgEnd = loadavg().map((x) => +x.toFixed(2));
-const report = { meta, rows, search, steps, upstreams, notes };
+const report = { meta, rows, search, steps, history, upstreams, notes };
 const outDir = join(REPO, 'bench', 'results');
 mkdirSync(outDir, { recursive: true });
 const { targets, text } = printReport(report);

@@ -33,7 +33,9 @@ const common = {
   },
   // Only NestFactory.createMicroservice requires it (never awf); left out, it would bring
   // gRPC and protobufjs into every start. Plugins use @grpc/grpc-js directly.
-  external: ['@nestjs/microservices'],
+  // better-sqlite3 loads its native addon by path (bindings): it stays a package, required
+  // on first use of the run history, never by mcp-serve.
+  external: ['@nestjs/microservices', 'better-sqlite3'],
   plugins: [optionalPeers()],
 };
 
@@ -53,6 +55,9 @@ const SNAPSHOT_PRELUDE = [snapshotBuiltins.snapshotBuiltinsGuard(), ...['snapsho
   .map((source) => `{\n${source}}`).join('\n');
 
 const started = Date.now();
+// `awf --version` prints the commit and the build date (AWF's three lines); outside git, "unknown".
+const commit = spawnSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: ROOT, encoding: 'utf8' });
+writeFileSync(join(DIST, 'build-info.json'), JSON.stringify({ commit: commit.status === 0 ? commit.stdout.trim() : 'unknown', built: new Date().toISOString() }) + '\n');
 await build({ ...common, entryPoints: [join(DIST, 'interfaces/cli/cli-main.js')], outfile: join(DIST, 'awf.cjs'), metafile: false });
 // Worker-thread entry files are loaded by path (`join(__dirname, 'x.worker.js')`); inside the
 // bundle __dirname is dist/, so each one is bundled there under its own name.
@@ -89,7 +94,7 @@ if (process.env.AWF_NO_SNAPSHOT === '1') {
 /** The blob deserializes under SNAPSHOT_V8_FLAGS alone and runs the CLI (`--version` loads dist/awf.cjs from it). */
 function snapshotLoads(file) {
   const run = spawnSync(process.execPath, [...SNAPSHOT_V8_FLAGS, '--snapshot-blob', file, join(DIST, 'main.js'), '--version'], { cwd: DIST, encoding: 'utf8', env: { PATH: process.env.PATH } });
-  if (run.status === 0 && run.stdout.trim() === JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version) return true;
+  if (run.status === 0 && run.stdout.split('\n')[0] === `awf version ${JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version}`) return true;
   console.error(`build-bundle: no startup snapshot (awf still runs from the bundle): the blob does not load: ${(run.stderr || run.stdout).trim().split('\n').slice(-2).join(' | ')}`);
   return false;
 }

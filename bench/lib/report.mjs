@@ -2,7 +2,7 @@
 const f = (v, d = 1) => (v === undefined || v === null || Number.isNaN(v) ? '—' : v.toFixed(d));
 const r = (v) => (v === undefined || Number.isNaN(v) ? '—' : `${v.toFixed(2)}×`);
 
-export function printReport({ meta, rows, search, steps, upstreams, notes }) {
+export function printReport({ meta, rows, search, steps, history, upstreams, notes }) {
   const by = Object.fromEntries(rows.map((row) => [row.id, row]));
   const { bare, fs, awf } = by;
   const out = [];
@@ -34,6 +34,10 @@ export function printReport({ meta, rows, search, steps, upstreams, notes }) {
   if (steps) {
     out.push('');
     out.push(`per-step overhead: ${steps.steps} script steps (one call each, via the proxy) ${f(steps.scriptsMs, 0)} ms vs ${steps.steps} command steps ${f(steps.commandsMs, 0)} ms → ${f(steps.perStepMs, 0)} ms per step`);
+  }
+  if (history) {
+    out.push('');
+    out.push(`history: \`awf history -f json\` of ${history.runs} runs ${f(history.allMs, 0)} ms, of the last 20 ${f(history.recentMs, 0)} ms, vs \`awf --version\` ${f(history.versionMs, 0)} ms (set-up: ${f(history.fillMsPerRun, 0)} ms per \`awf run\`, ${history.parallel} at a time)`);
   }
   const trace = by['awf-trace'];
   const targets = [

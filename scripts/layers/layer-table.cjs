@@ -30,6 +30,8 @@ const AREAS = {
   'infrastructure/telemetry': { may: ['domain', ...SHARED] },
   'infrastructure/history': { may: ['domain', ...SHARED] },
   'infrastructure/upstreams': { may: ['domain', ...SHARED] },
+  // The policy's wiring and the approval channel (a private unix socket) to the owning `awf run`.
+  'infrastructure/policy': { may: ['domain', 'application', ...SHARED] },
   'infrastructure/mcp-edge': { may: ['domain', 'application', ...SHARED] },
   'infrastructure/mcp-client': { may: ['domain'] },
   'infrastructure/workflow': { may: ['domain', 'application', ...SHARED] },

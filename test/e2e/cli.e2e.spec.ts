@@ -21,7 +21,10 @@ describe('the awf CLI', () => {
   it('prints its version and exits 0', () => {
     const result = runAwf(['--version']);
     expect(result.status).toBe(0);
-    expect(result.stdout.trim()).toBe(require('../../package.json').version);
+    const [version, commit, built] = result.stdout.trim().split('\n');
+    expect(version).toBe(`awf version ${require('../../package.json').version}`);
+    expect(commit).toMatch(/^commit: [0-9a-f]{7,}$/);
+    expect(new Date(built.replace('built: ', '')).getTime()).toBeGreaterThan(Date.parse('2025-01-01'));
   });
 
   it.each([

@@ -44,7 +44,7 @@ describe('awf validate (the fixture list is covered in test/integration/workflow
   it('prints one JSON verdict with -f json; a missing workflow is USER.WORKFLOW.NOT_FOUND (exit 1)', () => {
     const r = validate('mcp-proxy-unknown-plugin', ['-f', 'json']);
     expect(JSON.parse(r.stdout)).toEqual({
-      valid: false, workflow: 'mcp-proxy-unknown-plugin', file: join(WORKFLOW_FIXTURES, 'mcp-proxy-unknown-plugin.yaml'),
+      schema_version: 1, valid: false, workflow: 'mcp-proxy-unknown-plugin', file: join(WORKFLOW_FIXTURES, 'mcp-proxy-unknown-plugin.yaml'),
       errors: [{ code: 'USER.MCP_PROXY.UNKNOWN_PLUGIN', path: 'states.start.mcp_proxy.plugin_tools[0].plugin', message: expect.stringContaining('nonexistent_plugin') }],
       warnings: [],
     });
@@ -172,7 +172,7 @@ states:
       expect(text.stdout).toMatch(/^review\s+env\s+Reviews code$/m);
       expect(text.stdout).toMatch(/^pipeline\s+local\s+1\.0\s+Counts words$/m);
       expect(text.stdout).not.toContain('shadowed');
-      const json = JSON.parse(awf(['list', '-f', 'json'], { cwd: p.dir, env }).stdout);
+      const json = JSON.parse(awf(['list', '-f', 'json'], { cwd: p.dir, env }).stdout).workflows;
       expect(json.map((w: { name: string; source: string }) => `${w.name}:${w.source}`)).toEqual(['review:env', 'pipeline:local']);
       const none = awf(['list'], { cwd: join(p.dir, 'tmp'), env: { ...p.env, XDG_CONFIG_HOME: join(p.dir, 'tmp') } });
       expect(none.stdout).toContain('No workflows found. Looked in:');

@@ -59,6 +59,7 @@ export class WorkflowRunner implements StepRunner {
     // A child run's steps hang under the parent's call_workflow span; only a top run has its own.
     const runSpan = child ? undefined : this.telemetry?.startRun(workflow.name, runId);
     ctx.parentSpan = child ? options.parentSpan : runSpan;
+    if (!child) options.observer?.runStarted?.(runId, workflow.name);
     const startError = await this.steps.hooks.run(workflow.hooks.workflow_start, ctx, 'hooks.workflow_start', true);
     const report = startError
       ? this.report(ctx, options.signal.aborted ? 'cancelled' : 'failure', { error: errorJson(startError) })
@@ -120,6 +121,8 @@ export class WorkflowRunner implements StepRunner {
       const outcome = await this.runStep(step, ctx);
       if (outcome.status === 'cancelled' || ctx.signal.aborted) return this.report(ctx, 'cancelled');
       const next = outcome.fatal ? undefined : route(step, outcome, ctx);
+      // The run history keeps the top run's states, so that `awf resume` can seed them.
+      if (ctx.callStack.length === 1) ctx.observer?.stepRecorded?.(ctx.reports.at(-1)!, outcome.state, next);
       if (!next) {
         const error = outcome.error ?? new AwfError(ErrorCodes.WORKFLOW_NO_ROUTE, `step "${step.name}" succeeded but names no next state`, { step: step.name });
         return this.report(ctx, 'failure', { error: errorJson(error) });

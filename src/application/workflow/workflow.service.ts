@@ -1,15 +1,30 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { AwfError } from '../../domain/errors/awf-error';
+import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { FileProbe } from '../../domain/ports/file-probe.port';
+import type { RunIndex, RunSummary } from '../../domain/ports/run-index.port';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
 import type { LoadedWorkflow, WorkflowRepository, WorkflowSummary } from '../../domain/workflow/ports/workflow-repository.port';
 import type { RunReport } from '../../domain/workflow/run-report.model';
 import { formatIssue, type ValidationIssue } from '../../domain/workflow/validation-issue.model';
 import { resolveInputs } from './input-resolver';
-import type { WorkflowRunner } from './workflow-runner.service';
+import type { Workflow } from '../../domain/workflow/workflow.model';
+import { stepEventsPath } from './agent-step.executor';
+import { planResume } from './resume-plan';
+import { RunJournal } from './run-journal';
+import type { RunOptions, WorkflowRunner } from './workflow-runner.service';
 import { type ValidationReport, validationError, validationReport } from './validation-report';
 import type { WorkflowValidator } from './workflow-validator.service';
 
 export { type ValidationReport, validationError } from './validation-report';
+
+export interface ResumeRequest extends Omit<RunRequest, 'target'> {
+  /** A run id or a unique prefix of one. */
+  runId: string;
+  from?: string;
+}
 
 export interface RunRequest {
   target: string;
@@ -30,6 +45,7 @@ export class WorkflowService {
     private readonly runner: WorkflowRunner,
     private readonly masker: SecretMasker,
     private readonly files: FileProbe,
+    private readonly index?: RunIndex,
   ) {}
 
   /** `strict`: every warning (an unknown key, an unknown provider, …) counts as an error. */
@@ -41,16 +57,55 @@ export class WorkflowService {
 
   /** Validates as `awf validate` does, then runs; invalid workflows never start a step. */
   async run(request: RunRequest): Promise<RunReport> {
-    const loaded = await this.repository.load(request.target);
+    const { workflow, file } = await this.loadValid(request.target, request.observer);
+    return this.execute(workflow, file, resolveInputs(workflow.inputs, request.inputs, request.projectInputs ?? {}, this.files), request, { runId: randomUUID(), seq: 0 });
+  }
+
+  /** `awf resume`: the same workflow file, the stored inputs (flags win), from the failed step on. */
+  async resume(request: ResumeRequest): Promise<RunReport> {
+    const index = this.requireIndex();
+    const run = index.get(index.resolve(request.runId));
+    const { workflow, file } = await this.loadValid(run.file, request.observer);
+    const plan = planResume(run, workflow, request.from);
+    const inputs = resolveInputs(workflow.inputs, { ...run.inputs, ...request.inputs }, request.projectInputs ?? {}, this.files);
+    return this.execute(workflow, file, inputs, { ...request, cwd: this.files.exists(run.cwd) ? run.cwd : request.cwd }, { runId: run.run_id, ...plan });
+  }
+
+  /** Runs `resume` can continue, newest first: failed, cancelled, or killed mid-step. */
+  resumable(limit = 50): RunSummary[] {
+    const index = this.requireIndex();
+    return ['failure', 'cancelled', 'interrupted'].flatMap((status) => index.list({ status, limit }))
+      .sort((a, b) => b.started_at.localeCompare(a.started_at)).slice(0, limit);
+  }
+
+  private async loadValid(target: string, observer?: RunObserver): Promise<{ workflow: Workflow; file: string }> {
+    const loaded = await this.repository.load(target);
     const validation = this.report(loaded, await this.validator.validate(loaded));
     if (!validation.valid || !loaded.workflow) throw validationError(validation);
-    const workflow = loaded.workflow;
-    const inputs = resolveInputs(workflow.inputs, request.inputs, request.projectInputs ?? {}, this.files);
-    this.masker.add(...workflow.inputs.filter((d) => d.secret && inputs[d.name] !== undefined).map((d) => inputs[d.name]));
-    validation.warnings.forEach((w) => request.observer?.warn?.(formatIssue(w)));
-    return this.runner.run(workflow, {
-      inputs, env: request.env, signal: request.signal, cwd: request.cwd, runsDir: request.runsDir, observer: request.observer,
+    validation.warnings.forEach((w) => observer?.warn?.(formatIssue(w)));
+    return { workflow: loaded.workflow, file: loaded.file };
+  }
+
+  private async execute(workflow: Workflow, file: string, inputs: Record<string, string>, request: Omit<RunRequest, 'target' | 'inputs'>,
+    start: { runId: string; seq: number; startAt?: string; states?: RunOptions['seedStates'] }): Promise<RunReport> {
+    const secret = new Set(workflow.inputs.filter((d) => d.secret).map((d) => d.name));
+    this.masker.add(...[...secret].filter((name) => inputs[name] !== undefined).map((name) => inputs[name]));
+    const runDir = join(request.runsDir, start.runId);
+    // Secret inputs are never written down: a resumed run asks for them again.
+    const kept = Object.fromEntries(Object.entries(inputs).filter(([k]) => !secret.has(k)));
+    this.index?.begin({ run_id: start.runId, workflow: workflow.name, file, cwd: request.cwd, inputs: kept, started_at: new Date().toISOString() });
+    const journal = this.index && new RunJournal(this.index, start.runId, start.seq, (step) => stepEventsPath(runDir, step), request.observer);
+    const report = await this.runner.run(workflow, {
+      inputs, env: request.env, signal: request.signal, cwd: request.cwd, runsDir: request.runsDir, observer: journal ?? request.observer,
+      runId: start.runId, startAt: start.startAt, seedStates: start.states,
     });
+    journal?.finished(report);
+    return report;
+  }
+
+  private requireIndex(): RunIndex {
+    if (this.index) return this.index;
+    throw new AwfError(ErrorCodes.HISTORY_UNAVAILABLE, 'this awf has no run history', {}, 'Resume needs the HistoryModule (the full CLI).');
   }
 
   list(): Promise<WorkflowSummary[]> {

@@ -16,6 +16,7 @@ import { WorkflowValidator } from '../../application/workflow/workflow-validator
 import { RunTelemetry } from '../../application/run-telemetry.service';
 import { PLUGIN_CATALOG, type PluginCatalog } from '../../domain/ports/plugin-catalog.port';
 import { RUN_HISTORY, type RunHistory } from '../../domain/ports/run-history.port';
+import { RUN_INDEX, type RunIndex } from '../../domain/ports/run-index.port';
 import { TELEMETRY_CONTROL, type TelemetryControl } from '../../domain/ports/telemetry-control.port';
 import { TRACER, type Tracer } from '../../domain/ports/tracer.port';
 import type { AppLogger } from '../../domain/ports/app-logger.port';
@@ -82,9 +83,9 @@ function projectPolicy(): { policy?: PolicySpec; extensions: boolean } {
     },
     {
       provide: WorkflowService,
-      useFactory: (repo: WorkflowRepository, validator: WorkflowValidator, runner: WorkflowRunner, masker: SecretMasker) =>
-        new WorkflowService(repo, validator, runner, masker, new FsFileProbe()),
-      inject: [WORKFLOW_REPOSITORY, WorkflowValidator, WorkflowRunner, SECRET_MASKER],
+      useFactory: (repo: WorkflowRepository, validator: WorkflowValidator, runner: WorkflowRunner, masker: SecretMasker, index?: RunIndex) =>
+        new WorkflowService(repo, validator, runner, masker, new FsFileProbe(), index),
+      inject: [WORKFLOW_REPOSITORY, WorkflowValidator, WorkflowRunner, SECRET_MASKER, { token: RUN_INDEX, optional: true }],
     },
   ],
   exports: [WorkflowService, ToolProxyService, ApprovalDesk],

@@ -50,12 +50,14 @@ export class YamlWorkflowRepository implements WorkflowRepository {
     if (looksLikePath) {
       const file = resolve(this.cwd(), target);
       if (existsSync(file) && !isDir(file)) return file;
-      throw notFound(target, [file]);
+      // AWF: a bare `name.yaml` that is not in the cwd is looked up like `name`.
+      if (target.includes('/') || !target.endsWith(EXT)) throw notFound(target, [file]);
     }
     if (target.includes('..') || target.includes('\\')) throw notFound(target, []);
-    const tried: string[] = [];
+    const tried: string[] = looksLikePath ? [resolve(this.cwd(), target)] : [];
+    const name = target.endsWith(EXT) ? target.slice(0, -EXT.length) : target;
     for (const { dir } of workflowDirs(this.env, this.cwd())) {
-      const file = join(dir, target + EXT);
+      const file = join(dir, name + EXT);
       tried.push(file);
       if (existsSync(file)) return file;
     }

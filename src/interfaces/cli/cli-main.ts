@@ -9,8 +9,9 @@ import { SECRET_MASKER } from '../../domain/ports/tokens';
 import { loadExtensionModules } from '../../extensions/extension.loader';
 import { loadProjectConfig } from '../../infrastructure/config/project-config.loader';
 import { ProcessSignals } from '../../infrastructure/core/process-signals.service';
-import { exitCodeOfError, normalizeError, renderError } from './cli-errors';
-import { AWF_VERSION } from '../../version';
+import { exitCodeOfError, normalizeError, renderError, wasReportedOnStdout } from './cli-errors';
+import { applyGlobalFlags, registerGlobalFlags } from './global-flags';
+import { versionText } from '../../version';
 
 const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
 
@@ -18,13 +19,14 @@ const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
 export async function main(argv: string[]): Promise<number> {
   let failure: unknown;
   let app: INestApplicationContext | undefined;
+  const flags = applyGlobalFlags(argv);
   try {
     const project = loadProjectConfig();
     const command = argv.slice(2).find((a) => !a.startsWith('-'));
     app = await CommandFactory.createWithoutRunning(AppModule.register({ extensions: loadExtensionModules(project.extensions), commandModules: commandModules(command) }), {
       logger: false,
       cliName: 'awf',
-      version: AWF_VERSION,
+      version: versionText(),
       errorHandler: (err) => {
         throw err;
       },
@@ -46,8 +48,11 @@ export async function main(argv: string[]): Promise<number> {
   const normalized = normalizeError(failure);
   if ('silentExit' in normalized) return normalized.silentExit;
   const masker = app?.get<SecretMasker>(SECRET_MASKER, { strict: false });
-  const format = argv.includes('json') && (argv.includes('-f') || argv.includes('--format')) ? 'json' : 'text';
-  process.stderr.write(renderError(normalized, format, (s) => masker?.mask(s) ?? s));
+  const mask = (s: string): string => masker?.mask(s) ?? s;
+  // -f json: an error before any result is the one JSON object on stdout; after one, it goes to stderr.
+  const json = flags.format === 'json';
+  const out = json && !wasReportedOnStdout(normalized) ? process.stdout : process.stderr;
+  out.write(renderError(normalized, json ? 'json' : 'text', mask, { hints: flags.hints !== false, color: flags.color !== false && !json }));
   return exitCodeOfError(normalized);
 }
 
@@ -60,6 +65,7 @@ function rootCommand(app: INestApplicationContext): Commander {
 /** nest-commander sets the error hook on the root only; sub-commands would call process.exit themselves. */
 function configureProgram(program: Commander): void {
   program.name('awf').description('Run AI-agent workflows written in YAML, with an MCP tool proxy per agent step.');
+  registerGlobalFlags(program);
   const visit = (cmd: Commander): void => {
     cmd.exitOverride((err) => {
       throw err;

@@ -5,14 +5,17 @@ import { ProxyModule } from '../../infrastructure/mcp-edge/proxy.module';
 import { McpServeCommand } from './mcp-serve.command';
 import { WorkflowModule } from '../../infrastructure/workflow/workflow.module';
 import { ListCommand } from './list.command';
-import { RunsShowCommand } from './runs-show.command';
-import { RunsCommand } from './runs.command';
+import { RUNS_SUBCOMMANDS, RunsCommand } from './runs.command';
+import { HistoryCommand } from './history.command';
+import { ResumeCommand } from './resume.command';
+import { ResumeListCommand } from './resume-list.command';
+import { StatusCommand } from './status.command';
 import { RunCommand } from './run.command';
 import { ValidateCommand } from './validate.command';
 import { PLUGIN_SUBCOMMANDS, PluginCommand } from './plugin.command';
 
 const commands = [McpServeCommand];
-const runsCommands = [RunsCommand, RunsShowCommand];
+const runsCommands = [RunsCommand, ...RUNS_SUBCOMMANDS, HistoryCommand, StatusCommand, ResumeCommand, ResumeListCommand];
 const workflowCommands = [RunCommand, ValidateCommand, ListCommand];
 const pluginCommands = [PluginCommand, ...PLUGIN_SUBCOMMANDS];
 

@@ -12,6 +12,7 @@ export function commandModules(command: string | undefined): Importable[] {
   /* eslint-disable @typescript-eslint/no-require-imports -- loaded per command, see above */
   if (command === 'mcp-serve') return [(require('./serve-cli.module') as typeof import('./serve-cli.module')).ServeCliModule];
   return [
+    (require('../../infrastructure/history/history.module') as typeof import('../../infrastructure/history/history.module')).HistoryModule,
     (require('../../infrastructure/agents/agents.module') as typeof import('../../infrastructure/agents/agents.module')).AgentsModule,
     (require('./cli.module') as typeof import('./cli.module')).CliModule,
   ];

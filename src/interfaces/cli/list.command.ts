@@ -1,6 +1,6 @@
-import { Command, CommandRunner, Option } from 'nest-commander';
+import { Command, CommandRunner } from 'nest-commander';
 import { WorkflowService } from '../../application/workflow/workflow.service';
-import { type OutputFormat, parseFormat } from './output-format';
+import { globalFlags } from './global-flags';
 import { renderWorkflowList } from './workflow-list.renderer';
 
 /** `awf list`: the workflows found in the lookup paths, first hit per name. */
@@ -10,12 +10,7 @@ export class ListCommand extends CommandRunner {
     super();
   }
 
-  async run(_args: string[], options: { format: OutputFormat }): Promise<void> {
-    process.stdout.write(renderWorkflowList(await this.workflows.list(), this.workflows.searchPaths(), options.format ?? 'text'));
-  }
-
-  @Option({ flags: '-f, --format <format>', description: 'text (default) or json', defaultValue: 'text' })
-  parseFormat(value: string): OutputFormat {
-    return parseFormat(value);
+  async run(_args: string[]): Promise<void> {
+    process.stdout.write(renderWorkflowList(await this.workflows.list(), this.workflows.searchPaths(), globalFlags(this.command).format));
   }
 }

@@ -1,4 +1,5 @@
-import { Option, SubCommand, CommandRunner } from 'nest-commander';
+import { SubCommand, CommandRunner } from 'nest-commander';
+import { globalFlags, jsonLine } from './global-flags';
 import { PluginCatalogService, type PluginListing } from '../../infrastructure/plugins/plugin-catalog.service';
 
 @SubCommand({ name: 'list', description: 'List installed plugins: name, version, status and operations' })
@@ -7,14 +8,9 @@ export class PluginListCommand extends CommandRunner {
     super();
   }
 
-  async run(_args: string[], options: { format?: string }): Promise<void> {
+  async run(_args: string[]): Promise<void> {
     const plugins = await this.catalog.list();
-    process.stdout.write(options.format === 'json' ? JSON.stringify({ plugins }, null, 2) + '\n' : renderTable(plugins));
-  }
-
-  @Option({ flags: '-f, --format <format>', description: 'text (default) or json' })
-  parseFormat(value: string): string {
-    return value;
+    process.stdout.write(globalFlags(this.command).format === 'json' ? jsonLine({ plugins }) : renderTable(plugins));
   }
 }
 

@@ -13,13 +13,27 @@ const MAX_DETAIL_LINES = 10;
  * Progress on stderr: one line per finished step with its status and duration. On a TTY a
  * spinner shows the running step; elsewhere (CI, pipes) only the finished lines appear.
  */
+export interface ProgressStyle {
+  /** `-q`: nothing but failures. */
+  quiet?: boolean;
+  /** ANSI colours and the spinner (a TTY that is not TERM=dumb, see colorEnabled). */
+  color?: boolean;
+}
+
+const PAINT: Record<StepReport['status'], string> = { success: '32', failure: '31', cancelled: '33' };
+
 export class RunProgressRenderer implements RunObserver {
   private timer?: NodeJS.Timeout;
 
-  constructor(private readonly out: NodeJS.WriteStream, private readonly masker: SecretMasker) {}
+  constructor(private readonly out: NodeJS.WriteStream, private readonly masker: SecretMasker, private readonly style: ProgressStyle = {}) {}
+
+  /** AWF prints the id first, so a run that is killed can still be found and resumed. */
+  runStarted(runId: string, workflow: string): void {
+    if (!this.style.quiet) this.line(`Workflow started: ${workflow}\nWorkflow ID: ${runId}`);
+  }
 
   stepStarted(step: string): void {
-    if (!this.out.isTTY) return;
+    if (!this.out.isTTY || !this.style.color || this.style.quiet) return;
     let frame = 0;
     const started = Date.now();
     this.stopSpinner();
@@ -36,7 +50,9 @@ export class RunProgressRenderer implements RunObserver {
       r.tool_summary ? formatToolCallSummary(r.tool_summary) : r.type === 'agent' ? `${r.tool_calls} tool call${r.tool_calls === 1 ? '' : 's'}` : '',
       r.attempts ? `${r.attempts} attempts` : '',
     ].filter(Boolean).join(', ');
-    this.line(`${MARK[r.status]} ${r.name}  ${r.status}  ${formatDuration(r.duration_ms)}${detail ? `  (${detail})` : ''}`);
+    if (this.style.quiet && r.status !== 'failure') return;
+    const mark = this.style.color ? `\x1b[${PAINT[r.status]}m${MARK[r.status]}\x1b[0m` : MARK[r.status];
+    this.line(`${mark} ${r.name}  ${r.status}  ${formatDuration(r.duration_ms)}${detail ? `  (${detail})` : ''}`);
     // Why a step failed matters even when on_failure recovers the run.
     // The lines after the first are the agent's last stderr lines: often the only clue.
     if (r.status === 'failure' && r.error) {
@@ -48,6 +64,7 @@ export class RunProgressRenderer implements RunObserver {
 
   stepRetrying(step: string, attempt: number, delayMs: number): void {
     this.stopSpinner();
+    if (this.style.quiet) return;
     this.line(`↻ ${step}  attempt ${attempt} failed, retrying in ${formatDuration(delayMs)}`);
   }
 

@@ -1,28 +1,38 @@
 import { Inject } from '@nestjs/common';
-import { CommandRunner, Option, SubCommand } from 'nest-commander';
-import { AwfError } from '../../domain/errors/awf-error';
-import { ErrorCodes } from '../../domain/errors/error-codes';
+import { CommandRunner, SubCommand } from 'nest-commander';
 import type { ToolCallEvent } from '../../domain/model/tool-call-event';
 import { formatToolCallSummary } from '../../domain/model/tool-call-summary';
 import type { RunHistory, RunRecord } from '../../domain/ports/run-history.port';
 import { RUN_HISTORY } from '../../domain/ports/run-history.port';
+import { RUN_INDEX, type RunIndex } from '../../domain/ports/run-index.port';
+import { isAwfError } from '../../domain/errors/awf-error';
+import { ErrorCodes } from '../../domain/errors/error-codes';
+import { globalFlags, jsonLine } from './global-flags';
 
 /** `awf runs show <id>`: a run's steps, each with its summary and every tool call it made. */
-@SubCommand({ name: 'show', arguments: '<run-id>', description: 'Print the tool calls of one run, step by step' })
+@SubCommand({ name: 'show', arguments: '<run-id>', description: 'Print the tool calls of one run, step by step (a unique id prefix is enough)' })
 export class RunsShowCommand extends CommandRunner {
-  constructor(@Inject(RUN_HISTORY) private readonly runs: RunHistory) {
+  constructor(@Inject(RUN_HISTORY) private readonly runs: RunHistory, @Inject(RUN_INDEX) private readonly index: RunIndex) {
     super();
   }
 
-  async run([runId]: string[], options: { format?: 'text' | 'json' }): Promise<void> {
-    const record = this.runs.load(runId);
-    process.stdout.write(options.format === 'json' ? `${JSON.stringify(asJson(record))}\n` : renderText(record));
+  private fullId(id: string): string {
+    return resolveOr(this.index, id);
   }
 
-  @Option({ flags: '-f, --format <format>', description: 'text (default) or json' })
-  parseFormat(value: string): 'text' | 'json' {
-    if (value === 'text' || value === 'json') return value;
-    throw new AwfError(ErrorCodes.CLI_INVALID_ARGS, `unknown format "${value}"`, { format: value }, 'Use -f text or -f json.');
+  async run([runId]: string[]): Promise<void> {
+    const record = this.runs.load(this.fullId(runId));
+    process.stdout.write(globalFlags(this.command).format === 'json' ? jsonLine(asJson(record)) : renderText(record));
+  }
+}
+
+/** A unique prefix known to history.db; else the id as given (a run dir written by mcp-serve alone). */
+function resolveOr(index: RunIndex, id: string): string {
+  try {
+    return index.resolve(id);
+  } catch (err) {
+    if (isAwfError(err) && err.code === ErrorCodes.RUN_NOT_FOUND) return id;
+    throw err;
   }
 }
 

@@ -1,26 +1,63 @@
+import { readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { Command, CommandRunner, Option } from 'nest-commander';
-import { WorkflowService } from '../../application/workflow/workflow.service';
+import { type ValidationReport, WorkflowService } from '../../application/workflow/workflow.service';
 import { AwfError } from '../../domain/errors/awf-error';
-import { categoryOf } from '../../domain/errors/error-codes';
-import { type OutputFormat, parseFormat } from './output-format';
-import { renderValidation } from './validation.renderer';
+import { categoryOf, ErrorCodes } from '../../domain/errors/error-codes';
+import { markReportedOnStdout } from './cli-errors';
+import { globalFlags } from './global-flags';
+import { renderBatch, renderValidation } from './validation.renderer';
 
-/** `awf validate <workflow>`: every problem at once; exit 2 if the file is broken, 1 for USER problems only. */
-@Command({ name: 'validate', arguments: '<workflow>', description: 'Check a workflow without running it, reporting every problem at once' })
+interface ValidateOptions {
+  strict?: boolean;
+  dir?: string;
+}
+
+/** `awf validate <workflow> | --dir <path>`: every problem at once; exit 2 if a file is broken, 1 for USER problems only. */
+@Command({ name: 'validate', arguments: '[workflow]', description: 'Check a workflow (or every *.yaml of --dir) without running it, reporting every problem at once' })
 export class ValidateCommand extends CommandRunner {
   constructor(private readonly workflows: WorkflowService) {
     super();
   }
 
-  async run([target]: string[], options: { format: OutputFormat; strict?: boolean }): Promise<void> {
+  async run([target]: string[], options: ValidateOptions): Promise<void> {
+    const format = globalFlags(this.command).format;
+    if (!target && !options.dir) {
+      throw new AwfError(ErrorCodes.CLI_INVALID_ARGS, 'provide a workflow name, or --dir', {}, 'For example: awf validate my-workflow, awf validate wf.yaml, awf validate --dir .awf/workflows');
+    }
+    if (options.dir) return this.batch(resolve(options.dir), options.strict === true, format);
     const report = await this.workflows.validate(target, { strict: options.strict === true });
-    const { stdout, stderr } = renderValidation(report, options.format ?? 'text');
+    const { stdout, stderr } = renderValidation(report, format);
     process.stdout.write(stdout);
     process.stderr.write(stderr);
     if (report.valid) return;
-    const lead = report.errors.find((e) => categoryOf(e.code) === 'WORKFLOW') ?? report.errors[0];
     const n = report.errors.length;
-    throw new AwfError(lead.code as AwfError['code'], `${report.file}: ${n} error${n > 1 ? 's' : ''}`, { file: report.file, errors: report.errors });
+    const error = new AwfError(leadCode(report), `${report.file}: ${n} error${n > 1 ? 's' : ''}`, { file: report.file, errors: report.errors });
+    throw format === 'text' ? error : markReportedOnStdout(error);
+  }
+
+  /** AWF's batch mode: every `*.yaml` directly in the dir, not recursively. */
+  private async batch(dir: string, strict: boolean, format: ReturnType<typeof globalFlags>['format']): Promise<void> {
+    let files: string[];
+    try {
+      files = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
+    } catch (err) {
+      throw new AwfError(ErrorCodes.INPUT_MISSING_FILE, `cannot read --dir ${dir}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, { dir });
+    }
+    const reports: ValidationReport[] = [];
+    for (const file of files) {
+      try {
+        reports.push(await this.workflows.validate(join(dir, file), { strict }));
+      } catch (err) {
+        if (!(err instanceof AwfError)) throw err;
+        reports.push({ workflow: file.replace(/\.yaml$/, ''), file: join(dir, file), valid: false, errors: [{ code: err.code, path: '', message: err.message, severity: 'error' }], warnings: [] });
+      }
+    }
+    process.stdout.write(renderBatch(reports, format));
+    const failed = reports.filter((r) => !r.valid);
+    if (failed.length === 0) return;
+    const error = new AwfError(leadCode(failed[0]), `${failed.length} of ${reports.length} workflow(s) failed validation`, { dir, failed: failed.map((r) => r.file) });
+    throw format === 'text' ? error : markReportedOnStdout(error);
   }
 
   @Option({ flags: '--strict', description: 'treat warnings (unknown keys, unknown providers) as errors' })
@@ -28,8 +65,12 @@ export class ValidateCommand extends CommandRunner {
     return true;
   }
 
-  @Option({ flags: '-f, --format <format>', description: 'text (default) or json', defaultValue: 'text' })
-  parseFormat(value: string): OutputFormat {
-    return parseFormat(value);
+  @Option({ flags: '--dir <path>', description: 'validate every *.yaml directly in this directory' })
+  parseDir(value: string): string {
+    return value;
   }
+}
+
+function leadCode(report: ValidationReport): AwfError['code'] {
+  return (report.errors.find((e) => categoryOf(e.code) === 'WORKFLOW') ?? report.errors[0]).code as AwfError['code'];
 }

@@ -1,9 +1,17 @@
+import type { StepStateData } from '../interpolation.types';
 import type { StepReport } from '../run-report.model';
 
 /** Receives progress as the run goes, so the CLI can draw it; the runner never prints. */
 export interface RunObserver {
+  /** Before the first step: the id that `awf status`, `runs show` and `resume` take. */
+  runStarted?(runId: string, workflow: string): void;
   stepStarted(step: string, type: string): void;
   stepFinished(report: StepReport): void;
+  /**
+   * The step's result is now `states.<name>` and the run goes on to `next` (absent: it ends
+   * here). What the run history keeps, so that `awf resume` can seed the states.
+   */
+  stepRecorded?(report: StepReport, state: StepStateData, next: string | undefined): void;
   /** A retry attempt failed and another follows after `delayMs`. */
   stepRetrying?(step: string, attempt: number, delayMs: number): void;
   warn?(message: string): void;

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { ToolCallEvent } from '../../domain/model/tool-call-event';
@@ -16,8 +16,12 @@ const EVENTS_SUFFIX = '.events.jsonl';
  * same lookup `awf run` uses when it allocates a run's directory.
  */
 export function runsRoot(env: NodeJS.ProcessEnv = process.env): string {
-  const storage = env.AWF_STORAGE || join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'awf');
-  return join(storage, 'runs');
+  return join(storageRoot(env), 'runs');
+}
+
+/** The storage dir (`--storage`): runs/, history.db. */
+export function storageRoot(env: NodeJS.ProcessEnv = process.env): string {
+  return resolve(env.AWF_STORAGE || join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'awf'));
 }
 
 /**
@@ -25,7 +29,7 @@ export function runsRoot(env: NodeJS.ProcessEnv = process.env): string {
  * Without a fixed root, the root is looked up in the environment of the process that asks,
  * not the one that made the service (mcp-serve's is made while the startup snapshot is built).
  */
-export class RunHistoryService implements RunHistory {
+export class RunFilesStore implements RunHistory {
   constructor(private readonly fixedRoot?: string, private readonly masker?: SecretMasker) {}
 
   private get root(): string {

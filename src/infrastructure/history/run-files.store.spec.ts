@@ -2,14 +2,14 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ValueSecretMasker } from '../../application/secret-masker.service';
-import { RunHistoryService, runsRoot } from './run-history.service';
+import { RunFilesStore, runsRoot } from './run-files.store';
 
-describe('RunHistoryService', () => {
+describe('RunFilesStore', () => {
   let root: string;
-  let runs: RunHistoryService;
+  let runs: RunFilesStore;
   beforeEach(() => {
     root = mkdtempSync(join(tmpdir(), 'awf-runs-'));
-    runs = new RunHistoryService(root);
+    runs = new RunFilesStore(root);
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
@@ -29,7 +29,7 @@ describe('RunHistoryService', () => {
   it('masks secret values in the run record it writes', () => {
     const masker = new ValueSecretMasker({});
     masker.add('tk-9c8b7a6f');
-    const masked = new RunHistoryService(root, masker);
+    const masked = new RunFilesStore(root, masker);
     masked.saveMeta({ run_id: 'r-m', workflow: 'demo', error: 'push refused for tk-9c8b7a6f' });
     expect(readFileSync(join(root, 'r-m', 'run.json'), 'utf8')).toContain('push refused for ***');
   });

@@ -1,0 +1,92 @@
+import type { StepStateData } from '../workflow/interpolation.types';
+
+export type RunStatus = 'running' | 'success' | 'failure' | 'cancelled';
+
+/** What a run is started with: enough to resume it (its secret inputs are left out). */
+export interface RunStart {
+  run_id: string;
+  workflow: string;
+  file: string;
+  cwd: string;
+  inputs: Record<string, string>;
+  started_at: string;
+}
+
+/** One finished step as the database keeps it; `state` is what later steps' templates read. */
+export interface StepRecord {
+  seq: number;
+  name: string;
+  type: string;
+  status: string;
+  started_at: string;
+  duration_ms: number;
+  exit_code: number;
+  tool_calls: number;
+  state: StepStateData;
+  /** Where the run went after this step (absent: the run ended here). */
+  next?: string;
+  error?: { code: string; message: string };
+}
+
+export interface RunOutcome {
+  status: Exclude<RunStatus, 'running'>;
+  finished_at: string;
+  duration_ms: number;
+  terminal?: string;
+  error?: { code: string; message: string };
+}
+
+export interface RunSummary {
+  run_id: string;
+  workflow: string;
+  file: string;
+  cwd: string;
+  /** `running` with a process that is gone reads as `interrupted`. */
+  status: RunStatus | 'interrupted';
+  started_at: string;
+  finished_at?: string;
+  duration_ms?: number;
+  /** The step running now, or the one running when the run stopped. */
+  current_step?: string;
+  steps: number;
+  terminal?: string;
+  error?: { code: string; message: string };
+}
+
+export interface RunDetail extends RunSummary {
+  inputs: Record<string, string>;
+  step_records: StepRecord[];
+}
+
+export interface RunQuery {
+  workflow?: string;
+  status?: string;
+  /** ISO time: runs started at or after it. */
+  since?: string;
+  limit?: number;
+}
+
+/**
+ * Run state and history in `<storage>/history.db` (SQLite, WAL, shared by concurrent runs).
+ * Every write is one transaction, so a killed `awf run` leaves the steps it finished.
+ *
+ * - `begin` records a run (or, on resume, marks it running again); `stepStarted` the step in flight;
+ * - `stepFinished` stores the step and ingests its audit JSONL (agent steps) in one transaction;
+ * - `resolve` maps a unique id prefix to the id: `USER.RUN.NOT_FOUND`, `USER.RUN.AMBIGUOUS_ID`;
+ * - `prune` deletes finished runs started before `before`, with their directories, and returns them.
+ * A missing native SQLite build is `SYSTEM.HISTORY.UNAVAILABLE`, raised on first use.
+ */
+export interface RunIndex {
+  begin(run: RunStart): void;
+  stepStarted(runId: string, step: string): void;
+  stepFinished(runId: string, step: StepRecord, eventsPath?: string): void;
+  finish(runId: string, outcome: RunOutcome): void;
+  list(query: RunQuery): RunSummary[];
+  resolve(idOrPrefix: string): string;
+  get(runId: string): RunDetail;
+  prune(before: string): string[];
+}
+
+export const RUN_INDEX = Symbol.for('awf.RunIndex');
+
+export const RUN_HISTORY = Symbol.for('awf.RunHistory');

@@ -1,0 +1,54 @@
+/**
+ * history.db, version 1. `IF NOT EXISTS` throughout: every process that opens the file may
+ * be the first, and concurrent first opens must agree. A later version adds a migration
+ * keyed on `PRAGMA user_version`, never an edit of these statements.
+ */
+export const HISTORY_SCHEMA = `
+CREATE TABLE IF NOT EXISTS runs (
+  run_id TEXT PRIMARY KEY,
+  workflow TEXT NOT NULL,
+  file TEXT,
+  cwd TEXT,
+  inputs TEXT NOT NULL DEFAULT '{}',
+  status TEXT NOT NULL,
+  started_at TEXT NOT NULL,
+  finished_at TEXT,
+  duration_ms INTEGER,
+  current_step TEXT,
+  terminal TEXT,
+  error_code TEXT,
+  error_message TEXT,
+  pid INTEGER
+);
+CREATE INDEX IF NOT EXISTS runs_by_start ON runs (started_at);
+CREATE INDEX IF NOT EXISTS runs_by_workflow ON runs (workflow, started_at);
+CREATE TABLE IF NOT EXISTS steps (
+  run_id TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  type TEXT NOT NULL,
+  status TEXT NOT NULL,
+  started_at TEXT NOT NULL,
+  duration_ms INTEGER NOT NULL,
+  exit_code INTEGER NOT NULL,
+  tool_calls INTEGER NOT NULL,
+  state TEXT NOT NULL,
+  next TEXT,
+  error_code TEXT,
+  error_message TEXT,
+  PRIMARY KEY (run_id, seq)
+);
+CREATE TABLE IF NOT EXISTS tool_calls (
+  run_id TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+  step_seq INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  tool TEXT NOT NULL,
+  source TEXT NOT NULL,
+  status TEXT NOT NULL,
+  start TEXT NOT NULL,
+  duration_ms REAL NOT NULL,
+  error TEXT,
+  PRIMARY KEY (run_id, step_seq, seq)
+);
+PRAGMA user_version = 1;
+`;

@@ -1,0 +1,112 @@
+import { resolve } from 'node:path';
+import type { Command as Commander } from 'commander';
+import { AwfError } from '../../domain/errors/awf-error';
+import { ErrorCodes } from '../../domain/errors/error-codes';
+
+export type OutputFormat = 'text' | 'json' | 'table' | 'quiet';
+
+/** The flags every command takes, in any position (AWF's persistent flags, reference §3.1). */
+export interface GlobalFlags {
+  format: OutputFormat;
+  quiet: boolean;
+  verbose: boolean;
+  color: boolean;
+  hints: boolean;
+  logLevel?: string;
+  storage?: string;
+}
+
+const FORMATS: readonly OutputFormat[] = ['text', 'json', 'table', 'quiet'];
+const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
+
+export function parseFormat(value: string): OutputFormat {
+  if ((FORMATS as readonly string[]).includes(value)) return value as OutputFormat;
+  throw new AwfError(ErrorCodes.CLI_INVALID_ARGS, `invalid output format "${value}"`, { format: value }, `Use -f ${FORMATS.join('|')}.`);
+}
+
+function parseLevel(value: string): string {
+  if (LEVELS.includes(value)) return value;
+  throw new AwfError(ErrorCodes.CLI_INVALID_ARGS, `invalid log level "${value}"`, { level: value }, `Use --log-level ${LEVELS.join('|')}.`);
+}
+
+/** Declares the global flags on the root command, so commander accepts them before or after a command. */
+export function registerGlobalFlags(program: Commander): void {
+  program
+    .option('-f, --format <format>', `output format: ${FORMATS.join(', ')}`, parseFormat, 'text')
+    .option('-q, --quiet', 'print only errors and the result')
+    .option('--verbose', 'debug logs on stderr')
+    .option('--no-color', 'no colours (also NO_COLOR; FORCE_COLOR forces them)')
+    .option('--no-hints', 'no hint lines under errors')
+    .option('--log-level <level>', `log level: ${LEVELS.join(', ')}`, parseLevel)
+    .option('--storage <dir>', 'where runs and history.db are kept (default $XDG_DATA_HOME/awf)');
+}
+
+/** The global flags as parsed by commander, read from any command. */
+export function globalFlags(command?: Commander): GlobalFlags {
+  const o = (command?.optsWithGlobals() ?? {}) as Record<string, unknown>;
+  return {
+    format: (o.format as OutputFormat | undefined) ?? 'text',
+    quiet: o.quiet === true || o.format === 'quiet',
+    verbose: o.verbose === true,
+    color: o.color !== false,
+    hints: o.hints !== false,
+    logLevel: o.logLevel as string | undefined,
+    storage: o.storage as string | undefined,
+  };
+}
+
+/**
+ * The same flags read straight from argv, before commander runs: the logger, the storage
+ * dir and the error format are needed while the container is built and when parsing fails.
+ * Only the values are scanned here; commander still validates them.
+ */
+export function scanGlobalFlags(argv: readonly string[]): Partial<GlobalFlags> {
+  const found: Partial<GlobalFlags> = {};
+  const args = argv.slice(2);
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--') break;
+    const [name, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = (): string | undefined => inline ?? args[++i];
+    if (name === '-f' || name === '--format') found.format = value() as OutputFormat;
+    else if (/^-f[a-z]+$/.test(name)) found.format = name.slice(2) as OutputFormat;
+    else if (name === '-q' || name === '--quiet') found.quiet = true;
+    else if (name === '--verbose') found.verbose = true;
+    else if (name === '--no-color') found.color = false;
+    else if (name === '--no-hints') found.hints = false;
+    else if (name === '--log-level') found.logLevel = value();
+    else if (name === '--storage') found.storage = value();
+  }
+  return found;
+}
+
+/**
+ * Colour only on a terminal: `--no-color` and NO_COLOR turn it off, TERM=dumb too;
+ * FORCE_COLOR (non-empty, not 0) turns it on even in a pipe.
+ */
+export function colorEnabled(stream: { isTTY?: boolean }, flags: { color?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (flags.color === false || (env.NO_COLOR ?? '') !== '') return false;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '' && env.FORCE_COLOR !== '0') return true;
+  return stream.isTTY === true && env.TERM !== 'dumb';
+}
+
+/** The JSON outputs' version: bumped only when a field changes meaning or goes away. */
+export const SCHEMA_VERSION = 1;
+
+export function jsonLine(value: object): string {
+  return `${JSON.stringify({ schema_version: SCHEMA_VERSION, ...value })}\n`;
+}
+
+/**
+ * Applies the flags that must act before the container exists, through the environment so
+ * that what `awf run` starts (each step's `mcp-serve`) inherits them: `--storage` sets
+ * AWF_STORAGE, `--log-level`/`--verbose`/`-q` set AWF_LOG_LEVEL. Returns what it scanned,
+ * with `color` resolved for stderr.
+ */
+export function applyGlobalFlags(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Partial<GlobalFlags> {
+  const flags = scanGlobalFlags(argv);
+  if (flags.storage) env.AWF_STORAGE = resolve(flags.storage);
+  const level = flags.logLevel ?? (flags.verbose ? 'debug' : flags.quiet ? 'error' : undefined);
+  if (level) env.AWF_LOG_LEVEL = level;
+  return { ...flags, color: colorEnabled(process.stderr, flags, env) };
+}

@@ -1,0 +1,116 @@
+import { ApprovalDesk, type ApproveMode } from '../../infrastructure/policy/approval-desk';
+import { Inject } from '@nestjs/common';
+import { CommandRunner, Option } from 'nest-commander';
+import { parseInputFlags } from '../../application/workflow/input-resolver';
+import { WorkflowService } from '../../application/workflow/workflow.service';
+import { AwfError } from '../../domain/errors/awf-error';
+import { ErrorCodes } from '../../domain/errors/error-codes';
+import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
+import type { RunReport } from '../../domain/workflow/run-report.model';
+import type { SecretMasker } from '../../domain/ports/secret-masker.port';
+import { SECRET_MASKER } from '../../domain/ports/tokens';
+import { TELEMETRY_CONTROL, type TelemetryControl } from '../../domain/ports/telemetry-control.port';
+import { resolveTelemetrySettings } from '../../infrastructure/telemetry/telemetry-settings';
+import { loadProjectConfig } from '../../infrastructure/config/project-config.loader';
+import { ProcessSignals } from '../../infrastructure/core/process-signals.service';
+import { runsDir } from '../../infrastructure/workflow/workflow-paths';
+import { markReportedOnStdout } from './cli-errors';
+import { colorEnabled, globalFlags } from './global-flags';
+import { RunProgressRenderer } from './run-progress.renderer';
+import { renderRunReport } from './run-report.renderer';
+
+export interface RunSessionOptions {
+  input?: string[];
+  otelExporter?: string;
+  otelEndpoint?: string;
+  otelServiceName?: string;
+  approve?: ApproveMode;
+}
+
+export interface RunStart {
+  inputs: Record<string, string>;
+  projectInputs: Record<string, unknown>;
+  signal: AbortSignal;
+  observer: RunObserver;
+  cwd: string;
+  env: Record<string, string>;
+  runsDir: string;
+}
+
+/**
+ * What `awf run` and `awf resume` share: the -i and --otel-* flags, telemetry set-up,
+ * progress on stderr, the run's output (or its JSON report) on stdout, and a failed run
+ * turned into its coded error.
+ */
+export abstract class RunSessionCommand extends CommandRunner {
+  constructor(
+    protected readonly workflows: WorkflowService,
+    private readonly signals: ProcessSignals,
+    @Inject(SECRET_MASKER) private readonly masker: SecretMasker,
+    @Inject(TELEMETRY_CONTROL) private readonly telemetry: TelemetryControl,
+    private readonly approvals: ApprovalDesk,
+  ) {
+    super();
+  }
+
+  protected async session(options: RunSessionOptions, start: (base: RunStart) => Promise<RunReport>): Promise<void> {
+    const flags = globalFlags(this.command);
+    const progress = new RunProgressRenderer(process.stderr, this.masker, {
+      quiet: flags.quiet, color: colorEnabled(process.stderr, flags),
+    });
+    const mask = (s: string): string => this.masker.mask(s);
+    const project = loadProjectConfig();
+    this.approvals.mode = options.approve ?? 'ask';
+    await this.telemetry.start(resolveTelemetrySettings({
+      flags: { exporter: options.otelExporter, endpoint: options.otelEndpoint, serviceName: options.otelServiceName }, project: project.telemetry,
+    }));
+    try {
+      const report = await start({
+        inputs: parseInputFlags(options.input ?? []),
+        projectInputs: project.inputs,
+        signal: this.signals.signal,
+        observer: progress,
+        cwd: process.cwd(),
+        env: stringEnv(process.env),
+        runsDir: runsDir(),
+      });
+      process.stdout.write(renderRunReport(report, flags.format, mask));
+      if (report.status === 'failure' && report.error) {
+        const error = new AwfError(report.error.code as AwfError['code'], report.error.message, { run_id: report.run_id, terminal: report.terminal }, report.error.hint);
+        throw flags.format === 'json' ? markReportedOnStdout(error) : error;
+      }
+    } finally {
+      progress.close();
+    }
+  }
+
+  @Option({ flags: '--approve <mode>', description: 'policy approvals: ask (default; denied when there is no terminal), all, or none' })
+  parseApprove(value: string): ApproveMode {
+    if (value === 'ask' || value === 'all' || value === 'none') return value;
+    throw new AwfError(ErrorCodes.CLI_INVALID_ARGS, `--approve must be ask, all or none, not "${value}"`, { value }, 'See docs/policy.md.');
+  }
+
+  @Option({ flags: '-i, --input <name=value>', description: 'a workflow input (repeatable)' })
+  parseInput(value: string, previous: string[] = []): string[] {
+    return [...previous, value];
+  }
+
+  @Option({ flags: '--otel-exporter <name>', description: 'trace exporter: none (default), otlp, console (stderr) or file' })
+  parseOtelExporter(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--otel-endpoint <url>', description: 'OTLP/HTTP base URL (default: OTEL_EXPORTER_OTLP_ENDPOINT); implies otlp' })
+  parseOtelEndpoint(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--otel-service-name <name>', description: 'service.name of the spans (default: OTEL_SERVICE_NAME, else awf)' })
+  parseOtelServiceName(value: string): string {
+    return value;
+  }
+}
+
+function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
