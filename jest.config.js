@@ -7,4 +7,8 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   maxWorkers: 2,
   testTimeout: 30000,
+  // Every skipped test is listed with its reason after the run (a skip without one fails it).
+  // The `installed` launch path (test/support/launch-paths.ts): npm pack + install, once per build.
+  globalSetup: '<rootDir>/test/support/installed-package.setup.ts',
+  reporters: ['default', '<rootDir>/test/support/skip-reasons.reporter.js'],
 };

@@ -18,9 +18,19 @@ export const AGENT_CLI_PINS: Readonly<Record<string, string>> = {
   'opencode-ai': '1.18.33',
 };
 
+/**
+ * The pinned CLIs whose install scripts must run: npm 11 skips dependency install scripts unless
+ * the project's `allowScripts` lists them (`npm help install-scripts`). Claude Code's and
+ * OpenCode's postinstall copy their native binary over a placeholder `bin/*.exe`; without it
+ * neither CLI starts. Gemini CLI and Codex have none.
+ */
+export const AGENT_CLI_ALLOW_SCRIPTS: Readonly<Record<string, true>> = Object.fromEntries(
+  ['@anthropic-ai/claude-code', 'opencode-ai'].map((name) => [`${name}@${AGENT_CLI_PINS[name]}`, true]));
+
 export function agentCliCacheDir(): string {
   const base = process.env.AWF_AGENT_CLI_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'awf-agent-clis');
-  const key = createHash('sha256').update(JSON.stringify(AGENT_CLI_PINS)).digest('hex').slice(0, 12);
+  // The allow list is part of the key: a set installed without the scripts is never reused.
+  const key = createHash('sha256').update(JSON.stringify({ pins: AGENT_CLI_PINS, allowScripts: AGENT_CLI_ALLOW_SCRIPTS })).digest('hex').slice(0, 12);
   return join(base, key);
 }
 
@@ -33,7 +43,7 @@ export function installAgentClis(log: (line: string) => void = () => undefined):
   const staging = `${dir}.partial-${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
-  writeFileSync(join(staging, 'package.json'), JSON.stringify({ name: 'awf-agent-clis', private: true }));
+  writeFileSync(join(staging, 'package.json'), JSON.stringify({ name: 'awf-agent-clis', private: true, allowScripts: AGENT_CLI_ALLOW_SCRIPTS }));
   const specs = Object.entries(AGENT_CLI_PINS).map(([name, version]) => `${name}@${version}`);
   log(`installing ${specs.join(' ')} into ${dir} (first use only)`);
   execFileSync('npm', ['install', '--prefix', staging, '--no-audit', '--no-fund', '--save-exact', ...specs], {

@@ -3,16 +3,17 @@ import { once } from 'node:events';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ECHO_EXTENSION, projectWithExtensions, runAwf, spawnAwf } from '../support/cli';
+import { describeEach, launchPaths } from '../support/launch-paths';
 import { connectMcpServe, type McpSession } from '../support/mcp-client';
 
-describe('awf mcp-serve over stdio, driven by the MCP SDK client', () => {
+describeEach(launchPaths(), 'awf mcp-serve over stdio, driven by the MCP SDK client, with an extension module', (launch) => {
   let project: ReturnType<typeof projectWithExtensions>;
   let session: McpSession;
 
   beforeAll(async () => {
     project = projectWithExtensions([ECHO_EXTENSION]);
-    session = await connectMcpServe(project.dir, { step: 'review', intercept_builtins: false });
-  });
+    session = await connectMcpServe(project.dir, { step: 'review', intercept_builtins: false }, { launch });
+  }, 60_000);
   afterAll(async () => {
     await session?.close();
     project.cleanup();

@@ -4,6 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { selfCommand } from '../../src/infrastructure/core/self-command';
 import { ECHO_EXTENSION, REPO_ROOT, projectWithExtensions, scratchDir } from '../support/cli';
+import { describeUnless } from '../support/skip';
 
 const DIST = resolve(REPO_ROOT, 'dist');
 const built = existsSync(join(DIST, 'awf-mcp.blob.json'));
@@ -19,7 +20,7 @@ const lines = (text: string) => text.split('\n').filter((l) => l.trim()).map((l)
  * these starts would log the build's pid, miss this env's secrets, ignore AWF_LOG_LEVEL or
  * die on SIGTERM without their hooks if a provider kept what it read when it was made.
  */
-(built ? describe : describe.skip)('mcp-serve from the container in the startup snapshot', () => {
+describeUnless(built ? undefined : 'no startup snapshot in dist/ (npm run build prints why)', 'mcp-serve from the container in the startup snapshot', () => {
   const project = scratchDir({ 'notes.txt': 'hello\n' }); // no .awf/config.yaml: no extensions
   afterAll(() => project.cleanup());
 

@@ -4,6 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { selfCommand } from '../../src/infrastructure/core/self-command';
 import { ECHO_EXTENSION, REPO_ROOT, projectWithExtensions } from '../support/cli';
+import { describeUnless } from '../support/skip';
 
 const DIST = resolve(REPO_ROOT, 'dist');
 const built = existsSync(join(DIST, 'awf-mcp.blob.json'));
@@ -13,7 +14,7 @@ const built = existsSync(join(DIST, 'awf-mcp.blob.json'));
  * `mcp-serve --config=<file>` without nest-commander (ADR 094) and must behave like the command:
  * same exit codes, errors, shutdown hooks; anything else goes to the full CLI.
  */
-(built ? describe : describe.skip)('mcp-serve from the startup snapshot', () => {
+describeUnless(built ? undefined : 'no startup snapshot in dist/ (npm run build prints why)', 'mcp-serve from the startup snapshot', () => {
   const project = projectWithExtensions([ECHO_EXTENSION]);
   const config = join(project.dir, 'proxy.json');
   writeFileSync(config, JSON.stringify({ version: 1, intercept_builtins: false, plugin_tools: [], step: 'snap' }));

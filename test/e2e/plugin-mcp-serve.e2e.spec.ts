@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { REPO_ROOT, runAwf } from '../support/cli';
+import { describeEach, launchPaths } from '../support/launch-paths';
 import { connectMcpServe, type McpSession } from '../support/mcp-client';
 
 // Real processes on a shared two-core machine: generous bounds, never timing assertions.
@@ -21,7 +22,7 @@ function alive(pid: number): boolean {
   }
 }
 
-describe('awf mcp-serve exposes the time and kv example plugins to the MCP SDK client', () => {
+describeEach(launchPaths(), 'awf mcp-serve exposes the time and kv example plugins to the MCP SDK client', (launch) => {
   const dir = mkdtempSync(join(tmpdir(), 'awf-plugin-e2e-'));
   const env = { AWF_PLUGINS_PATH: EXAMPLES, XDG_DATA_HOME: join(dir, 'xdg'), AWF_KV_FILE: join(dir, 'kv.json'), AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS: '30000' };
   let session: McpSession;
@@ -30,7 +31,7 @@ describe('awf mcp-serve exposes the time and kv example plugins to the MCP SDK c
     session = await connectMcpServe(dir, {
       intercept_builtins: false,
       plugin_tools: [{ plugin: 'time', expose: ['now'] }, { plugin: 'kv', expose: ['get', 'set', 'list'] }],
-    }, { env: { ...env, AWF_LOG_LEVEL: 'debug' } });
+    }, { env: { ...env, AWF_LOG_LEVEL: 'debug' }, launch });
   });
   afterAll(async () => {
     await session?.close();

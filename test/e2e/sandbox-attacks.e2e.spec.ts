@@ -1,10 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync, ftruncateSync } from 'node:fs';
+import { closeSync, existsSync, readdirSync, mkdirSync, mkdtempSync, openSync, readFileSync, realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync, ftruncateSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { callBuiltin, isRunning, snapshotTree, type CallOutcome } from '../support/builtin-e2e';
+import { describeEach, launchPaths } from '../support/launch-paths';
 import { connectMcpServe, type McpSession } from '../support/mcp-client';
+import { itUnless } from '../support/skip';
 import { pathWith, reportMissing, RIPGREP } from '../support/optional-tools';
 
 // peers.md §5.4, items 1–14 and 17–24 (Linux): every attack goes through `awf mcp-serve`
@@ -85,7 +87,18 @@ const HOSTILE_PATHS: Array<[string, string]> = [
   ['13 symlink to /', 'slash-link/etc'],
 ];
 
-describe('sandbox attacks through awf mcp-serve', () => {
+/** One hostile path per item: what the plain and installed launches run (the snapshot runs all). */
+const CORE_PATHS = HOSTILE_PATHS.filter(([item], i) => HOSTILE_PATHS.findIndex(([other]) => other.split(' ')[0] === item.split(' ')[0]) === i);
+const ONLY_ON_SNAPSHOT = 'on the snapshot launch only (the one awf run hands agents); the core of this suite runs on every launch';
+
+beforeAll(() => {
+  buildLayout();
+  execFileSync('mkfifo', [join(root, 'fifo')]);
+}, 60_000);
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+describeEach(launchPaths(), 'sandbox attacks through awf mcp-serve', (launch) => {
+  const full = launch.name === 'snapshot' ? undefined : ONLY_ON_SNAPSHOT;
   let session: McpSession;
   let jsSession: McpSession;
   let socket: Server;
@@ -95,29 +108,27 @@ describe('sandbox attacks through awf mcp-serve', () => {
   const env = { AWF_SENTINEL_PLAIN: 'plain-sentinel-4242', DEPLOY_TOKEN: 'tok-sentinel-9876' };
 
   beforeAll(async () => {
-    buildLayout();
     before = Object.fromEntries(SIBLINGS.map((s) => [s, snapshotTree(join(base, s))]));
-    execFileSync('mkfifo', [join(root, 'fifo')]);
     try {
       execFileSync('mknod', [join(root, 'zero-dev'), 'c', '1', '5'], { stdio: 'ignore' });
       specials.push('zero-dev');
     } catch {
-      // creating a device needs CAP_MKNOD; FIFO and socket still cover the check
+      // creating a device needs CAP_MKNOD (or it exists from the previous launch); FIFO and socket still cover the check
+      if (existsSync(join(root, 'zero-dev'))) specials.push('zero-dev');
     }
     socket = createServer().listen(join(root, 'sock'));
     const limits = { read_max_bytes: 1_000_000, grep_max_results: 50 };
-    // `session` is ripgrep's when one can be had (tests/support/optional-tools.ts), `jsSession` the JS walker's.
-    session = await connectMcpServe(base, { root_dir: root, limits }, { env: { ...env, ...(RIPGREP ? { PATH: pathWith(RIPGREP) } : {}) } });
-    jsSession = await connectMcpServe(base, { root_dir: root, limits }, { env: { ...env, AWF_GREP_ENGINE: 'js' } });
+    // `session` is ripgrep's when one can be had (test/support/optional-tools.ts), `jsSession` the JS walker's.
+    session = await connectMcpServe(base, { root_dir: root, limits }, { env: { ...env, ...(RIPGREP ? { PATH: pathWith(RIPGREP) } : {}) }, launch });
+    jsSession = await connectMcpServe(base, { root_dir: root, limits }, { env: { ...env, AWF_GREP_ENGINE: 'js' }, launch });
   }, 120_000);
   afterAll(async () => {
     await session?.close();
     await jsSession?.close();
-    socket?.close();
-    rmSync(base, { recursive: true, force: true });
+    await new Promise((r) => (socket ? socket.close(r) : r(undefined)));
   });
 
-  describe.each(HOSTILE_PATHS)('item %s: %j', (_item, path) => {
+  describe.each(full ? CORE_PATHS : HOSTILE_PATHS)('item %s: %j', (_item, path) => {
     it.each(allTools(path))('%s refuses it', async (tool, args) => {
       refused(await call(tool, args));
     });
@@ -135,16 +146,17 @@ describe('sandbox attacks through awf mcp-serve', () => {
   });
 
   it('item 10: a validated file later replaced by a symlink out is refused on the next write', async () => {
-    expect((await call('Write', { file_path: 'validated.txt', content: 'v1' })).isError).toBe(false);
-    unlinkSync(join(root, 'validated.txt'));
-    symlinkSync(join(outside, 'secret.txt'), join(root, 'validated.txt'));
-    refused(await call('Write', { file_path: 'validated.txt', content: 'PWNED' }));
-    refused(await call('Edit', { file_path: 'validated.txt', old_string: SENTINEL, new_string: 'PWNED' }));
+    const validated = `validated-${launch.name}.txt`;
+    expect((await call('Write', { file_path: validated, content: 'v1' })).isError).toBe(false);
+    unlinkSync(join(root, validated));
+    symlinkSync(join(outside, 'secret.txt'), join(root, validated));
+    refused(await call('Write', { file_path: validated, content: 'PWNED' }));
+    refused(await call('Edit', { file_path: validated, old_string: SENTINEL, new_string: 'PWNED' }));
     expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe(`${SENTINEL} of outside\n`);
   });
 
   it('item 11: a symlinked root accepts both spellings and still refuses escapes', async () => {
-    const linked = await connectMcpServe(base, { root_dir: join(base, 'root-link') });
+    const linked = await connectMcpServe(base, { root_dir: join(base, 'root-link') }, { launch });
     try {
       expect((await callBuiltin(linked, 'Read', { file_path: join(base, 'root-link', 'inside.txt') })).text).toBe('     1\tinside content');
       expect((await callBuiltin(linked, 'Read', { file_path: join(root, 'inside.txt') })).text).toBe('     1\tinside content');
@@ -198,7 +210,7 @@ describe('sandbox attacks through awf mcp-serve', () => {
 
   it('item 14: a catastrophically backtracking regex is stopped by the timeout and the server keeps serving', async () => {
     writeFileSync(join(root, 'redos.txt'), `${'a'.repeat(40)}!\n`);
-    const bounded = await connectMcpServe(base, { root_dir: root }, { env: { AWF_GREP_ENGINE: 'js', AWF_GREP_TIMEOUT_MS: '3000' } });
+    const bounded = await connectMcpServe(base, { root_dir: root }, { env: { AWF_GREP_ENGINE: 'js', AWF_GREP_TIMEOUT_MS: '3000' }, launch });
     try {
       const started = Date.now();
       const slow = await callBuiltin(bounded, 'Grep', { pattern: '^(a+)+$', path: 'redos.txt' });
@@ -207,9 +219,11 @@ describe('sandbox attacks through awf mcp-serve', () => {
       expect((await callBuiltin(bounded, 'Grep', { pattern: 'inside', path: 'inside.txt' })).isError).toBe(false);
       // The default engine with the default limit: ripgrep's regex cannot backtrack; without it
       // the JS walker is stopped well before the client's own 60 s request timeout.
-      const byDefault = await call('Grep', { pattern: '^(a+)+$', path: 'redos.txt' });
-      if (RIPGREP) expect(byDefault).toEqual({ isError: false, text: 'No matches found' });
-      else expect(byDefault).toEqual({ isError: true, text: `Grep: the search took longer than 20000 ms and was stopped; ${JS_TIMEOUT_ADVICE}` });
+      if (!full) {
+        const byDefault = await call('Grep', { pattern: '^(a+)+$', path: 'redos.txt' });
+        if (RIPGREP) expect(byDefault).toEqual({ isError: false, text: 'No matches found' });
+        else expect(byDefault).toEqual({ isError: true, text: `Grep: the search took longer than 20000 ms and was stopped; ${JS_TIMEOUT_ADVICE}` });
+      }
     } finally {
       await bounded.close();
       unlinkSync(join(root, 'redos.txt'));
@@ -252,14 +266,15 @@ describe('sandbox attacks through awf mcp-serve', () => {
 
   it('item 20: a timeout kills the whole process group, grandchildren included, within budget', async () => {
     const started = Date.now();
-    const result = await call('Bash', { command: "sh -c 'sleep 600 & echo $! > gc.pid; wait'", timeout: 1500 });
+    // /proc is the host's procfs: /proc/self is the host pid, also inside Bash's PID namespace.
+    const result = await call('Bash', { command: `sh -c "sh -c 'readlink /proc/self > gc.pid; exec sleep 600' & wait"`, timeout: 1500 });
     expect(result.isError).toBe(true);
     expect(result.text).toMatch(/^Command timed out after 1500 ms; its process group was killed/);
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(isRunning(Number(readFileSync(join(root, 'gc.pid'), 'utf8')))).toBe(false);
   });
 
-  it('item 21: an output flood is cut in the middle and memory stays bounded', async () => {
+  itUnless(full, 'item 21: an output flood is cut in the middle and memory stays bounded', async () => {
     const result = await call('Bash', { command: 'yes | head -c 100000000' });
     expect(result.isError).toBe(false);
     expect(result.text).toContain('[99970000 characters cut from the middle of the output]');
@@ -270,10 +285,42 @@ describe('sandbox attacks through awf mcp-serve', () => {
   }, 90_000);
 
   it('item 21: background processes do not outlive the call', async () => {
-    const result = await call('Bash', { command: 'sleep 600 & echo $! > bg.pid; echo started' });
+    const result = await call('Bash', { command: "sh -c 'readlink /proc/self > bg.pid; exec sleep 600' & while [ ! -s bg.pid ]; do sleep 0.05; done; echo started" });
     expect(result.text).toBe('started\n');
     await new Promise((r) => setTimeout(r, 200));
     expect(isRunning(Number(readFileSync(join(root, 'bg.pid'), 'utf8')))).toBe(false);
+  });
+
+  it('issue 21 hole 4: setsid, double-forked and daemonised children do not outlive the call, and the timeout answers on time', async () => {
+    const marker = (n: number): string => `${600 + n}.${process.pid}`;
+    const alive = (n: number): boolean => readdirSync('/proc').some((pid) => {
+      try {
+        return /^\d+$/.test(pid) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`sleep\0${marker(n)}`) && isRunning(Number(pid));
+      } catch {
+        return false;
+      }
+    });
+    const detached = `setsid sleep ${marker(1)} & (setsid sh -c 'sleep ${marker(2)} &' &); nohup sleep ${marker(3)} >/dev/null 2>&1 & echo spawned`;
+    expect(await call('Bash', { command: detached })).toEqual({ isError: false, text: 'spawned\n' });
+    await new Promise((r) => setTimeout(r, 300));
+    for (const n of [1, 2, 3]) expect(alive(n)).toBe(false);
+    // A setsid grandchild holding stdout open: the timeout still answers, and it is gone too.
+    const started = Date.now();
+    const timed = await call('Bash', { command: `setsid sleep ${marker(4)} & sleep 30`, timeout: 1500 });
+    expect(timed.text).toMatch(/^Command timed out after 1500 ms/);
+    expect(Date.now() - started).toBeLessThan(20_000);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(alive(4)).toBe(false);
+  });
+
+  it('issue 21 hole 7: log lines carry the shape of a failed call, never its argument values', async () => {
+    const missing = await call('Read', { file_path: 'ARGSENT-missing-3.txt' });
+    expect(missing.text).toBe('ARGSENT-missing-3.txt does not exist');
+    await call('Grep', { pattern: 'ARGSENT-(', path: 'ARGSENT-dir' });
+    await new Promise((r) => setTimeout(r, 300));
+    const lines = session.stderr().split('\n').filter((l) => l.includes('"tool call"') || l.includes('tool call'));
+    expect(lines.some((l) => l.includes('<file_path> does not exist'))).toBe(true);
+    expect(session.stderr()).not.toContain('ARGSENT');
   });
 
   it('item 22: reading stdin does not hang', async () => {

@@ -6,7 +6,7 @@ import { type ValidationIssue, issue } from '../../domain/workflow/validation-is
 import type { AgentCatalog } from '../../domain/workflow/ports/agent-catalog.port';
 import type { LoadedWorkflow, WorkflowRepository } from '../../domain/workflow/ports/workflow-repository.port';
 import { checkWorkflow } from '../../domain/workflow/workflow.rules';
-import type { AgentStep, Workflow } from '../../domain/workflow/workflow.model';
+import type { AgentStep, OperationStep, Workflow } from '../../domain/workflow/workflow.model';
 import { checkCalls } from './call-graph.check';
 import { Condition } from './condition-evaluator';
 import { checkTemplates } from './template-references';
@@ -30,6 +30,7 @@ export class WorkflowValidator {
     private readonly plugins?: PluginCatalog,
     private readonly servers: () => Readonly<Record<string, UpstreamServerSpec>> = () => ({}),
     private readonly workflows?: Pick<WorkflowRepository, 'loadCalled'>,
+    private readonly builtinOperations: readonly string[] = [],
     /** `policy:` of `.awf/config.yaml`, and whether extension modules may serve tools unknown here. */
     private readonly project: { policy?: PolicySpec; extensions?: boolean } = {},
   ) {}
@@ -39,7 +40,7 @@ export class WorkflowValidator {
     if (!wf) return loaded.issues;
     const issues = [...loaded.issues, ...checkWorkflow(wf), ...checkTemplates(wf), ...this.checkConditions(wf)];
     for (const step of wf.steps) if (step.type === 'agent') issues.push(...this.checkProvider(step));
-    issues.push(...(await this.checkPlugins(wf)), ...(await checkCalls(wf, this.workflows)));
+    issues.push(...(await this.checkPlugins(wf)), ...(await checkCalls(wf, this.workflows)), ...(await this.checkOperations(wf)));
     issues.push(...(await this.checkPolicies(wf)));
     issues.push(...this.checkServers(wf));
     return issues;
@@ -109,6 +110,24 @@ export class WorkflowValidator {
     const out: ValidationIssue[] = [];
     const named = this.servers();
     for (const step of steps) resolveUpstreamServers(step.mcpProxy!.servers!, named, `states.${step.name}.mcp_proxy.servers`, out);
+    return out;
+  }
+
+  /** An operation step names a built-in operation or an operation of an installed plugin. */
+  private async checkOperations(wf: Workflow): Promise<ValidationIssue[]> {
+    const steps = wf.steps.filter((s): s is OperationStep => s.type === 'operation' && !!s.operation && !this.builtinOperations.includes(s.operation));
+    if (steps.length === 0) return [];
+    const installed = new Map((this.plugins ? await this.plugins.list() : []).map((p) => [p.name, p.operations.map((o) => o.name)]));
+    const out: ValidationIssue[] = [];
+    for (const step of steps) {
+      const [plugin, ...rest] = step.operation.split('.');
+      const ops = installed.get(plugin);
+      const known = [...this.builtinOperations, ...[...installed].flatMap(([p, o]) => o.map((op) => `${p}.${op}`))].join(', ') || 'none';
+      const awfOnly = plugin === 'github' || step.operation === 'notify.send' ? ' (AWF builds that one in; awf does not: use http.request or a plugin)' : '';
+      if (!ops || !ops.includes(rest.join('.'))) {
+        out.push(issue(ErrorCodes.WORKFLOW_UNKNOWN_OPERATION, `states.${step.name}.operation`, `unknown operation "${step.operation}"${awfOnly} (known: ${known})`));
+      }
+    }
     return out;
   }
 

@@ -1,5 +1,6 @@
 import { accessSync, constants } from 'node:fs';
 import { dieWithParent } from './child-orphan.guard';
+import { itUnless } from '../../../test/support/skip';
 
 const linuxWithSetpriv = process.platform === 'linux' && (process.env.PATH ?? '').split(':').some((d) => {
   try {
@@ -11,7 +12,7 @@ const linuxWithSetpriv = process.platform === 'linux' && (process.env.PATH ?? ''
 });
 
 describe('dieWithParent: how a plugin is launched so that it dies with its host', () => {
-  (linuxWithSetpriv ? it : it.skip)('wraps a command it can find in setpriv --pdeathsig KILL, with the resolved path', () => {
+  itUnless(linuxWithSetpriv ? undefined : 'no setpriv on PATH (util-linux, Linux only)', 'wraps a command it can find in setpriv --pdeathsig KILL, with the resolved path', () => {
     const launch = dieWithParent('node', ['plugin.js', '--flag']);
     expect(launch.command).toMatch(/\/setpriv$/);
     expect(launch.args).toEqual(['--pdeathsig', 'KILL', '--', expect.stringMatching(/^\/.*\/node$/), 'plugin.js', '--flag']);

@@ -1,7 +1,7 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { ProcessLifetime } from '../../domain/ports/process-lifetime.port';
 import { watchOwner } from './owner-watch';
-import { buildingSnapshot, type ProcessBound } from './process-bound';
+import { onProcess } from './process-bound';
 
 export type ShutdownSignalName = 'SIGINT' | 'SIGTERM';
 
@@ -9,11 +9,10 @@ export type ShutdownSignalName = 'SIGINT' | 'SIGTERM';
  * Turns SIGINT/SIGTERM into an AbortSignal that every long-running piece observes, so
  * cleanup runs through the normal path (finally blocks, Nest shutdown hooks) instead of
  * the process dying mid-write. A second signal of the same kind forces the exit.
- * The handlers are the process's: installed when made, or, for the container of the startup
- * snapshot, when the start binds it (process-bound.ts).
+ * The handlers are the running process's, installed through onProcess (process-bound.ts).
  */
 @Injectable()
-export class ProcessSignals implements ProcessLifetime, ProcessBound, OnModuleDestroy {
+export class ProcessSignals implements ProcessLifetime, OnModuleDestroy {
   private readonly controller = new AbortController();
   private receivedSignal?: ShutdownSignalName;
   private listening = false;
@@ -24,10 +23,10 @@ export class ProcessSignals implements ProcessLifetime, ProcessBound, OnModuleDe
   };
 
   constructor() {
-    if (!buildingSnapshot()) this.bindProcess();
+    onProcess(() => this.listen());
   }
 
-  bindProcess(): void {
+  private listen(): void {
     if (this.listening) return;
     this.listening = true;
     process.on('SIGINT', this.handler);

@@ -28,7 +28,7 @@ export class AuditTrailInterceptor implements ToolCallInterceptor {
     const start = new Date();
     const started = performance.now();
     const result = await next();
-    const { status, error } = outcomeOf(result);
+    const { status, error } = outcomeOf(result, call.args);
     const { scope } = call.ctx;
     this.writer.append(path, {
       ...(scope.runId ? { run_id: scope.runId } : {}),

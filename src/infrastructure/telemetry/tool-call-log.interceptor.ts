@@ -4,7 +4,7 @@ import type { AppLogger } from '../../domain/ports/app-logger.port';
 import { InterceptsToolCalls } from '../../domain/ports/markers';
 import type { ToolCall, ToolCallInterceptor } from '../../domain/ports/tool-call-interceptor.port';
 import { APP_LOGGER } from '../../domain/ports/tokens';
-import { buildingSnapshot, type ProcessBound } from '../core/process-bound';
+import { onProcess } from '../core/process-bound';
 import { argsShape } from './args-shape';
 import { elapsedMs, INTERCEPTOR_ORDER, outcomeOf } from './tool-call-outcome';
 
@@ -16,22 +16,22 @@ import { elapsedMs, INTERCEPTOR_ORDER, outcomeOf } from './tool-call-outcome';
  */
 @InterceptsToolCalls()
 @Injectable()
-export class ToolCallLogInterceptor implements ToolCallInterceptor, ProcessBound {
+export class ToolCallLogInterceptor implements ToolCallInterceptor {
   readonly order = INTERCEPTOR_ORDER.log;
   private logArgs = false;
 
   constructor(@Inject(APP_LOGGER) private readonly logger: AppLogger) {
-    if (!buildingSnapshot()) this.bindProcess();
+    onProcess(() => this.readEnvironment());
   }
 
-  bindProcess(): void {
+  private readEnvironment(): void {
     this.logArgs = process.env.AWF_LOG_TOOL_ARGS === '1';
   }
 
   async intercept(call: ToolCall, next: () => Promise<ToolResult>): Promise<ToolResult> {
     const started = performance.now();
     const result = await next();
-    const { status, error } = outcomeOf(result);
+    const { status, error } = outcomeOf(result, call.args);
     const { scope, callId } = call.ctx;
     const fields = {
       tool: call.tool.name,

@@ -39,7 +39,7 @@ export class TracingInterceptor implements ToolCallInterceptor {
     const started = performance.now();
     try {
       const result = await next();
-      const { status, error } = outcomeOf(result);
+      const { status, error } = outcomeOf(result, call.args);
       const ended: SpanAttributes = { 'tool.duration_ms': elapsedMs(started), 'tool.status': status };
       if (error) ended['tool.error'] = error;
       if (call.policy) {

@@ -8,6 +8,7 @@ import { AgentStepExecutor } from '../../application/workflow/agent-step.executo
 import { CallWorkflowStepExecutor } from '../../application/workflow/call-workflow-step.executor';
 import { CalledWorkflows } from '../../application/workflow/called-workflows';
 import { CommandStepExecutor } from '../../application/workflow/command-step.executor';
+import { OperationStepExecutor } from '../../application/workflow/operation-step.executor';
 import { HookRunner } from '../../application/workflow/hook-runner';
 import { ToolProxyService } from '../../application/workflow/tool-proxy.service';
 import { WorkflowRunner } from '../../application/workflow/workflow-runner.service';
@@ -37,6 +38,10 @@ import { proxyLaunchOptions } from './main-script';
 import { RegistryAgentCatalog } from './registry-agent-catalog.adapter';
 import { ShellCommandExecutor } from './shell-command.executor';
 import { YamlWorkflowRepository } from './yaml-workflow.repository';
+import { HttpRequestOperation } from './http-request.operation';
+
+/** The operations awf runs without a plugin. */
+const BUILTINS = [new HttpRequestOperation()];
 
 /** `.awf/config.yaml`'s named servers, read when a step lists servers (cli-main has already checked the file). */
 const mcpServers = () => loadProjectConfig().mcpServers;
@@ -63,7 +68,8 @@ function projectPolicy(): { policy?: PolicySpec; extensions: boolean } {
     },
     {
       provide: WorkflowValidator,
-      useFactory: (agents: AgentCatalog, repo: WorkflowRepository, plugins?: PluginCatalog) => new WorkflowValidator(agents, plugins, mcpServers, repo, projectPolicy()),
+      useFactory: (agents: AgentCatalog, repo: WorkflowRepository, plugins?: PluginCatalog) =>
+        new WorkflowValidator(agents, plugins, mcpServers, repo, BUILTINS.map((b) => b.name), projectPolicy()),
       inject: [AGENT_CATALOG, WORKFLOW_REPOSITORY, { token: PLUGIN_CATALOG, optional: true }],
     },
     {
@@ -74,12 +80,15 @@ function projectPolicy(): { policy?: PolicySpec; extensions: boolean } {
     },
     {
       provide: WorkflowRunner,
-      useFactory: (exec: CommandExecutor, agents: AgentCatalog, proxies: ToolProxyService, logger: AppLogger, calls: CallWorkflowStepExecutor, tracer?: Tracer, history?: RunHistory) =>
+      useFactory: (exec: CommandExecutor, agents: AgentCatalog, proxies: ToolProxyService, logger: AppLogger, calls: CallWorkflowStepExecutor, tools: ToolRouterFactory, tracer?: Tracer, history?: RunHistory) =>
         new WorkflowRunner(
-          { commands: new CommandStepExecutor(exec), agents: new AgentStepExecutor(agents, proxies, logger), hooks: new HookRunner(exec), calls },
+          {
+            commands: new CommandStepExecutor(exec), agents: new AgentStepExecutor(agents, proxies, logger), hooks: new HookRunner(exec), calls,
+            operations: new OperationStepExecutor(BUILTINS, tools),
+          },
           tracer && new RunTelemetry(tracer, process.env, history),
         ),
-      inject: [COMMAND_EXECUTOR, AGENT_CATALOG, ToolProxyService, APP_LOGGER, CallWorkflowStepExecutor, { token: TRACER, optional: true }, { token: RUN_HISTORY, optional: true }],
+      inject: [COMMAND_EXECUTOR, AGENT_CATALOG, ToolProxyService, APP_LOGGER, CallWorkflowStepExecutor, TOOL_ROUTER_FACTORY, { token: TRACER, optional: true }, { token: RUN_HISTORY, optional: true }],
     },
     {
       provide: WorkflowService,

@@ -12,7 +12,7 @@ import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import { SECRET_MASKER } from '../../domain/ports/tokens';
 import { loadExtensionModules } from '../../extensions/extension.loader';
 import { loadProjectConfig } from '../../infrastructure/config/project-config.loader';
-import { bindToProcess } from '../../infrastructure/core/process-bound';
+import { bindDeferred, dropDeferred } from '../../infrastructure/core/process-bound';
 import { McpServeService } from '../../application/serve/mcp-serve.service';
 import { markStartPhase } from '../../application/serve/start-phases';
 import { exitCodeOfError, normalizeError, renderError } from './cli-errors';
@@ -57,9 +57,10 @@ export async function serveDirect(configFile: string, prebuilt?: INestApplicatio
     const project = loadProjectConfig();
     if (prebuilt && project.extensions.length === 0) {
       app = prebuilt;
-      bindToProcess(app);
+      bindDeferred();
       markStartPhase('bound'); // in the debug start phases: this start used the snapshot's container
     } else {
+      dropDeferred();
       app = await buildServeContainer(loadExtensionModules(project.extensions));
     }
     await app.get(McpServeService).serve(configFile);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GREP_ENGINE_ENV, pickEngine } from '../grep.tool';
 import { pathWith, RIPGREP } from '../../../../test/support/optional-tools';
+import { itUnless } from '../../../../test/support/skip';
 
 describe('Grep engine choice', () => {
   const empty = mkdtempSync(join(tmpdir(), 'awf-nopath-'));
@@ -20,7 +21,7 @@ describe('Grep engine choice', () => {
     expect(pickEngine({ PATH: process.env.PATH, [GREP_ENGINE_ENV]: 'js' }).name).toBe('js');
   });
 
-  (RIPGREP ? it : it.skip)('prefers ripgrep when it is on PATH', () => {
+  itUnless(RIPGREP ? undefined : 'no ripgrep: none on PATH and the pinned codex package is not installed (npm run test:agents installs it)', 'prefers ripgrep when it is on PATH', () => {
     expect(pickEngine({ PATH: pathWith(RIPGREP!) }).name).toBe('ripgrep');
   });
 });
