@@ -1,12 +1,16 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT, runAwf } from '../support/cli';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { REPO_ROOT, runAwf, scratchDir, spawnAwf } from '../support/cli';
 
 /** Every shipped example is a workflow a user can copy: each must pass `awf validate` as shipped. */
 describe('examples/', () => {
   const examples = [
     ...readdirSync(join(REPO_ROOT, 'examples')).filter((f) => f.endsWith('.yaml')).map((f) => `examples/${f}`),
     'examples/plugins/workflow.yaml',
+    'examples/plugins/operations.yaml',
   ];
 
   it('ships the three kinds of example the guide describes', () => {
@@ -68,6 +72,35 @@ describe('examples/ that run offline', () => {
     expect(r.stderr.match(/USER\.AGENT\.CANNOT_RESUME/g)).toHaveLength(1);
     expect(r.stdout).toBe('plan used 1 call(s); review read Read\n');
     expect(r.status).toBe(0);
+  }, 150_000);
+
+  it('plugins/operations.yaml: plugin operations as steps, results in .states.X.Response', () => {
+    const kv = scratchDir();
+    try {
+      const r = runAwf(['run', 'examples/plugins/operations.yaml', '--input', 'city=Nantes'], {
+        cwd: REPO_ROOT, timeout: 120_000, env: { AWF_PLUGINS_PATH: join(REPO_ROOT, 'examples/plugins'), AWF_KV_FILE: join(kv.dir, 'kv.json') },
+      });
+      expect(r.stdout).toBe('recalled Nantes (clock answered: yes)\n');
+      expect(r.status).toBe(0);
+    } finally {
+      kv.cleanup();
+    }
+  }, 150_000);
+
+  it('http-request.yaml: http.request against a local server on 127.0.0.1', async () => {
+    const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"hello":"world"}'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      const child = spawnAwf(['run', 'examples/http-request.yaml', '--input', `url=${url}`], { cwd: REPO_ROOT });
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      const [code] = await once(child, 'exit');
+      expect(out).toBe('200: {"hello":"world"}\n');
+      expect(code).toBe(0);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
   }, 150_000);
 
   it('hooks.yaml: hooks in order on success, and workflow_error with .error on failure', () => {

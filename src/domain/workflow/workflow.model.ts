@@ -1,3 +1,4 @@
+import type { PolicySpec } from '../policy/policy.model';
 /**
  * The workflow model: AWF's YAML format after parsing, before any interpolation.
  * Field names follow the YAML keys so a message can point at `states.<step>.<key>`.
@@ -49,6 +50,8 @@ export interface McpProxySettings {
   enable: boolean;
   interceptBuiltins: boolean;
   pluginTools: { plugin: string; expose: string[] }[];
+  /** The step's own tool policy; it narrows `policy:` of `.awf/config.yaml` (docs/policy.md). */
+  policy?: PolicySpec;
   /** Other MCP servers whose tools the proxy serves (names from .awf/config.yaml, or inline). */
   servers?: UpstreamServerRef[];
 }

@@ -112,10 +112,7 @@ function parseStep(name: string, raw: unknown, issues: ValidationIssue[]): Step 
   if (type === 'parallel') return parseParallel(base, raw, at, issues);
   if (type === 'for_each' || type === 'while') return parseLoop(base, type, raw, at, issues);
   if (type === 'call_workflow') return parseCallWorkflow(base, raw, at, issues);
-  if (type === 'operation') {
-    issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.type`, `step type "${type}" is not supported by awf yet`));
-    return parseOperation(base, raw, at, issues);
-  }
+  if (type === 'operation') return parseOperation(base, raw, at, issues);
   issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.type`,
     `unknown step type "${type}" (expected step, agent, terminal, parallel, for_each, while, call_workflow or operation)`));
   return undefined;

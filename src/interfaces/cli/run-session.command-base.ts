@@ -1,8 +1,10 @@
+import { ApprovalDesk, type ApproveMode } from '../../infrastructure/policy/approval-desk';
 import { Inject } from '@nestjs/common';
 import { CommandRunner, Option } from 'nest-commander';
 import { parseInputFlags } from '../../application/workflow/input-resolver';
 import { WorkflowService } from '../../application/workflow/workflow.service';
 import { AwfError } from '../../domain/errors/awf-error';
+import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
 import type { RunReport } from '../../domain/workflow/run-report.model';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
@@ -23,6 +25,7 @@ export interface RunSessionOptions {
   otelExporter?: string;
   otelEndpoint?: string;
   otelServiceName?: string;
+  approve?: ApproveMode;
 }
 
 export interface RunStart {
@@ -48,6 +51,7 @@ export abstract class RunSessionCommand extends CommandRunner {
     private readonly signals: ProcessSignals,
     @Inject(SECRET_MASKER) private readonly masker: SecretMasker,
     @Inject(TELEMETRY_CONTROL) private readonly telemetry: TelemetryControl,
+    private readonly approvals: ApprovalDesk,
   ) {
     super();
   }
@@ -60,6 +64,7 @@ export abstract class RunSessionCommand extends CommandRunner {
     const mask = (s: string): string => this.masker.mask(s);
     const turns = new StdinTurns();
     const project = loadProjectConfig();
+    this.approvals.mode = options.approve ?? 'ask';
     await this.telemetry.start(resolveTelemetrySettings({
       flags: { exporter: options.otelExporter, endpoint: options.otelEndpoint, serviceName: options.otelServiceName }, project: project.telemetry,
     }));
@@ -83,6 +88,12 @@ export abstract class RunSessionCommand extends CommandRunner {
       turns.close();
       progress.close();
     }
+  }
+
+  @Option({ flags: '--approve <mode>', description: 'policy approvals: ask (default; denied when there is no terminal), all, or none' })
+  parseApprove(value: string): ApproveMode {
+    if (value === 'ask' || value === 'all' || value === 'none') return value;
+    throw new AwfError(ErrorCodes.CLI_INVALID_ARGS, `--approve must be ask, all or none, not "${value}"`, { value }, 'See docs/policy.md.');
   }
 
   @Option({ flags: '-i, --input <name=value>', description: 'a workflow input (repeatable)' })
