@@ -56,7 +56,7 @@ export class WorkflowRunner implements StepRunner {
     const ctx: RunContext = {
       workflow, runId, runDir: join(options.runsDir, runId), inputs: options.inputs, env: options.env, states: { ...options.seedStates },
       startedAt: new Date(), current: options.startAt ?? workflow.initial, signal: options.signal, cwd: options.cwd,
-      callStack: [...(options.callStack ?? []), workflow.id], reports: [], observer: options.observer,
+      callStack: [...(options.callStack ?? []), workflow.id], reports: [], observer: options.observer, userInput: options.userInput,
     };
     // A child run's steps hang under the parent's call_workflow span; only a top run has its own.
     const runSpan = child ? undefined : this.telemetry?.startRun(workflow.name, runId);

@@ -40,6 +40,7 @@ export class AuditTrailInterceptor implements ToolCallInterceptor {
       status,
       ...(error ? { error: this.masker.mask(error) } : {}),
       args_shape: argsShape(call.args),
+      ...(call.policy ? { policy: call.policy } : {}),
     });
     return result;
   }

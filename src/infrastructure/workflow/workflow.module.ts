@@ -30,7 +30,10 @@ import { WORKFLOW_REPOSITORY, type WorkflowRepository } from '../../domain/workf
 import { RealToolScopeResolver } from '../config/tool-scope.resolver';
 import { FsFileProbe } from '../core/fs-file.probe';
 import { PrivateTempDirs } from '../core/private-temp-dir';
+import type { PolicySpec } from '../../domain/policy/policy.model';
 import { loadProjectConfig } from '../config/project-config.loader';
+import { ApprovalDesk } from '../policy/approval-desk';
+import { SocketApprovalChannels } from '../policy/approval-channels.service';
 import { proxyLaunchOptions } from './main-script';
 import { RegistryAgentCatalog } from './registry-agent-catalog.adapter';
 import { ShellCommandExecutor } from './shell-command.executor';
@@ -43,21 +46,30 @@ const BUILTINS = [new HttpRequestOperation()];
 /** `.awf/config.yaml`'s named servers, read when a step lists servers (cli-main has already checked the file). */
 const mcpServers = () => loadProjectConfig().mcpServers;
 
+/** `.awf/config.yaml`'s policy, and whether extension modules may add tools `validate` cannot see. */
+function projectPolicy(): { policy?: PolicySpec; extensions: boolean } {
+  const project = loadProjectConfig();
+  return { policy: project.policy, extensions: project.extensions.length > 0 };
+}
+
 @Module({
   providers: [
     { provide: WORKFLOW_REPOSITORY, useFactory: () => new YamlWorkflowRepository() },
     { provide: COMMAND_EXECUTOR, useFactory: () => new ShellCommandExecutor() },
     { provide: AGENT_CATALOG, useClass: RegistryAgentCatalog },
+    { provide: ApprovalDesk, useFactory: (masker: SecretMasker) => new ApprovalDesk(masker), inject: [SECRET_MASKER] },
     {
       provide: ToolProxyService,
-      useFactory: (tools: ToolRouterFactory, telemetry?: TelemetryControl) =>
-        new ToolProxyService(tools, { ...proxyLaunchOptions(), dirs: new PrivateTempDirs(), scopes: new RealToolScopeResolver(), telemetry, mcpServers }),
-      inject: [TOOL_ROUTER_FACTORY, { token: TELEMETRY_CONTROL, optional: true }],
+      useFactory: (tools: ToolRouterFactory, desk: ApprovalDesk, telemetry?: TelemetryControl) => new ToolProxyService(tools, {
+        ...proxyLaunchOptions(), dirs: new PrivateTempDirs(), scopes: new RealToolScopeResolver(), telemetry, mcpServers,
+        policyDefaults: loadProjectConfig().policy, approvals: new SocketApprovalChannels(desk),
+      }),
+      inject: [TOOL_ROUTER_FACTORY, ApprovalDesk, { token: TELEMETRY_CONTROL, optional: true }],
     },
     {
       provide: WorkflowValidator,
       useFactory: (agents: AgentCatalog, repo: WorkflowRepository, plugins?: PluginCatalog) =>
-        new WorkflowValidator(agents, plugins, mcpServers, repo, BUILTINS.map((b) => b.name)),
+        new WorkflowValidator(agents, plugins, mcpServers, repo, BUILTINS.map((b) => b.name), projectPolicy()),
       inject: [AGENT_CATALOG, WORKFLOW_REPOSITORY, { token: PLUGIN_CATALOG, optional: true }],
     },
     {
@@ -85,7 +97,7 @@ const mcpServers = () => loadProjectConfig().mcpServers;
       inject: [WORKFLOW_REPOSITORY, WorkflowValidator, WorkflowRunner, SECRET_MASKER, { token: RUN_INDEX, optional: true }],
     },
   ],
-  exports: [WorkflowService, ToolProxyService],
+  exports: [WorkflowService, ToolProxyService, ApprovalDesk],
 })
 export class WorkflowModule implements OnModuleDestroy {
   constructor(private readonly proxies: ToolProxyService) {}
