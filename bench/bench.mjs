@@ -77,6 +77,12 @@ if (process.env.NODE_EXTRA_CA_CERTS) {
 }
 const spansFile = join(work, 'spans.jsonl');
 servers.push({ ...awfServer('awf mcp-serve, tracing on (file exporter)', { events: true, telemetry: { exporter: 'file', file: spansFile } }), id: 'awf-trace', tool: awfTool });
+// A realistic two-layer policy (docs/policy.md): the row to hold within 5% of the plain awf row.
+const POLICY = { layers: [
+  { origin: '.awf/config.yaml', tools: { deny: ['Bash'] }, paths: { deny: ['.env', '**/*.pem', '.git/**'] }, bash: { allow: ['npm test', 'npm run *'], deny: ['curl *'] }, budgets: { calls: 1e9, write_bytes: 5 * 1024 * 1024 } },
+  { origin: 'step read', tools: { allow: ['Read', 'Grep', 'Glob', 'Edit', 'echo', 'kv_*'] }, paths: { read: ['**'], write: ['src/**'] }, approve: ['Write'] },
+] };
+servers.push({ ...awfServer('awf mcp-serve, policy on (logging + audit on)', { events: true, policy: POLICY }), id: 'awf-policy', tool: awfTool });
 const selected = ONLY ? servers.filter((s) => ONLY.includes(s.id)) : servers;
 
 const meta = {
@@ -157,11 +163,11 @@ function nodeServer(args, nodeFlags = []) {
 }
 
 /** An `awf mcp-serve` as `awf run` would inject it: same launcher, a fresh step config. */
-function awfServer(label, { events = true, plain = false, telemetry, root, limits, main = MAIN } = {}) {
+function awfServer(label, { events = true, plain = false, telemetry, root, limits, policy, main = MAIN } = {}) {
   const config = {
     version: 1, intercept_builtins: true, plugin_tools: [], workflow: 'bench', step: 'read', run_id: 'bench',
     root_dir: root ?? fixture.dir, ...(events ? { events_path: fixture.events } : {}),
-    telemetry: telemetry ?? { exporter: 'none' }, ...(limits ? { limits } : {}), // awf run always writes the block
+    telemetry: telemetry ?? { exporter: 'none' }, ...(limits ? { limits } : {}), ...(policy ? { policy } : {}), // awf run always writes the block
   };
   const file = join(work, `proxy-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(file, JSON.stringify(config), { mode: 0o600 });

@@ -6,6 +6,7 @@
 // Nest's constructor injection needs. AWF_NO_SNAPSHOT=1 skips the snapshot.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
 import { build } from 'esbuild';
 import snapshotBuiltins from './bundle-plugins/snapshot-builtins.cjs';
@@ -45,8 +46,9 @@ const SNAPSHOT_ABSENT = { 'class-validator': stub('absent.cjs'), 'class-transfor
 
 // V8 flags baked into the snapshot: a blob only loads under the flags it was built with, so
 // they are recorded in its .json and the launch command repeats them. A 4 MB semi-space (16 MB
-// by default) keeps the proxy's peak RSS about 15 MB lower under 1000 calls in flight.
-const SNAPSHOT_V8_FLAGS = ['--max-semi-space-size=4'];
+// by default) keeps the proxy's peak RSS about 15 MB lower under 1000 calls in flight. The same
+// constant builds an installed awf's blob on first use (tsc has just compiled it; ADR 121).
+const { SNAPSHOT_V8_FLAGS } = createRequire(import.meta.url)(join(DIST, 'infrastructure', 'core', 'snapshot-cache.js'));
 
 // Run before the bundle's modules, each in its own block scope. A banner rather than esbuild's
 // `inject`, which would add an import of the file to each of the ~1 000 modules.
@@ -89,7 +91,7 @@ if (process.env.AWF_NO_SNAPSHOT === '1') {
     const builtinsAtBuild = snapshotBuiltins.builtinsAtBuild(made.stdout);
     writeFileSync(meta, JSON.stringify({ node: process.version, arch: process.arch, platform: process.platform, flags: SNAPSHOT_V8_FLAGS, dist: DIST, builtinsAtBuild }) + '\n');
   }
-  if (!process.env.AWF_KEEP_SNAPSHOT_BUNDLE) rmSync(eager, { force: true });
+  // Kept: it ships, and an installed awf builds its own blob from it on first use (ADR 121).
 }
 /** The blob deserializes under SNAPSHOT_V8_FLAGS alone and runs the CLI (`--version` loads dist/awf.cjs from it). */
 function snapshotLoads(file) {

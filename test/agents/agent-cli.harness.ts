@@ -3,6 +3,7 @@
  * config leaks in, each CLI pointed at the scripted model, a hand-written proxy config for
  * the built `awf mcp-serve`, and probes for leftovers (temp dirs, processes).
  */
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -136,3 +137,16 @@ export function recordingLogger(): RecordingLogger {
   const logger: RecordingLogger = { lines, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), child: () => logger };
   return logger;
 }
+
+/** Async on purpose: the scripted model answers from this process's event loop. */
+export function awfRun(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [AWF_MAIN, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+

@@ -5,11 +5,10 @@
  * offered our tools (and, where awf switches them off, none of the agent's own), the step's
  * audit trail must record both calls, and nothing may be left behind.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AWF_MAIN } from '../support/cli';
-import { agentWorld, type CliName, processesMentioning } from './agent-cli.harness';
+import { agentWorld, awfRun, type CliName, processesMentioning } from './agent-cli.harness';
 import { startScriptedModel, type ScriptedModel } from './scripted-model.server';
 
 type Provider = CliName | 'openai_compatible';
@@ -64,18 +63,6 @@ ${opts}
     status: failure
     message: "agent failed"
 `;
-}
-
-/** Async on purpose: the scripted model answers from this process's event loop. */
-function awfRun(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [AWF_MAIN, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
 }
 
 describe.each(Object.keys(EXPECT) as Provider[])('awf run with a %s agent step behind the proxy', (provider) => {

@@ -38,6 +38,21 @@ describeEach(launchPaths(), 'built-in tools through awf mcp-serve', (launch) => 
     expect(JSON.stringify(tools)).not.toMatch(/filePath|"old"|"new"/);
   });
 
+  it('says what each tool is: a title and all four MCP annotations, which clients auto-approve by', async () => {
+    const { tools } = await session.client.listTools();
+    const hints = Object.fromEntries(tools.map((t) => [t.name, { title: t.title, ...t.annotations }]));
+    const hint = (title: string, readOnlyHint: boolean, destructiveHint: boolean, idempotentHint: boolean, openWorldHint: boolean) =>
+      ({ title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint });
+    expect(hints).toEqual({
+      Read: hint('Read file', true, false, true, false),
+      Glob: hint('Find files by name', true, false, true, false),
+      Grep: hint('Search file contents', true, false, true, false),
+      Write: hint('Write file', false, true, true, false),
+      Edit: hint('Edit file', false, true, false, false),
+      Bash: hint('Run shell command', false, true, false, true),
+    });
+  });
+
   it('reads, writes and edits a file in the sandbox', async () => {
     expect(await callBuiltin(session, 'Write', { file_path: 'out/new/file.txt', content: 'alpha\nbeta\n' })).toEqual({ isError: false, text: `Created ${at('out/new/file.txt')} (11 bytes).` });
     expect(await callBuiltin(session, 'Edit', { file_path: at('out/new/file.txt'), old_string: 'beta', new_string: 'gamma' })).toMatchObject({ isError: false });
@@ -57,7 +72,7 @@ describeEach(launchPaths(), 'built-in tools through awf mcp-serve', (launch) => 
 
   it('kills the Bash process group when the client cancels the call', async () => {
     const controller = new AbortController();
-    const call = session.client.callTool({ name: 'Bash', arguments: { command: 'sleep 600 & echo $! > cancel.pid; wait' } }, undefined, { signal: controller.signal });
+    const call = session.client.callTool({ name: 'Bash', arguments: { command: "sh -c 'readlink /proc/self > cancel.pid; exec sleep 600' & wait" } }, undefined, { signal: controller.signal });
     await waitFor(() => existsSync(at('cancel.pid')) && readFileSync(at('cancel.pid'), 'utf8').trim() !== '');
     controller.abort();
     await expect(call).rejects.toThrow();

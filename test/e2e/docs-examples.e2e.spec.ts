@@ -11,7 +11,8 @@ import { runExample } from '../support/doc-example-runners';
  */
 const docs = markdownFiles(REPO_ROOT).map((doc) => [doc, extractExamples(REPO_ROOT, doc)] as const);
 
-const label = (ex: DocExample) => `${ex.doc}:${ex.line} ${ex.lang || 'plain'}${ex.skip ? ` (skipped: ${ex.skip})` : ''}`;
+const label = (ex: DocExample) =>
+  `${ex.doc}:${ex.line} ${ex.lang || 'plain'}${ex.skip ? ` (skipped: ${ex.skip})` : ''}`;
 
 describe.each(docs.filter(([, examples]) => examples.length > 0))('%s', (_doc, examples) => {
   let project: DocProject;
@@ -26,13 +27,21 @@ describe.each(docs.filter(([, examples]) => examples.length > 0))('%s', (_doc, e
       it.skip(label(ex), () => undefined);
     } else if (ex.knownDefect) {
       // Fails today for the reason given; once fixed this test fails, and the marker must go.
-      it.failing(`${label(ex)} (known defect: ${ex.knownDefect})`, () => {
-        runExample(ex, project);
-      }, 200_000);
+      it.failing(
+        `${label(ex)} (known defect: ${ex.knownDefect})`,
+        () => {
+          runExample(ex, project);
+        },
+        200_000,
+      );
     } else {
-      it(label(ex), () => {
-        runExample(ex, project);
-      }, 200_000);
+      it(
+        label(ex),
+        () => {
+          runExample(ex, project);
+        },
+        200_000,
+      );
     }
   }
 });

@@ -1,12 +1,16 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT, runAwf } from '../support/cli';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { REPO_ROOT, runAwf, scratchDir, spawnAwf } from '../support/cli';
 
 /** Every shipped example is a workflow a user can copy: each must pass `awf validate` as shipped. */
 describe('examples/', () => {
   const examples = [
     ...readdirSync(join(REPO_ROOT, 'examples')).filter((f) => f.endsWith('.yaml')).map((f) => `examples/${f}`),
     'examples/plugins/workflow.yaml',
+    'examples/plugins/operations.yaml',
   ];
 
   it('ships the three kinds of example the guide describes', () => {
@@ -15,7 +19,9 @@ describe('examples/', () => {
 
   it.each(examples)('%s validates with the example plugins installed', (file) => {
     const result = runAwf(['validate', file], { env: { AWF_PLUGINS_PATH: join(REPO_ROOT, 'examples/plugins') }, timeout: 120_000 });
-    expect(result.stderr).not.toMatch(/\[(USER|WORKFLOW)\./);
+    // conversation.yaml runs offline on the script agent, which cannot resume: that warning is its point.
+    const stderr = result.stderr.split('\n').filter((l) => !l.startsWith('warning: [USER.AGENT.CANNOT_RESUME]')).join('\n');
+    expect(stderr).not.toMatch(/\[(USER|WORKFLOW)\./);
     expect(result.status).toBe(0);
   }, 150_000);
 });
@@ -44,6 +50,57 @@ describe('examples/ that run offline', () => {
     expect(r.stdout).toMatch(/^math\.js has \d+ lines \(the last file\)\n$/);
     expect(r.stderr.match(/✓ measure/g)).toHaveLength(2);
     expect(r.status).toBe(0);
+  }, 150_000);
+
+  it('templates.yaml: range, with, if/else if, variables, printf, len/index, split/join, array inputs', () => {
+    const r = run('examples/templates.yaml');
+    expect(r.stdout).toBe('0:src/math.js\n1:src/greet.js\n2:README.md\nplan={"checks":["lint","test"],"owner":{"name":"ada"}}\n'
+      + 'mode=quick\nfiles=3 first=src/math.js\na+b+c\nworkflow=templates step=report\n');
+    expect(run('examples/templates.yaml', ['-i', 'mode=full', '-i', 'files=["x"]']).stdout).toMatch(/^0:x\n[\s\S]*mode=full\nfiles=1 first=x\n/);
+    expect(r.status).toBe(0);
+  }, 150_000);
+
+  it('secrets.yaml: inputs named like AWF secrets, and secret: true, are masked', () => {
+    const r = run('examples/secrets.yaml');
+    expect(r.stdout).toBe('deploying to eu-west-1 with *** / *** / ***\n');
+    expect(r.stdout + r.stderr).not.toMatch(/demo-key|tok-abc|hunter2/);
+    expect(r.status).toBe(0);
+  }, 150_000);
+
+  it('conversation.yaml: continue_from across steps; the script agent says once that it cannot resume', () => {
+    const r = run('examples/conversation.yaml');
+    expect(r.stderr.match(/USER\.AGENT\.CANNOT_RESUME/g)).toHaveLength(1);
+    expect(r.stdout).toBe('plan used 1 call(s); review read Read\n');
+    expect(r.status).toBe(0);
+  }, 150_000);
+
+  it('plugins/operations.yaml: plugin operations as steps, results in .states.X.Response', () => {
+    const kv = scratchDir();
+    try {
+      const r = runAwf(['run', 'examples/plugins/operations.yaml', '--input', 'city=Nantes'], {
+        cwd: REPO_ROOT, timeout: 120_000, env: { AWF_PLUGINS_PATH: join(REPO_ROOT, 'examples/plugins'), AWF_KV_FILE: join(kv.dir, 'kv.json') },
+      });
+      expect(r.stdout).toBe('recalled Nantes (clock answered: yes)\n');
+      expect(r.status).toBe(0);
+    } finally {
+      kv.cleanup();
+    }
+  }, 150_000);
+
+  it('http-request.yaml: http.request against a local server on 127.0.0.1', async () => {
+    const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"hello":"world"}'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      const child = spawnAwf(['run', 'examples/http-request.yaml', '--input', `url=${url}`], { cwd: REPO_ROOT });
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      const [code] = await once(child, 'exit');
+      expect(out).toBe('200: {"hello":"world"}\n');
+      expect(code).toBe(0);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
   }, 150_000);
 
   it('hooks.yaml: hooks in order on success, and workflow_error with .error on failure', () => {

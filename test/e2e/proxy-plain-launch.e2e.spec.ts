@@ -38,7 +38,12 @@ describe('the command awf run hands an agent', () => {
       const r = awf(['run', 'wf.yaml'], { cwd: p.dir, env: { ...p.env, NODE_EXTRA_CA_CERTS: certs } });
       expect(r.status).toBe(0);
       const [{ text }] = JSON.parse(r.stdout) as Array<{ text: string }>;
-      const seen = Object.fromEntries(text.trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+      const seen = Object.fromEntries(
+        text
+          .trim()
+          .split('\n')
+          .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+      );
       expect(seen.exe).toBe(process.execPath);
       const argv = seen.argv.trim().split(' ');
       expect(argv[0]).toBe(process.execPath);

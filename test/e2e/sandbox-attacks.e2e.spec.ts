@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync, ftruncateSync } from 'node:fs';
+import { closeSync, existsSync, readdirSync, mkdirSync, mkdtempSync, openSync, readFileSync, realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync, ftruncateSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -266,7 +266,8 @@ describeEach(launchPaths(), 'sandbox attacks through awf mcp-serve', (launch) =>
 
   it('item 20: a timeout kills the whole process group, grandchildren included, within budget', async () => {
     const started = Date.now();
-    const result = await call('Bash', { command: "sh -c 'sleep 600 & echo $! > gc.pid; wait'", timeout: 1500 });
+    // /proc is the host's procfs: /proc/self is the host pid, also inside Bash's PID namespace.
+    const result = await call('Bash', { command: `sh -c "sh -c 'readlink /proc/self > gc.pid; exec sleep 600' & wait"`, timeout: 1500 });
     expect(result.isError).toBe(true);
     expect(result.text).toMatch(/^Command timed out after 1500 ms; its process group was killed/);
     expect(Date.now() - started).toBeLessThan(20_000);
@@ -284,10 +285,42 @@ describeEach(launchPaths(), 'sandbox attacks through awf mcp-serve', (launch) =>
   }, 90_000);
 
   it('item 21: background processes do not outlive the call', async () => {
-    const result = await call('Bash', { command: 'sleep 600 & echo $! > bg.pid; echo started' });
+    const result = await call('Bash', { command: "sh -c 'readlink /proc/self > bg.pid; exec sleep 600' & while [ ! -s bg.pid ]; do sleep 0.05; done; echo started" });
     expect(result.text).toBe('started\n');
     await new Promise((r) => setTimeout(r, 200));
     expect(isRunning(Number(readFileSync(join(root, 'bg.pid'), 'utf8')))).toBe(false);
+  });
+
+  it('issue 21 hole 4: setsid, double-forked and daemonised children do not outlive the call, and the timeout answers on time', async () => {
+    const marker = (n: number): string => `${600 + n}.${process.pid}`;
+    const alive = (n: number): boolean => readdirSync('/proc').some((pid) => {
+      try {
+        return /^\d+$/.test(pid) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`sleep\0${marker(n)}`) && isRunning(Number(pid));
+      } catch {
+        return false;
+      }
+    });
+    const detached = `setsid sleep ${marker(1)} & (setsid sh -c 'sleep ${marker(2)} &' &); nohup sleep ${marker(3)} >/dev/null 2>&1 & echo spawned`;
+    expect(await call('Bash', { command: detached })).toEqual({ isError: false, text: 'spawned\n' });
+    await new Promise((r) => setTimeout(r, 300));
+    for (const n of [1, 2, 3]) expect(alive(n)).toBe(false);
+    // A setsid grandchild holding stdout open: the timeout still answers, and it is gone too.
+    const started = Date.now();
+    const timed = await call('Bash', { command: `setsid sleep ${marker(4)} & sleep 30`, timeout: 1500 });
+    expect(timed.text).toMatch(/^Command timed out after 1500 ms/);
+    expect(Date.now() - started).toBeLessThan(20_000);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(alive(4)).toBe(false);
+  });
+
+  it('issue 21 hole 7: log lines carry the shape of a failed call, never its argument values', async () => {
+    const missing = await call('Read', { file_path: 'ARGSENT-missing-3.txt' });
+    expect(missing.text).toBe('ARGSENT-missing-3.txt does not exist');
+    await call('Grep', { pattern: 'ARGSENT-(', path: 'ARGSENT-dir' });
+    await new Promise((r) => setTimeout(r, 300));
+    const lines = session.stderr().split('\n').filter((l) => l.includes('"tool call"') || l.includes('tool call'));
+    expect(lines.some((l) => l.includes('<file_path> does not exist'))).toBe(true);
+    expect(session.stderr()).not.toContain('ARGSENT');
   });
 
   it('item 22: reading stdin does not hang', async () => {

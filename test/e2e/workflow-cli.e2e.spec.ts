@@ -15,7 +15,7 @@ describe('awf validate (the fixture list is covered in test/integration/workflow
 
   it('prints each USER problem as [CODE] path: message on stderr and exits 1', () => {
     const r = validate('mcp-proxy-unknown-key');
-    expect(r.stderr).toContain('[USER.MCP_PROXY.UNKNOWN_KEY] states.start.mcp_proxy: unknown field(s) in mcp_proxy: policy');
+    expect(r.stderr).toContain('[USER.MCP_PROXY.UNKNOWN_KEY] states.start.mcp_proxy: unknown field(s) in mcp_proxy: sandbox');
     expect(r.stdout).toBe('');
     expect(r.status).toBe(1);
   });

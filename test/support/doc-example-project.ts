@@ -19,12 +19,17 @@ export interface DocProject {
 
 export function docProject(): DocProject {
   const dir = mkdtempSync(join(tmpdir(), 'awf-docs-'));
-  cpSync(join(REPO_ROOT, 'examples'), join(dir, 'examples'), { recursive: true, filter: (src) => !src.includes('/node_modules') });
+  cpSync(join(REPO_ROOT, 'examples'), join(dir, 'examples'), {
+    recursive: true,
+    filter: (src) => !src.includes('/node_modules'),
+  });
   const modules = join(dir, 'node_modules');
   mkdirSync(join(modules, '.bin'), { recursive: true });
   symlinkSync(REPO_ROOT, join(modules, 'awf'));
   const shim = join(modules, '.bin', 'awf');
-  writeFileSync(shim, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(AWF_MAIN)} "$@"\n`, { mode: 0o755 });
+  writeFileSync(shim, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(AWF_MAIN)} "$@"\n`, {
+    mode: 0o755,
+  });
   const xdg = join(dir, '.xdg');
   const env: NodeJS.ProcessEnv = {
     ...process.env,

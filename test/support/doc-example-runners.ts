@@ -35,7 +35,9 @@ export function runExample(ex: DocExample, project: DocProject): string {
     case 'typescript':
       return compileTs(ex, project.dir);
     default:
-      throw new Error(`a "${ex.lang || 'plain'}" block is not run: mark it <!-- doc-test: skip: <why> --> or give it a language`);
+      throw new Error(
+        `a "${ex.lang || 'plain'}" block is not run: mark it <!-- doc-test: skip: <why> --> or give it a language`,
+      );
   }
 }
 
@@ -45,9 +47,18 @@ function write(file: string, text: string): void {
 }
 
 function exec(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, what: string): string {
-  const r = spawnSync(command, args, { cwd, env, encoding: 'utf8', input: '', timeout: 180_000, killSignal: 'SIGKILL' });
+  const r = spawnSync(command, args, {
+    cwd,
+    env,
+    encoding: 'utf8',
+    input: '',
+    timeout: 180_000,
+    killSignal: 'SIGKILL',
+  });
   if (r.status !== 0) {
-    throw new Error(`${what} exited ${r.status ?? r.signal}\n--- stdout\n${tail(r.stdout)}\n--- stderr\n${tail(r.stderr)}`);
+    throw new Error(
+      `${what} exited ${r.status ?? r.signal}\n--- stdout\n${tail(r.stdout)}\n--- stderr\n${tail(r.stderr)}`,
+    );
   }
   return r.stdout;
 }
@@ -70,7 +81,8 @@ export function consoleCommands(code: string): string {
       continued = line.endsWith('\\');
     }
   }
-  if (commands.length === 0) throw new Error('a console block without a `$ ` command line: mark it skip, or use a plain block');
+  if (commands.length === 0)
+    throw new Error('a console block without a `$ ` command line: mark it skip, or use a plain block');
   return commands.join('\n');
 }
 
@@ -94,7 +106,11 @@ function runYaml(ex: DocExample, cwd: string, env: NodeJS.ProcessEnv): string {
 }
 
 function isProjectConfig(data: unknown): boolean {
-  return typeof data === 'object' && data !== null && Object.keys(data).every((k) => ['extensions', 'inputs', 'telemetry'].includes(k));
+  return (
+    typeof data === 'object' &&
+    data !== null &&
+    Object.keys(data).every((k) => ['extensions', 'inputs', 'telemetry'].includes(k))
+  );
 }
 
 function checkProjectConfig(code: string): string {
@@ -110,7 +126,9 @@ function checkProjectConfig(code: string): string {
 /** Script agents and shell steps run offline; any other agent needs a CLI or a model. */
 function runnable(workflow: unknown): boolean {
   const states = (workflow as { states?: Record<string, { type?: string; provider?: string }> }).states ?? {};
-  return Object.entries(states).every(([name, s]) => name === 'initial' || s?.type !== 'agent' || s.provider === 'script');
+  return Object.entries(states).every(
+    ([name, s]) => name === 'initial' || s?.type !== 'agent' || s.provider === 'script',
+  );
 }
 
 /** JSON (or JSON lines) that parses; a proxy config is also held to `mcp-serve`'s own check. */
@@ -119,10 +137,14 @@ function checkJson(ex: DocExample): string {
   try {
     values = [JSON.parse(ex.code)];
   } catch {
-    values = ex.code.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as unknown);
+    values = ex.code
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as unknown);
   }
   for (const v of values) {
-    if (typeof v === 'object' && v !== null && 'version' in v && 'intercept_builtins' in v) parseProxyConfig(v, `${ex.doc}:${ex.line}`);
+    if (typeof v === 'object' && v !== null && 'version' in v && 'intercept_builtins' in v)
+      parseProxyConfig(v, `${ex.doc}:${ex.line}`);
   }
   return JSON.stringify(values);
 }
@@ -155,9 +177,15 @@ function compileTs(ex: DocExample, project: string): string {
   });
   const problems = ts.getPreEmitDiagnostics(program);
   if (problems.length) {
-    throw new Error(ts.formatDiagnostics(problems, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => project, getNewLine: () => '\n' }));
+    throw new Error(
+      ts.formatDiagnostics(problems, {
+        getCanonicalFileName: (f) => f,
+        getCurrentDirectory: () => project,
+        getNewLine: () => '\n',
+      }),
+    );
   }
   return 'compiled';
 }
 
-const tail = (text: string | null) => (text && text.length > 2000 ? `…${text.slice(-2000)}` : text ?? '');
+const tail = (text: string | null) => (text && text.length > 2000 ? `…${text.slice(-2000)}` : (text ?? ''));

@@ -62,7 +62,13 @@ export function parseExamples(markdown: string, doc: string): DocExample[] {
       body.push(lines[j].startsWith(indent) ? lines[j].slice(indent.length) : lines[j].trimStart());
     }
     if (j === lines.length) throw new Error(`${doc}:${i + 1}: a code fence that never closes`);
-    found.push({ doc, line: i + 1, lang: lang.toLowerCase(), code: body.join('\n') + '\n', ...directives(lines, i, doc) });
+    found.push({
+      doc,
+      line: i + 1,
+      lang: lang.toLowerCase(),
+      code: body.join('\n') + '\n',
+      ...directives(lines, i, doc),
+    });
     i = j;
   }
   return found;
@@ -90,12 +96,14 @@ function directives(lines: string[], at: number, doc: string): Directives {
       case 'skip':
       case 'no-run':
       case 'known-defect':
-        if (value.split(/\s+/).filter(Boolean).length < 3) throw new Error(`${where}: ${name} needs a reason (a few words), got "${value}"`);
+        if (value.split(/\s+/).filter(Boolean).length < 3)
+          throw new Error(`${where}: ${name} needs a reason (a few words), got "${value}"`);
         out[name === 'skip' ? 'skip' : name === 'no-run' ? 'noRun' : 'knownDefect'] = value;
         break;
       case 'cwd':
       case 'file':
-        if (!value || value.startsWith('/') || value.split('/').includes('..')) throw new Error(`${where}: ${name} must be a relative path inside the scratch project`);
+        if (!value || value.startsWith('/') || value.split('/').includes('..'))
+          throw new Error(`${where}: ${name} must be a relative path inside the scratch project`);
         out[name] = value;
         break;
       case 'env':
@@ -103,7 +111,9 @@ function directives(lines: string[], at: number, doc: string): Directives {
         Object.assign(name === 'env' ? out.env : out.inputs, pairs(value, where));
         break;
       default:
-        throw new Error(`${where}: unknown doc-test directive "${name}" (skip, no-run, known-defect, cwd, file, env, input)`);
+        throw new Error(
+          `${where}: unknown doc-test directive "${name}" (skip, no-run, known-defect, cwd, file, env, input)`,
+        );
     }
   }
   return out;

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type PathAccess, type PolicyRefusal } from '../../domain/policy/policy.model';
+import type { PathAccess as GuardAccess, PathGuard } from '../../domain/ports/path-guard.port';
 import type { ToolScope } from '../../domain/ports/tool-scope';
 
 /** The path refusals of the call in progress, so its interceptor can record what decided. */
@@ -20,9 +21,9 @@ export function refusalText(refusal: PolicyRefusal): string {
  * real path (after symlink resolution) of everything a tool touches, and of each Glob/Grep
  * result. It never resolves a path itself: the sandbox has, race-free.
  */
-export class PolicyPathGuard {
-  denial(relPath: string, access: PathAccess | 'exec', scope: ToolScope): string | undefined {
-    const refusal = scope.policy?.checkPath(relPath, access === 'exec' ? 'read' : access);
+export class PolicyPathGuard implements PathGuard {
+  denial(relPath: string, access: GuardAccess, scope: ToolScope): string | undefined {
+    const refusal = scope.policy?.checkPath(relPath, access === 'exec' ? 'read' : (access as PathAccess));
     if (!refusal) return undefined;
     pathVerdicts.getStore()?.refused.push(refusal);
     return refusalText(refusal);

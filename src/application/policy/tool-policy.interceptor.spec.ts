@@ -71,7 +71,7 @@ describe('ToolPolicyInterceptor', () => {
       { tool: 'Bash', args: { command: 'git push origin main --token ***' }, rules: ['step s: approve "Bash:git push*"'], auto: false, step: 's', runId: undefined },
       { tool: 'kv_get', args: { key: 'a' }, rules: ['step s: approve "kv_*"'], auto: true, step: 's', runId: undefined },
     ]);
-    expect(seen.map((c) => c.policy?.decision)).toEqual(['approved', 'allowed', 'allowed', 'rejected']);
+    expect(seen.map((c) => c.policy?.decision)).toEqual(['approved', 'approved', 'allowed', 'rejected']);
     expect(seen[0].policy?.rule).toBe('step s: approve "Bash:git push*" (person, always for this step)');
   });
 

@@ -71,7 +71,9 @@ export class ToolPolicyInterceptor implements ToolCallInterceptor {
   private async approve(policy: ToolPolicy, state: StepPolicyState, call: ToolCall, command: string | undefined): Promise<PolicyRefusal | undefined> {
     if (!policy.hasApprovals) return undefined;
     const { tool, args, ctx } = call;
-    const needs = policy.approvalsFor(tool.name, subjectsOf(call, command)).filter((n) => !state.alwaysApproved.has(n.rule));
+    const matched = policy.approvalsFor(tool.name, subjectsOf(call, command));
+    const needs = matched.filter((n) => !state.alwaysApproved.has(n.rule));
+    if (matched.length > 0 && needs.length === 0) call.policy = { decision: 'approved', rule: `${matched[0].rule} (always for this step)` };
     if (needs.length === 0) return undefined;
     const masked = JSON.parse(this.masker.mask(JSON.stringify(args))) as Record<string, unknown>;
     const request = { tool: tool.name, args: masked, rules: needs.map((n) => n.rule), auto: needs.every((n) => n.auto), step: ctx.scope.step, runId: ctx.scope.runId };

@@ -8,6 +8,8 @@ import type { RunHistory } from '../../domain/ports/run-history.port';
 import type { AgentCatalog } from '../../domain/workflow/ports/agent-catalog.port';
 import type { LoopData } from '../../domain/workflow/interpolation.types';
 import type { AgentStep } from '../../domain/workflow/workflow.model';
+import { StepConversation } from './agent-conversation';
+import { formatOutput, tokenFields } from './agent-output';
 import { interpolate, interpolateDeep, type RunContext } from './run-context';
 import type { StepOutcome } from './step-outcome';
 import { type ProxySession, ToolProxyService } from './tool-proxy.service';
@@ -56,13 +58,33 @@ export class AgentStepExecutor {
     const signal = timeout ? AbortSignal.any([ctx.signal, timeout]) : ctx.signal;
     const base = { Output: '', Stderr: '', ExitCode: 0 };
     try {
-      const result = await provider.run({
-        workflow: ctx.workflow.name, step: step.name, runId: ctx.runId, prompt, options, cwd,
-        timeoutMs: step.timeoutMs || undefined, signal, env: { ...ctx.env }, proxy: session?.injection,
+      const conversations = (ctx.conversations ??= {});
+      const conversation = new StepConversation(step, provider, providerName, step.continueFrom ? conversations[step.continueFrom] : undefined);
+      const turn = (text: string) => provider.run({
+        workflow: ctx.workflow.name, step: step.name, runId: ctx.runId, prompt: text, options, cwd,
+        timeoutMs: step.timeoutMs || undefined, signal, env: { ...ctx.env }, proxy: session?.injection, conversation: conversation.request(),
       });
+<<<<<<< HEAD
       const state = { ...base, Output: result.output, ExitCode: result.exitCode, Status: 'success' as const, Response: parseJson(result.output) };
       const events = this.events(session, eventsPath);
       return { status: 'success', state, attempts: 1, toolCalls: events?.length ?? 0, events };
+=======
+      let result = await turn(prompt);
+      conversation.answered(prompt, result);
+      let tokens = tokenFields(result.tokens, prompt, result.output);
+      // mode: conversation — the user's next turns (stdin lines) until an empty one or the end of input.
+      for (let next = step.mode === 'conversation' ? await ctx.userInput?.(step.name) : undefined; next?.trim(); next = await ctx.userInput?.(step.name)) {
+        result = await turn(next);
+        conversation.answered(next, result);
+        const more = tokenFields(result.tokens, next, result.output);
+        tokens = { TokensInput: tokens.TokensInput! + more.TokensInput!, TokensOutput: tokens.TokensOutput! + more.TokensOutput!,
+          TokensUsed: tokens.TokensUsed! + more.TokensUsed!, TokensEstimated: tokens.TokensEstimated || more.TokensEstimated };
+      }
+      conversations[step.name] = conversation.record(providerName);
+      const formatted = formatOutput(step, result.output);
+      const state = { ...base, ...formatted, ...tokens, ExitCode: result.exitCode, Status: 'success' as const, Response: parseJson(formatted.Output) };
+      return { status: 'success', state, attempts: 1, toolCalls: countToolCalls(session && eventsPath) };
+>>>>>>> main
     } catch (err) {
       const events = this.events(session, eventsPath);
       const toolCalls = events?.length ?? 0;

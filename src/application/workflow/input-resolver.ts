@@ -44,13 +44,16 @@ function checkValue(def: InputDef, value: string, files: FileProbe): string[] {
   const out: string[] = [];
   if (def.type === 'integer' && !/^-?\d+$/.test(value.trim())) out.push(`${at}: "${def.secret ? '***' : value}" is not an integer`);
   if (def.type === 'boolean' && !/^(true|false|yes|no|1|0)$/i.test(value.trim())) out.push(`${at}: must be true or false`);
+  if (def.type === 'number' && (value.trim() === '' || !Number.isFinite(Number(value)))) out.push(`${at}: "${def.secret ? '***' : value}" is not a number`);
+  if (def.type === 'array' && parseList(value) === undefined) out.push(`${at}: must be a JSON list, like ["a","b"]`);
   const v = def.validation;
   if (!v) return out;
   if (v.pattern && !new RegExp(v.pattern).test(value)) out.push(`${at}: does not match pattern ${v.pattern}`);
   if (v.enum && !v.enum.includes(value)) out.push(`${at}: must be one of ${v.enum.join(', ')}`);
   const n = Number(value);
-  if (def.type === 'integer' && v.min !== undefined && n < v.min) out.push(`${at}: must be ≥ ${v.min}`);
-  if (def.type === 'integer' && v.max !== undefined && n > v.max) out.push(`${at}: must be ≤ ${v.max}`);
+  const numeric = def.type === 'integer' || def.type === 'number';
+  if (numeric && v.min !== undefined && n < v.min) out.push(`${at}: must be ≥ ${v.min}`);
+  if (numeric && v.max !== undefined && n > v.max) out.push(`${at}: must be ≤ ${v.max}`);
   if (v.fileExists && !files.exists(value)) out.push(`${at}: file ${value} does not exist`);
   if (v.fileExtension && !v.fileExtension.includes(extname(value))) out.push(`${at}: must end in ${v.fileExtension.join(', ')}`);
   return out;
@@ -65,5 +68,22 @@ export function parseInputFlags(flags: readonly string[]): Record<string, string
     if (!key) throw new AwfError(ErrorCodes.WORKFLOW_INVALID_INPUT_ARG, `--input "${flag}" must be name=value`, { input: flag });
     out[key] = flag.slice(eq + 1);
   }
+  return out;
+}
+
+/** A `type: array` value: its JSON list, or undefined when it is not one. */
+export function parseList(value: string): unknown[] | undefined {
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return Array.isArray(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What templates see: array inputs as lists, everything else as the string given (AWF). */
+export function templateInputs(defs: readonly InputDef[], values: Readonly<Record<string, string>>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...values };
+  for (const def of defs) if (def.type === 'array' && values[def.name] !== undefined) out[def.name] = parseList(values[def.name]) ?? values[def.name];
   return out;
 }

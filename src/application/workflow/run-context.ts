@@ -5,6 +5,8 @@ import type { RunObserver } from '../../domain/workflow/ports/run-observer.port'
 import type { StepReport } from '../../domain/workflow/run-report.model';
 import type { TraceSpan } from '../../domain/ports/tracer.port';
 import type { Workflow } from '../../domain/workflow/workflow.model';
+import type { ConversationRecord } from './agent-conversation';
+import { templateInputs } from './input-resolver';
 import { renderTemplate } from './template-engine';
 
 /** The state of one run as steps see it. */
@@ -22,6 +24,10 @@ export interface RunContext {
   cwd: string;
   /** The running step's span: its traceparent goes into the step's proxy config. */
   stepSpan?: TraceSpan;
+  /** Each finished agent step's session and turns, for a later `conversation.continue_from`. */
+  conversations?: Record<string, ConversationRecord>;
+  /** The next user turn of a `mode: conversation` step (`undefined`: no more input). */
+  userInput?: (step: string) => Promise<string | undefined>;
   /** Where new step spans hang: the run's span, or the parallel / loop step running them. */
   parentSpan?: TraceSpan;
   /** Inside a loop body: the iteration's `.loop`. */
@@ -45,7 +51,7 @@ export function scopedContext(ctx: RunContext, scope: Partial<Pick<RunContext, '
 
 export function templateData(ctx: RunContext): TemplateContext {
   return {
-    inputs: ctx.inputs,
+    inputs: templateInputs(ctx.workflow.inputs, ctx.inputs),
     states: ctx.states,
     env: ctx.env,
     workflow: { ID: ctx.runId, Name: ctx.workflow.name, CurrentState: ctx.current, StartedAt: ctx.startedAt.toISOString() },

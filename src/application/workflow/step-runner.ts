@@ -32,6 +32,8 @@ export interface RunOptions {
   /** Set by call_workflow: the workflows above this one, and the span its steps hang under. */
   callStack?: string[];
   parentSpan?: TraceSpan;
+  /** Where `mode: conversation` steps read the user's next turns. */
+  userInput?: (step: string) => Promise<string | undefined>;
 }
 
 export interface WorkflowResult {

@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { ProxyInjection } from '../../domain/ports/agent-provider.port';
+import { join } from 'node:path';
+import type { ApprovalChannel, ApprovalChannels } from '../../domain/ports/approval-channel.port';
+import type { PolicyLayer, PolicySpec } from '../../domain/policy/policy.model';
 import type { PrivateDirs } from '../../domain/ports/private-dirs.port';
 import type { TelemetryControl } from '../../domain/ports/telemetry-control.port';
 import { AwfError } from '../../domain/errors/awf-error';
@@ -39,8 +42,9 @@ export interface ProxyLaunch {
 export interface ToolProxyOptions {
   /** Absolute path of the built CLI (`dist/main.js`) that agents start as `mcp-serve`. */
   mainScript: string;
-  /** Node flags before the script, e.g. the startup snapshot (docs/performance.md). */
-  nodeArgs?: string[];
+  /** Node flags before the script, e.g. the startup snapshot (docs/performance.md); a function is
+   * asked at each step that needs a proxy, not before (it may build the snapshot, ADR 121). */
+  nodeArgs?: string[] | (() => string[]);
   nodeBinary?: string;
   /** Where each step's private directory (its config) is made. */
   dirs: PrivateDirs;
@@ -48,6 +52,10 @@ export interface ToolProxyOptions {
   scopes: ToolScopeResolver;
   /** Gives the step's `mcp-serve` the run's exporter settings. */
   telemetry?: Pick<TelemetryControl, 'proxyTelemetry'>;
+  /** `policy:` of `.awf/config.yaml`: the first layer of every step's policy. */
+  policyDefaults?: PolicySpec;
+  /** Where a step with `approve` rules gets its private approval socket. */
+  approvals?: ApprovalChannels;
   /** The named servers of `.awf/config.yaml` (`mcp_servers`), read when a step names one. */
   mcpServers?: () => Readonly<Record<string, UpstreamServerSpec>>;
 }
@@ -57,7 +65,8 @@ export interface ToolProxyOptions {
  * command, the same for every agent CLI, `node [flags] main.js mcp-serve --config=…` (ADR 120).
  */
 export function proxyLaunch(options: Pick<ToolProxyOptions, 'mainScript' | 'nodeArgs' | 'nodeBinary'>, file: string): ProxyLaunch {
-  return { command: options.nodeBinary ?? process.execPath, args: [...(options.nodeArgs ?? []), options.mainScript, 'mcp-serve', `--config=${file}`] };
+  const flags = typeof options.nodeArgs === 'function' ? options.nodeArgs() : options.nodeArgs ?? [];
+  return { command: options.nodeBinary ?? process.execPath, args: [...flags, options.mainScript, 'mcp-serve', `--config=${file}`] };
 }
 
 /**
@@ -91,9 +100,19 @@ export class ToolProxyService {
       ...(request.eventsPath ? { events_path: request.eventsPath } : {}),
       ...(this.options.telemetry ? { telemetry: this.options.telemetry.proxyTelemetry(request.traceparent) } : {}),
     };
+    const layers = policyLayers(this.options.policyDefaults, request.settings.policy, request.step);
+    if (layers.length) config.policy = { layers };
     const dir = this.options.dirs.make('awf-proxy-');
-    const removeDir = (): void => dir.remove();
+    let channel: ApprovalChannel | undefined;
+    const removeDir = (): void => {
+      channel?.close();
+      dir.remove();
+    };
     try {
+      if (layers.some((l) => l.approve?.length) && this.options.approvals) {
+        config.approval_socket = join(dir.path, 'approval.sock');
+        channel = await this.options.approvals.open(config.approval_socket);
+      }
       const file = dir.write(`${safeName(request.step)}-${randomBytes(6).toString('hex')}.json`, JSON.stringify(config));
       await this.preflight(config);
       let closed = false;
@@ -143,6 +162,14 @@ export class ToolProxyService {
   }
 }
 
+
+/** Defaults first, then the step's own: each layer must allow a call, so a step only narrows. */
+function policyLayers(defaults: PolicySpec | undefined, step: PolicySpec | undefined, name: string): PolicyLayer[] {
+  const layers: PolicyLayer[] = [];
+  if (defaults && Object.keys(defaults).length) layers.push({ origin: '.awf/config.yaml', ...defaults });
+  if (step && Object.keys(step).length) layers.push({ origin: `step ${name}`, ...step });
+  return layers;
+}
 
 function safeName(step: string): string {
   return step.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40) || 'step';

@@ -8,6 +8,7 @@ import type { RunTelemetry } from '../run-telemetry.service';
 import type { AgentStepExecutor } from './agent-step.executor';
 import type { CallWorkflowStepExecutor } from './call-workflow-step.executor';
 import type { CommandStepExecutor } from './command-step.executor';
+import type { OperationStepExecutor } from './operation-step.executor';
 import type { HookRunner } from './hook-runner';
 import { LoopStepExecutor } from './loop-step.executor';
 import { ParallelStepExecutor } from './parallel-step.executor';
@@ -24,6 +25,7 @@ export interface StepExecutors {
   agents: AgentStepExecutor;
   hooks: HookRunner;
   calls?: CallWorkflowStepExecutor;
+  operations?: OperationStepExecutor;
 }
 
 /** A runaway loop of transitions stops here rather than spinning forever. */
@@ -54,7 +56,7 @@ export class WorkflowRunner implements StepRunner {
     const ctx: RunContext = {
       workflow, runId, runDir: join(options.runsDir, runId), inputs: options.inputs, env: options.env, states: { ...options.seedStates },
       startedAt: new Date(), current: options.startAt ?? workflow.initial, signal: options.signal, cwd: options.cwd,
-      callStack: [...(options.callStack ?? []), workflow.id], reports: [], observer: options.observer,
+      callStack: [...(options.callStack ?? []), workflow.id], reports: [], observer: options.observer, userInput: options.userInput,
     };
     // A child run's steps hang under the parent's call_workflow span; only a top run has its own.
     const runSpan = child ? undefined : this.telemetry?.startRun(workflow.name, runId);
@@ -105,6 +107,9 @@ export class WorkflowRunner implements StepRunner {
         return this.loops.execute(step, ctx, this);
       case 'call_workflow':
         if (this.steps.calls) return this.steps.calls.execute(step, ctx, this);
+        break;
+      case 'operation':
+        if (this.steps.operations) return this.steps.operations.execute(step, ctx);
         break;
     }
     throw new AwfError(ErrorCodes.WORKFLOW_INVALID_FIELD, `states.${step.name}.type: step type "${step.type}" cannot run here`, { step: step.name });

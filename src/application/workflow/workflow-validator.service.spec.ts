@@ -71,3 +71,45 @@ describe('WorkflowValidator: ADR 017 cross-checks', () => {
     expect(await validator.validate(agentWorkflow('"{{.env.AGENT}}"', '{enable: false}'))).toEqual([]);
   });
 });
+
+describe('WorkflowValidator: conversations', () => {
+  const catalog: AgentCatalog = (() => {
+    const list = [
+      { name: 'claude', canInterceptBuiltins: true, resumes: 'session', run: jest.fn() },
+      { name: 'script', canInterceptBuiltins: true, run: jest.fn() },
+    ] as AgentProvider[];
+    return { get: (n) => list.find((p) => p.name === n), names: () => list.map((p) => p.name) };
+  })();
+  const validator = new WorkflowValidator(catalog);
+  const load = (second: string) => {
+    const { workflow, issues } = parseWorkflow(parse(`name: w
+states:
+  initial: first
+  first: {type: agent, provider: claude, prompt: p, on_success: second}
+  second: {type: agent, prompt: q, on_success: done, ${second}}
+  build: {type: step, command: ls, on_success: done}
+  done: {type: terminal}
+`), 'w');
+    return { file: 'w.yaml', workflow, issues };
+  };
+
+  it('accepts continue_from naming an earlier agent step of a provider that resumes', async () => {
+    expect(codes(await validator.validate(load('provider: claude, conversation: {continue_from: first}')))).toEqual([]);
+  });
+
+  it('refuses continue_from naming a missing step or a command step', async () => {
+    expect(codes(await validator.validate(load('provider: claude, conversation: {continue_from: frist}')))).toEqual([
+      'error WORKFLOW.VALIDATION.MISSING_STATE states.second.conversation.continue_from',
+    ]);
+    expect(codes(await validator.validate(load('provider: claude, conversation: {continue_from: build}')))).toEqual([
+      'error WORKFLOW.PARSE.INVALID_FIELD states.second.conversation.continue_from',
+    ]);
+  });
+
+  it('warns when the provider cannot resume', async () => {
+    expect(codes(await validator.validate(load('provider: script, conversation: {continue_from: first}')))).toEqual([
+      'warning USER.AGENT.CANNOT_RESUME states.second.conversation.continue_from',
+    ]);
+    expect(codes(await validator.validate(load('provider: script, mode: conversation')))).toEqual(['warning USER.AGENT.CANNOT_RESUME states.second.mode']);
+  });
+});

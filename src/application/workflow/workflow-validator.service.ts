@@ -6,10 +6,15 @@ import { type ValidationIssue, issue } from '../../domain/workflow/validation-is
 import type { AgentCatalog } from '../../domain/workflow/ports/agent-catalog.port';
 import type { LoadedWorkflow, WorkflowRepository } from '../../domain/workflow/ports/workflow-repository.port';
 import { checkWorkflow } from '../../domain/workflow/workflow.rules';
-import type { AgentStep, Workflow } from '../../domain/workflow/workflow.model';
+import type { AgentStep, OperationStep, Workflow } from '../../domain/workflow/workflow.model';
 import { checkCalls } from './call-graph.check';
 import { Condition } from './condition-evaluator';
 import { checkTemplates } from './template-references';
+import type { PolicyLayer, PolicySpec } from '../../domain/policy/policy.model';
+import { lintPolicy } from '../../domain/policy/policy-lint';
+
+/** What `intercept_builtins` serves. */
+const BUILTIN_TOOL_NAMES = ['Bash', 'Edit', 'Glob', 'Grep', 'Read', 'Write'];
 
 /** Providers whose CLIs cannot switch their own tools off, known before their adapters land. */
 const COEXISTENCE_PROVIDERS = new Set(['codex', 'copilot', 'github_copilot', 'opencode']);
@@ -25,6 +30,9 @@ export class WorkflowValidator {
     private readonly plugins?: PluginCatalog,
     private readonly servers: () => Readonly<Record<string, UpstreamServerSpec>> = () => ({}),
     private readonly workflows?: Pick<WorkflowRepository, 'loadCalled'>,
+    private readonly builtinOperations: readonly string[] = [],
+    /** `policy:` of `.awf/config.yaml`, and whether extension modules may serve tools unknown here. */
+    private readonly project: { policy?: PolicySpec; extensions?: boolean } = {},
   ) {}
 
   async validate(loaded: LoadedWorkflow): Promise<ValidationIssue[]> {
@@ -32,7 +40,8 @@ export class WorkflowValidator {
     if (!wf) return loaded.issues;
     const issues = [...loaded.issues, ...checkWorkflow(wf), ...checkTemplates(wf), ...this.checkConditions(wf)];
     for (const step of wf.steps) if (step.type === 'agent') issues.push(...this.checkProvider(step));
-    issues.push(...(await this.checkPlugins(wf)), ...(await checkCalls(wf, this.workflows)));
+    issues.push(...(await this.checkPlugins(wf)), ...(await checkCalls(wf, this.workflows)), ...(await this.checkOperations(wf)));
+    issues.push(...(await this.checkPolicies(wf)));
     issues.push(...this.checkServers(wf));
     return issues;
   }
@@ -65,10 +74,36 @@ export class WorkflowValidator {
       out.push(issue(ErrorCodes.WORKFLOW_UNKNOWN_PROVIDER, `states.${step.name}.provider`,
         `unknown agent provider "${step.provider}" (available: ${this.agents.names().join(', ') || 'none'})`, 'warning'));
     }
+    if (provider && !provider.resumes && (step.continueFrom !== undefined || step.mode === 'conversation')) {
+      const field = step.continueFrom !== undefined ? 'conversation.continue_from' : 'mode';
+      out.push(issue(ErrorCodes.AGENT_CANNOT_RESUME, `states.${step.name}.${field}`,
+        `provider "${step.provider}" cannot resume a conversation: each turn runs without the earlier ones (providers that can: claude, codex, gemini, opencode, openai_compatible)`, 'warning'));
+    }
     const coexists = provider ? !provider.canInterceptBuiltins : COEXISTENCE_PROVIDERS.has(step.provider.toLowerCase());
     if (step.mcpProxy?.enable && coexists) {
       out.push(issue(ErrorCodes.MCP_PROXY_UNSUPPORTED_PROVIDER, `states.${step.name}.mcp_proxy`,
         `mcp_proxy on provider=${step.provider} runs in coexistence mode; built-in tools are not blocked`, 'warning'));
+    }
+    return out;
+  }
+
+  /** Each proxied step's effective policy against the tools it will serve (docs/policy.md). */
+  private async checkPolicies(wf: Workflow): Promise<ValidationIssue[]> {
+    const steps = wf.steps.filter((s) => s.mcpProxy?.enable && (s.mcpProxy.policy || this.project.policy));
+    if (steps.length === 0) return [];
+    const installed = new Map((this.plugins ? await this.plugins.list() : []).map((p) => [p.name, p.operations.map((o) => o.name)]));
+    const out: ValidationIssue[] = [];
+    for (const step of steps) {
+      const proxy = step.mcpProxy!;
+      const layers: PolicyLayer[] = [];
+      if (this.project.policy) layers.push({ origin: '.awf/config.yaml', ...this.project.policy });
+      if (proxy.policy) layers.push({ origin: `step ${step.name}`, ...proxy.policy });
+      const served = [
+        ...(proxy.interceptBuiltins ? BUILTIN_TOOL_NAMES : []),
+        ...proxy.pluginTools.flatMap((p) => (p.expose.length ? p.expose : installed.get(p.plugin) ?? []).map((op) => `${p.plugin}_${op}`)),
+      ];
+      const where = (origin: string): string => (origin === '.awf/config.yaml' ? `.awf/config.yaml (for step ${step.name}): policy` : `states.${step.name}.mcp_proxy.policy`);
+      for (const p of lintPolicy(layers, served, !this.project.extensions && !proxy.servers?.length, where)) out.push(issue(p.code, p.path, p.message, p.severity));
     }
     return out;
   }
@@ -80,6 +115,24 @@ export class WorkflowValidator {
     const out: ValidationIssue[] = [];
     const named = this.servers();
     for (const step of steps) resolveUpstreamServers(step.mcpProxy!.servers!, named, `states.${step.name}.mcp_proxy.servers`, out);
+    return out;
+  }
+
+  /** An operation step names a built-in operation or an operation of an installed plugin. */
+  private async checkOperations(wf: Workflow): Promise<ValidationIssue[]> {
+    const steps = wf.steps.filter((s): s is OperationStep => s.type === 'operation' && !!s.operation && !this.builtinOperations.includes(s.operation));
+    if (steps.length === 0) return [];
+    const installed = new Map((this.plugins ? await this.plugins.list() : []).map((p) => [p.name, p.operations.map((o) => o.name)]));
+    const out: ValidationIssue[] = [];
+    for (const step of steps) {
+      const [plugin, ...rest] = step.operation.split('.');
+      const ops = installed.get(plugin);
+      const known = [...this.builtinOperations, ...[...installed].flatMap(([p, o]) => o.map((op) => `${p}.${op}`))].join(', ') || 'none';
+      const awfOnly = plugin === 'github' || step.operation === 'notify.send' ? ' (AWF builds that one in; awf does not: use http.request or a plugin)' : '';
+      if (!ops || !ops.includes(rest.join('.'))) {
+        out.push(issue(ErrorCodes.WORKFLOW_UNKNOWN_OPERATION, `states.${step.name}.operation`, `unknown operation "${step.operation}"${awfOnly} (known: ${known})`));
+      }
+    }
     return out;
   }
 

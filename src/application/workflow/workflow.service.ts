@@ -35,6 +35,7 @@ export interface RunRequest {
   cwd: string;
   env: Record<string, string>;
   runsDir: string;
+  userInput?: (step: string) => Promise<string | undefined>;
 }
 
 /** What the CLI commands call: one method per command. */
@@ -97,7 +98,7 @@ export class WorkflowService {
     const journal = this.index && new RunJournal(this.index, start.runId, start.seq, (step) => stepEventsPath(runDir, step), request.observer);
     const report = await this.runner.run(workflow, {
       inputs, env: request.env, signal: request.signal, cwd: request.cwd, runsDir: request.runsDir, observer: journal ?? request.observer,
-      runId: start.runId, startAt: start.startAt, seedStates: start.states,
+      runId: start.runId, startAt: start.startAt, seedStates: start.states, userInput: request.userInput,
     });
     journal?.finished(report);
     return report;

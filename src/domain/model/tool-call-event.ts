@@ -1,3 +1,5 @@
+import type { PolicyDecision } from '../policy/policy.model';
+
 /**
  * One line of a step's audit trail (`events_path`, JSON Lines, one line per tool call,
  * at most 4 KiB). Arguments appear only as their shape: keys and sizes, never values.
@@ -15,4 +17,6 @@ export interface ToolCallEvent {
   error?: string;
   /** Argument name → size: string length, array length, or the type name for other values. */
   args_shape: Record<string, number | string>;
+  /** What the step's policy decided (docs/policy.md); absent when the step has no policy. */
+  policy?: PolicyDecision;
 }

@@ -14,3 +14,17 @@ describe('summarizeToolCalls', () => {
     expect(formatToolCallSummary(summarizeToolCalls([]))).toBe('no tool calls');
   });
 });
+
+describe('the policy in a step summary', () => {
+  it('counts what the policy did not simply allow', () => {
+    const events = [
+      { ...call('Read', 1), policy: { decision: 'allowed' as const } },
+      { ...call('Bash', 2, 'error'), policy: { decision: 'denied' as const, code: 'POLICY.TOOL_DENIED' as const, rule: 'step s: tools.deny "Bash"' } },
+      { ...call('Write', 3), policy: { decision: 'approved' as const, rule: 'step s: approve "Write" (person)' } },
+      { ...call('Edit', 1, 'error'), policy: { decision: 'denied' as const } },
+    ];
+    const summary = summarizeToolCalls(events);
+    expect(summary.policy).toEqual({ denied: 2, approved: 1 });
+    expect(formatToolCallSummary(summary)).toBe('4 tool calls, 2 errors, slowest Write 3 ms, policy 2 denied, 1 approved');
+  });
+});

@@ -6,16 +6,21 @@ export interface ToolCallSummary {
   errors: number;
   /** Absent when the step called no tool. */
   slowest?: { tool: string; duration_ms: number };
+  /** Calls the step's policy did not simply allow, by decision; absent when there were none. */
+  policy?: Partial<Record<'denied' | 'approved' | 'rejected' | 'bypassed', number>>;
 }
 
 export function summarizeToolCalls(events: readonly ToolCallEvent[]): ToolCallSummary {
   let slowest: ToolCallSummary['slowest'];
   let errors = 0;
+  let policy: ToolCallSummary['policy'];
   for (const event of events) {
     if (event.status === 'error') errors++;
+    const decision = event.policy?.decision;
+    if (decision && decision !== 'allowed') policy = { ...policy, [decision]: (policy?.[decision] ?? 0) + 1 };
     if (!slowest || event.duration_ms > slowest.duration_ms) slowest = { tool: event.tool, duration_ms: event.duration_ms };
   }
-  return { calls: events.length, errors, ...(slowest ? { slowest } : {}) };
+  return { calls: events.length, errors, ...(slowest ? { slowest } : {}), ...(policy ? { policy } : {}) };
 }
 
 /** One line, e.g. `12 tool calls, 1 error, slowest Bash 830 ms`. */
@@ -23,5 +28,6 @@ export function formatToolCallSummary(summary: ToolCallSummary): string {
   if (summary.calls === 0) return 'no tool calls';
   const calls = `${summary.calls} tool call${summary.calls === 1 ? '' : 's'}`;
   const errors = `${summary.errors} error${summary.errors === 1 ? '' : 's'}`;
-  return summary.slowest ? `${calls}, ${errors}, slowest ${summary.slowest.tool} ${summary.slowest.duration_ms} ms` : `${calls}, ${errors}`;
+  const policy = summary.policy ? `, policy ${Object.entries(summary.policy).map(([d, n]) => `${n} ${d}`).join(', ')}` : '';
+  return (summary.slowest ? `${calls}, ${errors}, slowest ${summary.slowest.tool} ${summary.slowest.duration_ms} ms` : `${calls}, ${errors}`) + policy;
 }

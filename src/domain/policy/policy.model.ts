@@ -10,8 +10,6 @@ export interface PolicySpec {
   bash?: { allow?: string[]; deny?: string[] };
   budgets?: PolicyBudgets;
   approve?: ApproveRule[];
-  /** What a native tool use of the agent CLI (coexistence mode) does: recorded, or fails the step. */
-  enforce?: 'warn' | 'strict';
 }
 
 export interface PolicyBudgets {

@@ -21,7 +21,7 @@ const SECTIONS: Record<string, Record<string, GlobKind | 'budgets'>> = {
   paths: { read: 'path', write: 'path', deny: 'path' },
   bash: { allow: 'command', deny: 'command' },
 };
-const TOP = ['tools', 'paths', 'bash', 'budgets', 'approve', 'enforce'];
+const TOP = ['tools', 'paths', 'bash', 'budgets', 'approve'];
 const BUDGETS = ['calls', 'per_tool', 'write_bytes', 'bash_seconds'];
 const UNITS: Record<string, number> = { '': 1, b: 1, kb: 1e3, mb: 1e6, gb: 1e9, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
 
@@ -46,10 +46,6 @@ export function parsePolicy(raw: unknown, at: string, problems: PolicyProblem[])
   }
   if (r.budgets !== undefined && r.budgets !== null) spec.budgets = budgets(r.budgets, `${at}.budgets`, problems);
   if (r.approve !== undefined && r.approve !== null) spec.approve = approveRules(r.approve, `${at}.approve`, problems);
-  if (r.enforce !== undefined) {
-    if (r.enforce === 'warn' || r.enforce === 'strict') spec.enforce = r.enforce;
-    else problems.push({ code: POLICY_PROBLEM.invalid, path: `${at}.enforce`, message: 'enforce must be "warn" or "strict"' });
-  }
   return spec;
 }
 

@@ -59,7 +59,6 @@ describe('ToolPolicy', () => {
       bash: { allow: ['npm *', 'curl *'] },
       budgets: { calls: 500, per_tool: { Bash: 5, Read: 3 }, write_bytes: 10 },
       approve: [{ match: 'Read:src/secret*', auto: true }],
-      enforce: 'strict',
     });
     const merged = new ToolPolicy([defaults, step]);
 
@@ -78,9 +77,8 @@ describe('ToolPolicy', () => {
       expect(merged.checkPath('test/a.ts', 'read')?.rule).toBe('step review: paths.read (no pattern matches)');
     });
 
-    it('budgets: the smaller wins; approvals and strictness add up', () => {
+    it('budgets: the smaller wins; approvals add up', () => {
       expect(merged.budgets).toEqual({ calls: 200, per_tool: { Bash: 5, Read: 3 }, write_bytes: 10, bash_seconds: 300 });
-      expect(merged.enforce).toBe('strict');
       expect(merged.approvalsFor('Read', ['src/secret.txt'])).toEqual([{ rule: 'step review: approve "Read:src/secret*"', auto: true }]);
     });
   });
@@ -91,7 +89,7 @@ describe('parsePolicy', () => {
     const problems: PolicyProblem[] = [];
     parsePolicy({
       tool: {}, tools: { allow: ['Read', ''], deny: 'Bash', extra: 1 }, paths: { write: ['/abs', 'src/[x'] },
-      budgets: { calls: -1, write_bytes: 'lots', per_tool: { Bash: 1.5 } }, approve: [{ match: 'Bash', auto: 'yes' }, 7], enforce: 'maybe',
+      budgets: { calls: -1, write_bytes: 'lots', per_tool: { Bash: 1.5 } }, approve: [{ match: 'Bash', auto: 'yes' }, 7], enforce: 'strict',
     }, 'policy', problems);
     expect(problems.map((p) => `${p.code} ${p.path}`)).toEqual([
       'USER.POLICY.UNKNOWN_KEY policy',
@@ -104,7 +102,6 @@ describe('parsePolicy', () => {
       'USER.POLICY.INVALID policy.budgets.per_tool.Bash',
       'USER.POLICY.INVALID policy.approve[0].auto',
       'USER.POLICY.INVALID policy.approve[1]',
-      'USER.POLICY.INVALID policy.enforce',
     ]);
   });
 

@@ -33,7 +33,6 @@ const compile = (list: string[] | undefined, kind: 'name' | 'path' | 'command'):
  */
 export class ToolPolicy {
   readonly budgets: Readonly<PolicyBudgets>;
-  readonly enforce: 'warn' | 'strict';
   readonly hasBashRules: boolean;
   readonly hasPathRules: boolean;
   private readonly layers: CompiledLayer[];
@@ -57,7 +56,6 @@ export class ToolPolicy {
       }),
     }));
     this.budgets = mergeBudgets(layers);
-    this.enforce = layers.some((l) => l.enforce === 'strict') ? 'strict' : 'warn';
     this.hasBashRules = this.layers.some((l) => l.bash.allow || l.bash.deny.length);
     this.hasPathRules = this.layers.some((l) => l.read || l.write || l.pathDeny.length);
   }

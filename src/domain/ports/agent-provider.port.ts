@@ -15,6 +15,21 @@ export interface ProxyInjection {
   dispatcher?: ToolRouter;
 }
 
+export interface ConversationTurn {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+/** Set when a step continues a conversation or starts one with a system prompt. */
+export interface AgentConversation {
+  /** The agent's session to resume (the earlier step's, or this step's previous turn); absent on a first turn. */
+  sessionId?: string;
+  /** The earlier turns, oldest first: what a provider without server-side sessions sends again. */
+  turns: ConversationTurn[];
+  /** The step's `system_prompt`, on a first turn only. */
+  systemPrompt?: string;
+}
+
 export interface AgentRunRequest {
   workflow: string;
   step: string;
@@ -27,6 +42,7 @@ export interface AgentRunRequest {
   signal: AbortSignal;
   env: Readonly<Record<string, string>>;
   proxy?: ProxyInjection;
+  conversation?: AgentConversation;
 }
 
 export interface AgentRunResult {
@@ -37,6 +53,8 @@ export interface AgentRunResult {
   costUsd?: number;
   /** Raw transcript or JSON, kept for `-f json` and debugging. */
   raw?: unknown;
+  /** The agent's session, when its CLI reported one: a later step can resume it. */
+  sessionId?: string;
 }
 
 /**
@@ -52,5 +70,10 @@ export interface AgentRunResult {
 export interface AgentProvider {
   readonly name: string;
   readonly canInterceptBuiltins: boolean;
+  /**
+   * How it continues a conversation: `session` (resumes `conversation.sessionId` with its CLI's
+   * resume flag), `history` (sends `conversation.turns` again); absent: it cannot.
+   */
+  readonly resumes?: 'session' | 'history';
   run(request: AgentRunRequest): Promise<AgentRunResult>;
 }

@@ -3,7 +3,7 @@ import { isSecretInputName } from './secret-names';
 import { type ValidationIssue, issue } from './validation-issue.model';
 import type { InputDef, InputType, InputValidation } from './workflow.model';
 
-const TYPES: readonly InputType[] = ['string', 'integer', 'boolean'];
+const TYPES: readonly InputType[] = ['string', 'integer', 'boolean', 'number', 'array'];
 
 /** `inputs:` is a list of definitions; each problem is reported at `inputs.<name>`. */
 export function parseInputs(raw: unknown, issues: ValidationIssue[]): InputDef[] {
@@ -25,13 +25,14 @@ export function parseInputs(raw: unknown, issues: ValidationIssue[]): InputDef[]
     if (seen.has(name)) issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, at, `input "${name}" is declared twice`));
     seen.add(name);
     const type = r.type === undefined || r.type === '' ? undefined : String(r.type);
-    if (type && !TYPES.includes(type as InputType)) issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.type`, `unknown type "${type}" (string, integer or boolean)`));
+    if (type && !TYPES.includes(type as InputType)) issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.type`, `unknown type "${type}" (string, integer, boolean, number or array)`));
     out.push({
       name,
       type: TYPES.includes(type as InputType) ? (type as InputType) : undefined,
       description: typeof r.description === 'string' ? r.description : undefined,
       required: r.required === true,
-      default: r.default === undefined || r.default === null ? undefined : String(r.default),
+      // Values travel as strings (they become env vars); a list default as its JSON.
+      default: r.default === undefined || r.default === null ? undefined : Array.isArray(r.default) ? JSON.stringify(r.default) : String(r.default),
       secret: r.secret === true || isSecretInputName(name),
       validation: parseValidation(r.validation, `${at}.validation`, issues),
     });

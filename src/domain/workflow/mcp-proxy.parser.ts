@@ -1,9 +1,10 @@
 import { ErrorCodes } from '../errors/error-codes';
 import { parseUpstreamServer, type UpstreamServerRef } from '../proxy/upstream-server';
 import { type ValidationIssue, issue } from './validation-issue.model';
+import { parsePolicy, type PolicyProblem } from '../policy/policy.parser';
 import type { McpProxySettings } from './workflow.model';
 
-export const MCP_PROXY_KEYS = ['enable', 'intercept_builtins', 'plugin_tools', 'servers'] as const;
+export const MCP_PROXY_KEYS = ['enable', 'intercept_builtins', 'plugin_tools', 'servers', 'policy'] as const;
 
 /**
  * The one strict block of the format (ADR 017): unknown keys are all named in one
@@ -39,7 +40,10 @@ export function parseMcpProxy(raw: unknown, at: string, issues: ValidationIssue[
     }
   }
   const servers = parseServers(r.servers, `${at}.servers`, issues);
-  return { enable, interceptBuiltins, pluginTools, ...(servers.length ? { servers } : {}) };
+  const problems: PolicyProblem[] = [];
+  const policy = r.policy === undefined || r.policy === null ? undefined : parsePolicy(r.policy, `${at}.policy`, problems);
+  issues.push(...problems.map((p) => issue(p.code, p.path, p.message)));
+  return { enable, interceptBuiltins, pluginTools, ...(servers.length ? { servers } : {}), ...(policy ? { policy } : {}) };
 }
 
 /** `servers:` entries: a name from .awf/config.yaml, or a mapping with `name` (a definition or overrides). */

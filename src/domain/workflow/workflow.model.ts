@@ -1,9 +1,11 @@
+import type { PolicySpec } from '../policy/policy.model';
 /**
  * The workflow model: AWF's YAML format after parsing, before any interpolation.
  * Field names follow the YAML keys so a message can point at `states.<step>.<key>`.
  */
 import type { UpstreamServerRef } from '../proxy/upstream-server';
-export type InputType = 'string' | 'integer' | 'boolean';
+/** `array`: a JSON list (a YAML list as default); `number`: any number. Both are awf's (AWF's validator refuses them). */
+export type InputType = 'string' | 'integer' | 'boolean' | 'number' | 'array';
 
 export interface InputValidation {
   pattern?: string;
@@ -48,6 +50,8 @@ export interface McpProxySettings {
   enable: boolean;
   interceptBuiltins: boolean;
   pluginTools: { plugin: string; expose: string[] }[];
+  /** The step's own tool policy; it narrows `policy:` of `.awf/config.yaml` (docs/policy.md). */
+  policy?: PolicySpec;
   /** Other MCP servers whose tools the proxy serves (names from .awf/config.yaml, or inline). */
   servers?: UpstreamServerRef[];
 }
@@ -93,6 +97,14 @@ export interface AgentStep extends StepBase {
   prompt: string;
   options: Record<string, unknown>;
   dir?: string;
+  /** `conversation`: after the first answer, further user turns are read (stdin lines) until an empty one. */
+  mode: 'single' | 'conversation';
+  /** Sent on a conversation's first turn (AWF drops it in single mode; awf sends it whenever given). */
+  systemPrompt?: string;
+  /** `conversation: {continue_from}`: resume the named earlier agent step's session. */
+  continueFrom?: string;
+  /** `json`: the answer is parsed into `.states.X.JSON` (a run failure if it is not JSON); `text`: fences stripped. */
+  outputFormat?: 'json' | 'text';
 }
 
 export interface TerminalStep extends StepBase {

@@ -63,13 +63,13 @@ name: x
 author: me
 states:
   initial: a
-  a: {type: agent, provider: script, prompt: p, colour: red, mcp_proxy: {enable: true, policy: deny, extra: 1}, on_success: z}
+  a: {type: agent, provider: script, prompt: p, colour: red, mcp_proxy: {enable: true, sandbox: deny, extra: 1}, on_success: z}
   z: {type: terminal}
 `);
     expect(issues).toEqual([
       { code: 'WORKFLOW.PARSE.UNKNOWN_FIELD', path: 'states.a.colour', severity: 'warning', message: 'unknown key "colour"; it is ignored' },
       { code: 'USER.MCP_PROXY.UNKNOWN_KEY', path: 'states.a.mcp_proxy', severity: 'error',
-        message: 'unknown field(s) in mcp_proxy: policy, extra (allowed: enable, intercept_builtins, plugin_tools, servers)' },
+        message: 'unknown field(s) in mcp_proxy: sandbox, extra (allowed: enable, intercept_builtins, plugin_tools, servers, policy)' },
     ]);
   });
 

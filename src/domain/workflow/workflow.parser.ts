@@ -95,7 +95,10 @@ function parseStep(name: string, raw: unknown, issues: ValidationIssue[]): Step 
     if (raw.prompt_file !== undefined) issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.prompt_file`, 'prompt_file is not supported by awf yet; inline the text in `prompt`'));
     else if (prompt === undefined) issues.push(issue(ErrorCodes.WORKFLOW_MISSING_FIELD, `${at}.prompt`, 'an agent step needs a prompt'));
     if (raw.options !== undefined && !isMap(raw.options)) issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.options`, 'options must be a mapping'));
-    const step: AgentStep = { ...base, type: 'agent', provider: provider ?? '', prompt: prompt ?? '', options: isMap(raw.options) ? raw.options : {}, dir: str(raw.dir) };
+    const step: AgentStep = {
+      ...base, type: 'agent', provider: provider ?? '', prompt: prompt ?? '', options: isMap(raw.options) ? raw.options : {}, dir: str(raw.dir),
+      ...parseAgentConversation(raw, at, issues),
+    };
     return step;
   }
   if (type === 'terminal') {
@@ -109,13 +112,21 @@ function parseStep(name: string, raw: unknown, issues: ValidationIssue[]): Step 
   if (type === 'parallel') return parseParallel(base, raw, at, issues);
   if (type === 'for_each' || type === 'while') return parseLoop(base, type, raw, at, issues);
   if (type === 'call_workflow') return parseCallWorkflow(base, raw, at, issues);
-  if (type === 'operation') {
-    issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.type`, `step type "${type}" is not supported by awf yet`));
-    return parseOperation(base, raw, at, issues);
-  }
+  if (type === 'operation') return parseOperation(base, raw, at, issues);
   issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.type`,
     `unknown step type "${type}" (expected step, agent, terminal, parallel, for_each, while, call_workflow or operation)`));
   return undefined;
+}
+
+/** `mode`, `system_prompt`, `conversation: {continue_from}` and `output_format` of an agent step. */
+function parseAgentConversation(raw: Raw, at: string, issues: ValidationIssue[]): Pick<AgentStep, 'mode' | 'systemPrompt' | 'continueFrom' | 'outputFormat'> {
+  const mode = raw.mode === undefined || raw.mode === '' ? 'single' : raw.mode;
+  if (mode !== 'single' && mode !== 'conversation') issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.mode`, `mode must be single or conversation, not ${JSON.stringify(raw.mode)}`));
+  const format = raw.output_format === undefined || raw.output_format === '' ? undefined : raw.output_format;
+  if (format !== undefined && format !== 'json' && format !== 'text') issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.output_format`, `output_format must be json or text, not ${JSON.stringify(raw.output_format)}`));
+  if (raw.conversation !== undefined && raw.conversation !== null && !isMap(raw.conversation)) issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.conversation`, 'conversation must be a mapping like {continue_from: step}'));
+  const continueFrom = isMap(raw.conversation) ? str(raw.conversation.continue_from) : undefined;
+  return { mode: mode === 'conversation' ? 'conversation' : 'single', systemPrompt: str(raw.system_prompt), continueFrom: continueFrom || undefined, outputFormat: format === 'json' || format === 'text' ? format : undefined };
 }
 
 export function inlineName(step: string): string {

@@ -28,6 +28,14 @@ export function checkWorkflow(workflow: Workflow): ValidationIssue[] {
     ref('on_success', step.onSuccess);
     ref('on_failure', step.onFailure);
     step.transitions.forEach((t, i) => ref(`transitions[${i}].goto`, t.goto));
+    if (step.type === 'agent' && step.continueFrom !== undefined) {
+      ref('conversation.continue_from', step.continueFrom);
+      const from = workflow.steps.find((s) => s.name === step.continueFrom);
+      if (from && from.type !== 'agent') {
+        issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.conversation.continue_from`, `"${step.continueFrom}" is a ${from.type} step; a conversation continues an agent step`));
+      }
+      if (step.continueFrom === step.name) issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.conversation.continue_from`, 'a step cannot continue its own conversation'));
+    }
     issues.push(...checkInnerStates(step, workflow, available));
     if (step.type === 'for_each' || step.type === 'while') ref('on_complete', step.onComplete);
     // Branches and loop bodies are routed by their parent step (AWF exempts both).

@@ -15,6 +15,7 @@ export class ClaudeAgentProvider extends CliAgentProvider {
   readonly name = 'claude';
   readonly canInterceptBuiltins = true;
   protected readonly binary = 'claude';
+  protected override readonly systemPromptFlag = true;
   protected readonly installHint = 'Install Claude Code (npm install -g @anthropic-ai/claude-code), or set options.binary to its path.';
 
   protected invocation({ request, prompt, options, dir }: CliRunContext): CliInvocation {
@@ -23,6 +24,9 @@ export class ClaudeAgentProvider extends CliAgentProvider {
     const args = ['-p', prompt, '--output-format', 'stream-json', '--verbose'];
     if (model) args.push('--model', model);
     if (options.boolean('dangerously_skip_permissions')) args.push('--dangerously-skip-permissions');
+    const conversation = request.conversation;
+    if (conversation?.sessionId) args.push('--resume', conversation.sessionId);
+    if (conversation?.systemPrompt) args.push('--system-prompt', conversation.systemPrompt);
     const env: Record<string, string> = {};
     const proxy = request.proxy;
     if (proxy) {
@@ -55,6 +59,7 @@ export class ClaudeAgentProvider extends CliAgentProvider {
       costUsd: asNumber(result.total_cost_usd),
       error: result.is_error === true ? text || String(result.subtype ?? 'error') : undefined,
       raw: result,
+      sessionId: typeof result.session_id === 'string' ? result.session_id : undefined,
     };
   }
 }

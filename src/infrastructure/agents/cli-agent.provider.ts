@@ -30,6 +30,8 @@ export interface ParsedAgentOutput {
   /** Set when the CLI exited 0 but reported the run as failed. */
   error?: string;
   raw?: unknown;
+  /** The session the CLI reported (Claude's session_id, Codex's thread_id, …), for a later resume. */
+  sessionId?: string;
 }
 
 /** Put in front of the prompt when an agent keeps its own tools next to the proxy's. */
@@ -45,6 +47,10 @@ export const COEXISTENCE_INSTRUCTION =
 export abstract class CliAgentProvider implements AgentProvider {
   abstract readonly name: string;
   abstract readonly canInterceptBuiltins: boolean;
+  /** Every CLI here resumes its own sessions; each subclass puts the session in its resume flag. */
+  readonly resumes = 'session' as const;
+  /** Whether the CLI takes a system prompt by flag; if not, a first turn's goes in front of the prompt (AWF). */
+  protected readonly systemPromptFlag: boolean = false;
   /** The executable looked up on PATH unless `options.binary` names another. */
   protected abstract readonly binary: string;
   protected abstract readonly installHint: string;
@@ -77,7 +83,10 @@ export abstract class CliAgentProvider implements AgentProvider {
       if (parsed.error !== undefined) {
         throw new AwfError(ErrorCodes.AGENT_REPORTED_ERROR, `${this.name} reported an error: ${parsed.error}`, { provider: this.name, step: request.step });
       }
-      return { output: parsed.output || stdout.trim() || ' ', exitCode: 0, tokens: parsed.tokens, costUsd: parsed.costUsd, raw: parsed.raw };
+      return {
+        output: parsed.output || stdout.trim() || ' ', exitCode: 0, tokens: parsed.tokens, costUsd: parsed.costUsd, raw: parsed.raw,
+        ...(parsed.sessionId ? { sessionId: parsed.sessionId } : {}),
+      };
     } finally {
       dir.remove();
     }
@@ -89,9 +98,11 @@ export abstract class CliAgentProvider implements AgentProvider {
    * for coexistence mode is the agent step's, once per step.
    */
   private promptFor(request: AgentRunRequest): string {
-    if (!request.proxy?.interceptBuiltins || this.canInterceptBuiltins) return request.prompt;
+    const system = request.conversation?.systemPrompt;
+    const prompt = system && !this.systemPromptFlag ? `${system}\n\n${request.prompt}` : request.prompt;
+    if (!request.proxy?.interceptBuiltins || this.canInterceptBuiltins) return prompt;
     this.logger.info({ provider: this.name, workflow: request.workflow, step: request.step },
       `${this.name} keeps its own tools next to the proxy's (coexistence mode): the prompt asks the model to use only the proxy's`);
-    return `${COEXISTENCE_INSTRUCTION}\n\n${request.prompt}`;
+    return `${COEXISTENCE_INSTRUCTION}\n\n${prompt}`;
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ProvidesAgent } from '../../domain/ports/markers';
 import { CliAgentProvider, type CliInvocation, type CliRunContext, type ParsedAgentOutput } from './cli-agent.provider';
-import { asNumber, asRecord, parseNdjson } from './ndjson';
+import { asNumber, asRecord, parseNdjson, sessionOf } from './ndjson';
 
 /**
  * Codex features (0.171) that give the model its own shell, file, web and sub-agent tools.
@@ -30,7 +30,9 @@ export class CodexAgentProvider extends CliAgentProvider {
 
   protected invocation({ request, prompt, options }: CliRunContext): CliInvocation {
     const model = options.string('model');
-    const args = ['exec', '--json', '--skip-git-repo-check'];
+    // `codex exec resume <id> <prompt>` continues a session with the same flags.
+    const session = request.conversation?.sessionId;
+    const args = ['exec', ...(session ? ['resume'] : []), '--json', '--skip-git-repo-check'];
     if (model) args.push('--model', model);
     if (options.boolean('dangerously_skip_permissions')) args.push('--dangerously-bypass-approvals-and-sandbox');
     const env: Record<string, string> = {};
@@ -53,7 +55,7 @@ export class CodexAgentProvider extends CliAgentProvider {
         args.push(...CODEX_NATIVE_FEATURES.flatMap((f) => ['--disable', f]), '-c', 'web_search="disabled"');
       }
     }
-    args.push('--', prompt);
+    args.push('--', ...(session ? [session] : []), prompt);
     return { args, env };
   }
 
@@ -77,6 +79,7 @@ export class CodexAgentProvider extends CliAgentProvider {
       tokens: { input, output },
       error: failure ? String(asRecord(failure.error).message ?? failure.message ?? 'turn failed') : undefined,
       raw: events,
+      sessionId: sessionOf(events, 'thread.started', 'thread_id'),
     };
   }
 }

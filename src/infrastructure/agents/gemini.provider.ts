@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Injectable } from '@nestjs/common';
 import { ProvidesAgent } from '../../domain/ports/markers';
 import { CliAgentProvider, type CliInvocation, type CliRunContext, type ParsedAgentOutput } from './cli-agent.provider';
-import { asNumber, asRecord, type JsonEvent, parseNdjson } from './ndjson';
+import { asNumber, asRecord, type JsonEvent, parseNdjson, sessionOf } from './ndjson';
 
 /** Gemini CLI's own tools (0.61), excluded with intercept_builtins so only the proxy's remain. */
 export const GEMINI_NATIVE_TOOLS = [
@@ -36,6 +36,7 @@ export class GeminiAgentProvider extends CliAgentProvider {
     const args = ['--output-format', 'stream-json'];
     if (model) args.push('--model', model);
     if (options.boolean('dangerously_skip_permissions')) args.push('--approval-mode', 'yolo');
+    if (request.conversation?.sessionId) args.push('--resume', request.conversation.sessionId);
     const env: Record<string, string> = {};
     const proxy = request.proxy;
     if (proxy) {
@@ -53,6 +54,9 @@ export class GeminiAgentProvider extends CliAgentProvider {
         args.push('--allowed-mcp-server-names', proxy.serverName);
       }
       mkdirSync(join(dir.path, '.gemini'), { mode: 0o700 });
+      // Sessions live under .gemini/tmp: it must be the user's own, linked, or a later
+      // `--resume` (conversation.continue_from) finds nothing once this private home is gone.
+      mkdirSync(join(userDir, 'tmp'), { recursive: true, mode: 0o700 });
       linkEntries(userDir, join(dir.path, '.gemini'));
       dir.write('.gemini/settings.json', JSON.stringify(settings, null, 2));
       env.GEMINI_CLI_HOME = dir.path;
@@ -75,6 +79,7 @@ export class GeminiAgentProvider extends CliAgentProvider {
       tokens: { input: asNumber(stats.input_tokens), output: asNumber(stats.output_tokens) },
       error: failed ? String(asRecord(result.error).message ?? result.status) : undefined,
       raw: events,
+      sessionId: sessionOf(events, 'init', 'session_id'),
     };
   }
 }

@@ -23,3 +23,13 @@ export function asRecord(value: unknown): JsonEvent {
 export function asNumber(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
+
+/** The first string `key` of an event (of `type`, if given): where each CLI reports its session. */
+export function sessionOf(events: JsonEvent[], type: string | undefined, key: string): string | undefined {
+  for (const e of events) {
+    if (type !== undefined && e.type !== type) continue;
+    const direct = e[key] ?? asRecord(e.part)[key];
+    if (typeof direct === 'string' && direct) return direct;
+  }
+  return undefined;
+}

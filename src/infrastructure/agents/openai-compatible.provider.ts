@@ -25,6 +25,8 @@ export const DEFAULT_MAX_TOOL_ITERATIONS = 25;
 export class OpenAiCompatibleAgentProvider implements AgentProvider {
   readonly name = 'openai_compatible';
   readonly canInterceptBuiltins = true;
+  /** No server-side session: a conversation is continued by sending its turns again (AWF). */
+  readonly resumes = 'history' as const;
 
   constructor(@Inject(TOOL_ROUTER_FACTORY) private readonly tools: ToolRouterFactory) {}
 
@@ -48,7 +50,12 @@ export class OpenAiCompatibleAgentProvider implements AgentProvider {
 
   private async loop(request: AgentRunRequest, s: ReturnType<OpenAiCompatibleAgentProvider['settings']>, dispatcher: ToolRouter | undefined, signal: AbortSignal): Promise<AgentRunResult> {
     const tools = (dispatcher?.list() ?? []).map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.inputSchema } }));
-    const messages: ChatMessage[] = [...(s.systemPrompt ? [{ role: 'system' as const, content: s.systemPrompt }] : []), { role: 'user', content: request.prompt }];
+    const system = request.conversation?.systemPrompt ?? s.systemPrompt;
+    const messages: ChatMessage[] = [
+      ...(system ? [{ role: 'system' as const, content: system }] : []),
+      ...(request.conversation?.turns ?? []).map((t) => ({ role: t.role, content: t.content })),
+      { role: 'user', content: request.prompt },
+    ];
     let input = 0;
     let output = 0;
     for (let i = 0; i < s.maxIterations; i++) {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Injectable } from '@nestjs/common';
 import { ProvidesAgent } from '../../domain/ports/markers';
 import { CliAgentProvider, type CliInvocation, type CliRunContext, type ParsedAgentOutput } from './cli-agent.provider';
-import { asNumber, asRecord, type JsonEvent, parseNdjson } from './ndjson';
+import { asNumber, asRecord, type JsonEvent, parseNdjson, sessionOf } from './ndjson';
 
 /** OpenCode's default (5 s) is shorter than a cold `awf mcp-serve` start on a loaded machine. */
 const MCP_TIMEOUT_MS = 60_000;
@@ -25,6 +25,7 @@ export class OpencodeAgentProvider extends CliAgentProvider {
     const model = options.string('model');
     const args = ['run', '--format', 'json'];
     if (model) args.push('--model', model);
+    if (request.conversation?.sessionId) args.push('--session', request.conversation.sessionId);
     const env: Record<string, string> = {};
     const proxy = request.proxy;
     if (proxy) {
@@ -66,6 +67,7 @@ export class OpencodeAgentProvider extends CliAgentProvider {
       costUsd: cost,
       error: error ? String(asRecord(error.data).message ?? error.name ?? 'error') : undefined,
       raw: events,
+      sessionId: sessionOf(events, undefined, 'sessionID'),
     };
   }
 }

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
+import type { PolicySpec } from '../../domain/policy/policy.model';
+import { parsePolicy, type PolicyProblem } from '../../domain/policy/policy.parser';
 import { parseUpstreamServer, type UpstreamServerSpec } from '../../domain/proxy/upstream-server';
 import { formatIssue, type ValidationIssue } from '../../domain/workflow/validation-issue.model';
 
@@ -14,13 +16,15 @@ export interface ProjectConfig {
   inputs: Record<string, unknown>;
   /** Telemetry defaults, overridden by `OTEL_*` variables and `--otel-*` flags. */
   telemetry: Record<string, unknown>;
+  /** Tool policy defaults of every proxied step; a step can narrow them, never widen them. */
+  policy?: PolicySpec;
   /** Named MCP servers that steps list in `mcp_proxy.servers` (docs/upstream-servers.md). */
   mcpServers: Record<string, UpstreamServerSpec>;
   /** Where the file was found, or undefined when there is none. */
   file?: string;
 }
 
-const KNOWN = ['extensions', 'inputs', 'telemetry', 'mcp_servers'];
+const KNOWN = ['extensions', 'inputs', 'telemetry', 'mcp_servers', 'policy'];
 
 export function loadProjectConfig(projectDir: string = process.cwd()): ProjectConfig {
   const file = join(projectDir, '.awf', 'config.yaml');
@@ -40,9 +44,15 @@ export function loadProjectConfig(projectDir: string = process.cwd()): ProjectCo
   if (!Array.isArray(extensions) || extensions.some((e) => typeof e !== 'string' || e === '')) {
     throw invalid(file, 'extensions must be a list of module paths or package names');
   }
+  const problems: PolicyProblem[] = [];
+  const policy = data.policy === undefined || data.policy === null ? undefined : parsePolicy(data.policy, 'policy', problems);
+  if (problems.length) {
+    throw new AwfError(problems[0].code as AwfError['code'], `${file} has ${problems.length} policy problem${problems.length > 1 ? 's' : ''}:\n${problems.map((p) => `[${p.code}] ${p.path}: ${p.message}`).join('\n')}`,
+      { file, problems }, 'Fix the policy section; docs/policy.md describes every key.');
+  }
   return {
     extensions, inputs: asMap(data.inputs, file, 'inputs'), telemetry: asMap(data.telemetry, file, 'telemetry'),
-    mcpServers: mcpServers(asMap(data.mcp_servers, file, 'mcp_servers'), file), file,
+    mcpServers: mcpServers(asMap(data.mcp_servers, file, 'mcp_servers'), file), ...(policy ? { policy } : {}), file,
   };
 }
 

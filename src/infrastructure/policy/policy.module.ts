@@ -2,21 +2,27 @@
 // @InterceptsToolCalls marker, like every interceptor) and the mcp-serve end of the approval
 // channel. Loaded in every container that serves tools. Must never import the MCP SDK, a
 // tools/plugins/agents module or the CLI; the matching rules live in domain/policy.
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
+import { PolicyPathGuard } from '../../application/policy/policy-path.guard';
+import { PATH_GUARD } from '../../domain/ports/path-guard.port';
 import { ToolPolicyInterceptor } from '../../application/policy/tool-policy.interceptor';
 import { APPROVAL_GATE, type ApprovalGate } from '../../domain/ports/approval-gate.port';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import { SECRET_MASKER } from '../../domain/ports/tokens';
 import { SocketApprovalGate } from './socket-approval.gate';
 
+// Global: the path sandbox (ToolsModule) finds the policy's PathGuard without importing us.
+@Global()
 @Module({
   providers: [
     { provide: APPROVAL_GATE, useFactory: () => new SocketApprovalGate() },
+    { provide: PATH_GUARD, useFactory: () => new PolicyPathGuard() },
     {
       provide: ToolPolicyInterceptor,
       useFactory: (gate: ApprovalGate, masker: SecretMasker) => new ToolPolicyInterceptor(gate, masker),
       inject: [APPROVAL_GATE, SECRET_MASKER],
     },
   ],
+  exports: [PATH_GUARD],
 })
 export class PolicyModule {}

@@ -1,4 +1,5 @@
-import { argsShape, errorSummary } from './args-shape';
+import { argsShape, errorSummary, withoutArgValues } from './args-shape';
+import { outcomeOf } from './tool-call-outcome';
 
 describe('argsShape', () => {
   it('keeps names and sizes, never values', () => {
@@ -21,5 +22,18 @@ describe('errorSummary', () => {
     const cut = errorSummary('x'.repeat(600));
     expect(cut).toHaveLength(500);
     expect(cut.endsWith('…')).toBe(true);
+  });
+});
+
+describe('withoutArgValues', () => {
+  it('replaces every argument value in an error text by the argument name, longest first', () => {
+    const args = { file_path: 'ARGSENT-missing-3.txt', pattern: 'ARGSENT', paths: ['secret/a.md'], n: 5, x: 'ab' };
+    expect(withoutArgValues('ARGSENT-missing-3.txt does not exist', args)).toBe('<file_path> does not exist');
+    expect(withoutArgValues('Grep: ARGSENT in secret/a.md: ab', args)).toBe('Grep: <pattern> in <paths>: ab');
+  });
+
+  it('is what the log line, the span and the audit line get as the error (outcomeOf)', () => {
+    const result = { isError: true, content: [{ type: 'text' as const, text: 'Read: /tmp/p/ARGSENT.txt does not exist' }] };
+    expect(outcomeOf(result, { file_path: '/tmp/p/ARGSENT.txt' })).toEqual({ status: 'error', error: 'Read: <file_path> does not exist' });
   });
 });

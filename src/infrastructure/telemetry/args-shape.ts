@@ -23,6 +23,21 @@ export function argsShape(args: Readonly<Record<string, unknown>>): Readonly<Rec
   return shape;
 }
 
+/** Values this short are left in place: replacing every `a` or `-n` would garble the text, and says little. */
+const MIN_REDACTED = 3;
+
+/** `text` with each string argument value (top level, and strings in arrays) replaced by `<name>`, longest first. */
+export function withoutArgValues(text: string, args: Readonly<Record<string, unknown>>): string {
+  const values: Array<[string, string]> = [];
+  for (const [name, value] of Object.entries(args).slice(0, MAX_KEYS)) {
+    if (typeof value === 'string') values.push([value, name]);
+    else if (Array.isArray(value)) for (const item of value) if (typeof item === 'string') values.push([item, name]);
+  }
+  values.sort((a, b) => b[0].length - a[0].length);
+  for (const [value, name] of values) if (value.length >= MIN_REDACTED) text = text.split(value).join(`<${name}>`);
+  return text;
+}
+
 /** The first line of an error result, cut to `max` characters: enough to act on, never a whole dump. */
 export function errorSummary(text: string, max = 500): string {
   const line = text.trim();

@@ -28,7 +28,7 @@ export class AuditTrailInterceptor implements ToolCallInterceptor {
     const start = new Date();
     const started = performance.now();
     const result = await next();
-    const { status, error } = outcomeOf(result);
+    const { status, error } = outcomeOf(result, call.args);
     const { scope } = call.ctx;
     this.writer.append(path, {
       ...(scope.runId ? { run_id: scope.runId } : {}),
@@ -40,6 +40,7 @@ export class AuditTrailInterceptor implements ToolCallInterceptor {
       status,
       ...(error ? { error: this.masker.mask(error) } : {}),
       args_shape: argsShape(call.args),
+      ...(call.policy ? { policy: call.policy } : {}),
     });
     return result;
   }

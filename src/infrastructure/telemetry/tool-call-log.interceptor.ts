@@ -31,7 +31,7 @@ export class ToolCallLogInterceptor implements ToolCallInterceptor {
   async intercept(call: ToolCall, next: () => Promise<ToolResult>): Promise<ToolResult> {
     const started = performance.now();
     const result = await next();
-    const { status, error } = outcomeOf(result);
+    const { status, error } = outcomeOf(result, call.args);
     const { scope, callId } = call.ctx;
     const fields = {
       tool: call.tool.name,
@@ -42,6 +42,7 @@ export class ToolCallLogInterceptor implements ToolCallInterceptor {
       ...(scope.step ? { step: scope.step } : {}),
       ...(scope.runId ? { run_id: scope.runId } : {}),
       call_id: callId,
+      ...(call.policy ? { policy: call.policy } : {}),
       ...(this.logArgs ? { args: call.args } : { args_shape: argsShape(call.args) }),
     };
     if (status === 'error') this.logger.warn(fields, 'tool call');

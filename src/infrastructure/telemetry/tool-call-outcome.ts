@@ -1,14 +1,19 @@
 import { resultText, type ToolResult } from '../../domain/model/tool-result';
-import { errorSummary } from './args-shape';
+import { errorSummary, withoutArgValues } from './args-shape';
 
 export interface ToolCallOutcome {
   status: 'ok' | 'error';
   error?: string;
 }
 
-/** A failed tool is a successful response with `isError`: that is what counts as an error here. */
-export function outcomeOf(result: ToolResult): ToolCallOutcome {
-  return result.isError ? { status: 'error', error: errorSummary(resultText(result)) } : { status: 'ok' };
+/**
+ * A failed tool is a successful response with `isError`: that is what counts as an error here.
+ * Its text names what the agent sent (`notes-2026.txt does not exist`), so every argument value
+ * in it is replaced by the argument's name: logs, spans and the audit trail keep the shape of a
+ * call, never its values.
+ */
+export function outcomeOf(result: ToolResult, args: Readonly<Record<string, unknown>> = {}): ToolCallOutcome {
+  return result.isError ? { status: 'error', error: withoutArgValues(errorSummary(resultText(result)), args) } : { status: 'ok' };
 }
 
 /** Milliseconds since `started` (a `performance.now()` reading), to a tenth. */

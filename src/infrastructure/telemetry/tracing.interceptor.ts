@@ -39,9 +39,14 @@ export class TracingInterceptor implements ToolCallInterceptor {
     const started = performance.now();
     try {
       const result = await next();
-      const { status, error } = outcomeOf(result);
+      const { status, error } = outcomeOf(result, call.args);
       const ended: SpanAttributes = { 'tool.duration_ms': elapsedMs(started), 'tool.status': status };
       if (error) ended['tool.error'] = error;
+      if (call.policy) {
+        ended['policy.decision'] = call.policy.decision;
+        if (call.policy.code) ended['policy.code'] = call.policy.code;
+        if (call.policy.rule) ended['policy.rule'] = call.policy.rule;
+      }
       span.setAttributes(ended);
       if (error) span.fail(error);
       return result;

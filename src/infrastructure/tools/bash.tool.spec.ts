@@ -29,9 +29,10 @@ describe('BashTool', () => {
 
   it('kills the process group on timeout, grandchildren included', async () => {
     const marker = join(box.root, 'grandchild.pid');
-    const result = await bash({ command: `sh -c 'sleep 30 & echo $! > ${marker}; wait'`, timeout: 500 });
+    // /proc is the host's procfs, so /proc/self names the host pid also inside Bash's PID namespace.
+    const result = await bash({ command: `sh -c "sh -c 'readlink /proc/self > ${marker}; exec sleep 30' & wait"`, timeout: 1500 });
     expect(result.isError).toBe(true);
-    expect(text(result)).toMatch(/timed out after 500 ms; its process group was killed/);
+    expect(text(result)).toMatch(/timed out after 1500 ms; its process group was killed/);
     const pid = Number(readFileSync(marker, 'utf8'));
     await new Promise((r) => setTimeout(r, 100));
     expect(isRunning(pid)).toBe(false);

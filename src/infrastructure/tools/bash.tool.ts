@@ -8,7 +8,7 @@ import { bashEnvironment } from './bash-environment.policy';
 import type { BuiltinTool } from './builtin-tool.interface';
 import { findExecutable } from './executable.lookup';
 import { PathSandbox } from './path-sandbox.service';
-import { runShell, type ShellOutcome } from './shell-process.runner';
+import { pidNamespaceWrapper, runShell, type ShellOutcome } from './shell-process.runner';
 import { ToolArgs } from './tool-args.reader';
 import { ToolFailure } from './tool-failure.error';
 
@@ -19,6 +19,8 @@ import { ToolFailure } from './tool-failure.error';
 @Injectable()
 export class BashTool implements BuiltinTool {
   readonly name = 'Bash';
+  readonly title = 'Run shell command';
+  readonly annotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
   readonly description =
     'Runs a bash command in the sandbox root with stdin closed and a reduced environment. Returns stdout, stderr and the exit code; ' +
     'a non-zero exit is an error. timeout is in milliseconds (default 120000, max 600000); on timeout the whole process group is killed. ' +
@@ -55,7 +57,8 @@ export class BashTool implements BuiltinTool {
       // The shell starts in the directory that was checked, by descriptor: spawn has chdir'ed
       // and exec'ed by the time it returns, so the descriptor can be closed right after.
       const cwd = cwdDir ? at(cwdDir) : rootDir;
-      running = runShell({ shell, command, cwd, env, timeoutMs, signal: ctx.signal, keep: limits.bash_output_max_chars });
+      const wrapper = pidNamespaceWrapper();
+      running = runShell({ wrapper, shell, command, cwd, env, timeoutMs, signal: ctx.signal, keep: limits.bash_output_max_chars });
     } finally {
       if (cwdDir) closeDir(cwdDir);
     }

@@ -25,7 +25,9 @@ export class BuiltinToolProvider implements ToolProvider {
 
   listTools(scope: ToolScope): ToolDefinition[] {
     if (!scope.interceptBuiltins) return [];
-    return [...this.tools.values()].map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, source: 'builtin' }));
+    return [...this.tools.values()].map((t) => ({
+      name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, annotations: { ...t.annotations }, source: 'builtin',
+    }));
   }
 
   async callTool(name: string, args: Record<string, unknown>, ctx: ToolCallContext): Promise<ToolResult> {

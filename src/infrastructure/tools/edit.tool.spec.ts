@@ -70,4 +70,18 @@ describe('EditTool', () => {
   it('refuses a missing file', async () => {
     expect(text(await edit({ file_path: 'nope.txt', old_string: 'a', new_string: 'b' }))).toMatch(/does not exist/);
   });
+
+  it('holds the result to write_max_bytes before building it: a huge new_string, or replace_all growth', async () => {
+    const limited = (args: Record<string, unknown>) =>
+      tools.callTool('Edit', { file_path: 'f.txt', ...args }, builtinContext(box.root, { read_max_bytes: 200, write_max_bytes: 100 }));
+    writeFileSync(file, 'x '.repeat(50));
+    const big = await limited({ old_string: 'x', new_string: 'y'.repeat(101) });
+    expect(big).toEqual({ isError: true, content: [{ type: 'text', text: 'Edit: the edited f.txt would exceed the 100-byte write limit (write_max_bytes); the file is unchanged' }] });
+    // 50 occurrences growing by 2 bytes each: 100 + 100 > 100, refused from the count alone.
+    expect((await limited({ old_string: 'x', new_string: 'xyz', replace_all: true })).isError).toBe(true);
+    expect(readFileSync(file, 'utf8')).toBe('x '.repeat(50));
+    // Shrinking is always fine, and growing within the limit too.
+    expect(text(await limited({ old_string: 'x ', new_string: '', replace_all: true }))).toMatch(/replaced 50 occurrences/);
+    expect(readFileSync(file, 'utf8')).toBe('');
+  });
 });

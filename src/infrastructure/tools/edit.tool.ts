@@ -18,6 +18,8 @@ const KNOWN_ARGS = ['file_path', 'old_string', 'new_string', 'replace_all', 'pat
 @Injectable()
 export class EditTool implements BuiltinTool {
   readonly name = 'Edit';
+  readonly title = 'Edit file';
+  readonly annotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
   readonly description =
     'Replaces an exact string in a file inside the sandbox root. old_string must match literally (not a regex) ' +
     'and exactly once, unless replace_all is true. Copy old_string from Read output without the line-number prefix, ' +

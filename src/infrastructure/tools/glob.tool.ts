@@ -17,6 +17,8 @@ const PARENT_SEGMENT = /(^|[/{,])\.\.($|[/},])/;
 @Injectable()
 export class GlobTool implements BuiltinTool {
   readonly name = 'Glob';
+  readonly title = 'Find files by name';
+  readonly annotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
   readonly description =
     'Finds files by glob pattern (e.g. "**/*.ts", "src/**/*.{js,jsx}") under a directory of the sandbox root. ' +
     'Returns absolute paths sorted by modification time, newest first. Hidden files are included; .git and node_modules are skipped.';

@@ -31,6 +31,8 @@ export const MAX_GREP_TIMEOUT_MS = 45_000;
 @Injectable()
 export class GrepTool implements BuiltinTool {
   readonly name = 'Grep';
+  readonly title = 'Search file contents';
+  readonly annotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
   readonly description =
     'Searches file contents with a regular expression (ripgrep syntax) under the sandbox root. Honours .gitignore, skips binary files, .git and node_modules. ' +
     'output_mode: "files_with_matches" (default, file paths), "content" (path:line:text), "count" (path:count). ' +

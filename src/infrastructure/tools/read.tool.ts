@@ -11,6 +11,8 @@ import { ToolFailure } from './tool-failure.error';
 @Injectable()
 export class ReadTool implements BuiltinTool {
   readonly name = 'Read';
+  readonly title = 'Read file';
+  readonly annotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
   readonly description =
     'Reads a text file inside the sandbox root. Output is numbered like `cat -n` (line number, tab, text). ' +
     'By default it returns up to 2000 lines from the start; use offset (1-based line) and limit to page through longer files. ' +

@@ -1,6 +1,8 @@
 import { BoundedOutput } from './bounded-output.buffer';
 
 export interface ShellRequest {
+  /** Run the shell through this command first (`unshare … --`), when one was found to work. */
+  wrapper?: readonly string[];
   shell: string;
   command: string;
   cwd: string;
@@ -28,6 +30,27 @@ const PIPE_RECHECK_MS = 100;
 const PIPE_RECHECKS = 20;
 
 /**
+ * The PID namespace a Bash call runs in, where util-linux's `unshare` can make one (root, or a
+ * kernel that lets this user): the shell is its PID 1, so when the shell exits — or is killed,
+ * `--kill-child` passing the kill on — the kernel kills everything left in it, `setsid` and
+ * double-forked daemons included. Probed once per process; undefined where it cannot run, and
+ * the process-group kill below is then all there is (docs/tools.md says what holds where).
+ */
+let namespaceWrapper: readonly string[] | undefined | null = null;
+export function pidNamespaceWrapper(env: NodeJS.ProcessEnv = process.env): readonly string[] | undefined {
+  if (namespaceWrapper !== null) return namespaceWrapper;
+  const { findExecutable } = require('./executable.lookup') as typeof import('./executable.lookup');
+  const unshare = findExecutable('unshare', env.PATH ?? '/usr/bin:/bin');
+  const wrapper = unshare ? [unshare, '--pid', '--fork', '--kill-child', '--'] : undefined;
+  if (wrapper) {
+    const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
+    const probe = spawnSync(wrapper[0], [...wrapper.slice(1), 'true'], { stdio: 'ignore', timeout: 5000 });
+    namespaceWrapper = probe.status === 0 ? wrapper : undefined;
+  } else namespaceWrapper = undefined;
+  return namespaceWrapper;
+}
+
+/**
  * Runs `<shell> -c <command>` as the leader of a new process group with stdin closed. The
  * whole group is killed on timeout, on abort, and as soon as the shell itself exits, so a
  * background `sleep 600 &` never outlives the call nor keeps its pipes (and us) waiting.
@@ -39,7 +62,8 @@ export function runShell(request: ShellRequest): Promise<ShellOutcome> {
   // Required on first use: mcp-serve's startup should not pay for what a step may never call.
   const { spawn } = require('node:child_process') as typeof import('node:child_process');
   return new Promise((resolve) => {
-    const child = spawn(request.shell, ['-c', request.command], {
+    const [command, ...args] = [...(request.wrapper ?? []), request.shell, '-c', request.command];
+    const child = spawn(command, args, {
       cwd: request.cwd,
       env: request.env,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -11,6 +11,8 @@ import { ToolFailure } from './tool-failure.error';
 @Injectable()
 export class WriteTool implements BuiltinTool {
   readonly name = 'Write';
+  readonly title = 'Write file';
+  readonly annotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
   readonly description =
     'Writes a file inside the sandbox root, creating parent directories and overwriting an existing file. ' +
     'The write is atomic (temp file + rename). Prefer Edit to change part of an existing file.';

@@ -17,7 +17,12 @@ export function mainScriptPath(): string {
  * How `awf run` starts every step's `mcp-serve` (with `proxyLaunch` of tool-proxy.service): the
  * running node, dist/main.js, and the startup snapshot when it fits (selfCommand). The tests'
  * launch paths (test/support/launch-paths.ts) take the snapshot launch from here, not a copy.
+ * The node flags are asked for at the first step that needs a proxy, then kept: an installed awf
+ * builds its cached snapshot then, once, and `awf validate` or a run without a proxy never does
+ * (ADR 121).
  */
 export function proxyLaunchOptions(): Pick<ToolProxyOptions, 'mainScript' | 'nodeArgs'> {
-  return { mainScript: mainScriptPath(), nodeArgs: selfCommand([]).args.slice(0, -1) };
+  let flags: string[] | undefined;
+  const note = (line: string): void => void process.stderr.write(`${line}\n`);
+  return { mainScript: mainScriptPath(), nodeArgs: () => (flags ??= selfCommand([], { prepare: true, note }).args.slice(0, -1)) };
 }

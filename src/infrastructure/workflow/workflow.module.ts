@@ -8,6 +8,7 @@ import { AgentStepExecutor } from '../../application/workflow/agent-step.executo
 import { CallWorkflowStepExecutor } from '../../application/workflow/call-workflow-step.executor';
 import { CalledWorkflows } from '../../application/workflow/called-workflows';
 import { CommandStepExecutor } from '../../application/workflow/command-step.executor';
+import { OperationStepExecutor } from '../../application/workflow/operation-step.executor';
 import { HookRunner } from '../../application/workflow/hook-runner';
 import { ToolProxyService } from '../../application/workflow/tool-proxy.service';
 import { WorkflowRunner } from '../../application/workflow/workflow-runner.service';
@@ -29,29 +30,46 @@ import { WORKFLOW_REPOSITORY, type WorkflowRepository } from '../../domain/workf
 import { RealToolScopeResolver } from '../config/tool-scope.resolver';
 import { FsFileProbe } from '../core/fs-file.probe';
 import { PrivateTempDirs } from '../core/private-temp-dir';
+import type { PolicySpec } from '../../domain/policy/policy.model';
 import { loadProjectConfig } from '../config/project-config.loader';
+import { ApprovalDesk } from '../policy/approval-desk';
+import { SocketApprovalChannels } from '../policy/approval-channels.service';
 import { proxyLaunchOptions } from './main-script';
 import { RegistryAgentCatalog } from './registry-agent-catalog.adapter';
 import { ShellCommandExecutor } from './shell-command.executor';
 import { YamlWorkflowRepository } from './yaml-workflow.repository';
+import { HttpRequestOperation } from './http-request.operation';
+
+/** The operations awf runs without a plugin. */
+const BUILTINS = [new HttpRequestOperation()];
 
 /** `.awf/config.yaml`'s named servers, read when a step lists servers (cli-main has already checked the file). */
 const mcpServers = () => loadProjectConfig().mcpServers;
+
+/** `.awf/config.yaml`'s policy, and whether extension modules may add tools `validate` cannot see. */
+function projectPolicy(): { policy?: PolicySpec; extensions: boolean } {
+  const project = loadProjectConfig();
+  return { policy: project.policy, extensions: project.extensions.length > 0 };
+}
 
 @Module({
   providers: [
     { provide: WORKFLOW_REPOSITORY, useFactory: () => new YamlWorkflowRepository() },
     { provide: COMMAND_EXECUTOR, useFactory: () => new ShellCommandExecutor() },
     { provide: AGENT_CATALOG, useClass: RegistryAgentCatalog },
+    { provide: ApprovalDesk, useFactory: (masker: SecretMasker) => new ApprovalDesk(masker), inject: [SECRET_MASKER] },
     {
       provide: ToolProxyService,
-      useFactory: (tools: ToolRouterFactory, telemetry?: TelemetryControl) =>
-        new ToolProxyService(tools, { ...proxyLaunchOptions(), dirs: new PrivateTempDirs(), scopes: new RealToolScopeResolver(), telemetry, mcpServers }),
-      inject: [TOOL_ROUTER_FACTORY, { token: TELEMETRY_CONTROL, optional: true }],
+      useFactory: (tools: ToolRouterFactory, desk: ApprovalDesk, telemetry?: TelemetryControl) => new ToolProxyService(tools, {
+        ...proxyLaunchOptions(), dirs: new PrivateTempDirs(), scopes: new RealToolScopeResolver(), telemetry, mcpServers,
+        policyDefaults: loadProjectConfig().policy, approvals: new SocketApprovalChannels(desk),
+      }),
+      inject: [TOOL_ROUTER_FACTORY, ApprovalDesk, { token: TELEMETRY_CONTROL, optional: true }],
     },
     {
       provide: WorkflowValidator,
-      useFactory: (agents: AgentCatalog, repo: WorkflowRepository, plugins?: PluginCatalog) => new WorkflowValidator(agents, plugins, mcpServers, repo),
+      useFactory: (agents: AgentCatalog, repo: WorkflowRepository, plugins?: PluginCatalog) =>
+        new WorkflowValidator(agents, plugins, mcpServers, repo, BUILTINS.map((b) => b.name), projectPolicy()),
       inject: [AGENT_CATALOG, WORKFLOW_REPOSITORY, { token: PLUGIN_CATALOG, optional: true }],
     },
     {
@@ -62,12 +80,15 @@ const mcpServers = () => loadProjectConfig().mcpServers;
     },
     {
       provide: WorkflowRunner,
-      useFactory: (exec: CommandExecutor, agents: AgentCatalog, proxies: ToolProxyService, logger: AppLogger, calls: CallWorkflowStepExecutor, tracer?: Tracer, history?: RunHistory) =>
+      useFactory: (exec: CommandExecutor, agents: AgentCatalog, proxies: ToolProxyService, logger: AppLogger, calls: CallWorkflowStepExecutor, tools: ToolRouterFactory, tracer?: Tracer, history?: RunHistory) =>
         new WorkflowRunner(
-          { commands: new CommandStepExecutor(exec), agents: new AgentStepExecutor(agents, proxies, logger, history), hooks: new HookRunner(exec), calls },
+          {
+            commands: new CommandStepExecutor(exec), agents: new AgentStepExecutor(agents, proxies, logger, history), hooks: new HookRunner(exec), calls,
+            operations: new OperationStepExecutor(BUILTINS, tools),
+          },
           tracer && new RunTelemetry(tracer, process.env, history),
         ),
-      inject: [COMMAND_EXECUTOR, AGENT_CATALOG, ToolProxyService, APP_LOGGER, CallWorkflowStepExecutor, { token: TRACER, optional: true }, { token: RUN_HISTORY, optional: true }],
+      inject: [COMMAND_EXECUTOR, AGENT_CATALOG, ToolProxyService, APP_LOGGER, CallWorkflowStepExecutor, TOOL_ROUTER_FACTORY, { token: TRACER, optional: true }, { token: RUN_HISTORY, optional: true }],
     },
     {
       provide: WorkflowService,
@@ -76,7 +97,7 @@ const mcpServers = () => loadProjectConfig().mcpServers;
       inject: [WORKFLOW_REPOSITORY, WorkflowValidator, WorkflowRunner, SECRET_MASKER, { token: RUN_INDEX, optional: true }],
     },
   ],
-  exports: [WorkflowService, ToolProxyService],
+  exports: [WorkflowService, ToolProxyService, ApprovalDesk],
 })
 export class WorkflowModule implements OnModuleDestroy {
   constructor(private readonly proxies: ToolProxyService) {}

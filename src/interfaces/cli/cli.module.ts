@@ -3,6 +3,8 @@
 import { Module } from '@nestjs/common';
 import { ProxyModule } from '../../infrastructure/mcp-edge/proxy.module';
 import { McpServeCommand } from './mcp-serve.command';
+import { McpConfigCommand } from './mcp-config.command';
+import { McpConfigService } from '../../infrastructure/agents/mcp-config.service';
 import { WorkflowModule } from '../../infrastructure/workflow/workflow.module';
 import { ListCommand } from './list.command';
 import { RUNS_SUBCOMMANDS, RunsCommand } from './runs.command';
@@ -14,7 +16,7 @@ import { RunCommand } from './run.command';
 import { ValidateCommand } from './validate.command';
 import { PLUGIN_SUBCOMMANDS, PluginCommand } from './plugin.command';
 
-const commands = [McpServeCommand];
+const commands = [McpServeCommand, McpConfigCommand, McpConfigService];
 const runsCommands = [RunsCommand, ...RUNS_SUBCOMMANDS, HistoryCommand, StatusCommand, ResumeCommand, ResumeListCommand];
 const workflowCommands = [RunCommand, ValidateCommand, ListCommand];
 const pluginCommands = [PluginCommand, ...PLUGIN_SUBCOMMANDS];

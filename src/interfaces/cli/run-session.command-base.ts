@@ -1,8 +1,10 @@
+import { ApprovalDesk, type ApproveMode } from '../../infrastructure/policy/approval-desk';
 import { Inject } from '@nestjs/common';
 import { CommandRunner, Option } from 'nest-commander';
 import { parseInputFlags } from '../../application/workflow/input-resolver';
 import { WorkflowService } from '../../application/workflow/workflow.service';
 import { AwfError } from '../../domain/errors/awf-error';
+import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
 import type { RunReport } from '../../domain/workflow/run-report.model';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
@@ -12,6 +14,7 @@ import { resolveTelemetrySettings } from '../../infrastructure/telemetry/telemet
 import { loadProjectConfig } from '../../infrastructure/config/project-config.loader';
 import { ProcessSignals } from '../../infrastructure/core/process-signals.service';
 import { runsDir } from '../../infrastructure/workflow/workflow-paths';
+import { StdinTurns } from './stdin-turns.reader';
 import { markReportedOnStdout } from './cli-errors';
 import { colorEnabled, globalFlags } from './global-flags';
 import { RunProgressRenderer } from './run-progress.renderer';
@@ -22,6 +25,7 @@ export interface RunSessionOptions {
   otelExporter?: string;
   otelEndpoint?: string;
   otelServiceName?: string;
+  approve?: ApproveMode;
 }
 
 export interface RunStart {
@@ -32,6 +36,8 @@ export interface RunStart {
   cwd: string;
   env: Record<string, string>;
   runsDir: string;
+  /** The next turn of a `mode: conversation` step, typed on stdin. */
+  userInput: (step: string) => Promise<string | undefined>;
 }
 
 /**
@@ -45,6 +51,7 @@ export abstract class RunSessionCommand extends CommandRunner {
     private readonly signals: ProcessSignals,
     @Inject(SECRET_MASKER) private readonly masker: SecretMasker,
     @Inject(TELEMETRY_CONTROL) private readonly telemetry: TelemetryControl,
+    private readonly approvals: ApprovalDesk,
   ) {
     super();
   }
@@ -55,7 +62,9 @@ export abstract class RunSessionCommand extends CommandRunner {
       quiet: flags.quiet, color: colorEnabled(process.stderr, flags),
     });
     const mask = (s: string): string => this.masker.mask(s);
+    const turns = new StdinTurns();
     const project = loadProjectConfig();
+    this.approvals.mode = options.approve ?? 'ask';
     await this.telemetry.start(resolveTelemetrySettings({
       flags: { exporter: options.otelExporter, endpoint: options.otelEndpoint, serviceName: options.otelServiceName }, project: project.telemetry,
     }));
@@ -68,6 +77,7 @@ export abstract class RunSessionCommand extends CommandRunner {
         cwd: process.cwd(),
         env: stringEnv(process.env),
         runsDir: runsDir(),
+        userInput: turns.next,
       });
       process.stdout.write(renderRunReport(report, flags.format, mask));
       if (report.status === 'failure' && report.error) {
@@ -75,8 +85,15 @@ export abstract class RunSessionCommand extends CommandRunner {
         throw flags.format === 'json' ? markReportedOnStdout(error) : error;
       }
     } finally {
+      turns.close();
       progress.close();
     }
+  }
+
+  @Option({ flags: '--approve <mode>', description: 'policy approvals: ask (default; denied when there is no terminal), all, or none' })
+  parseApprove(value: string): ApproveMode {
+    if (value === 'ask' || value === 'all' || value === 'none') return value;
+    throw new AwfError(ErrorCodes.CLI_INVALID_ARGS, `--approve must be ask, all or none, not "${value}"`, { value }, 'See docs/policy.md.');
   }
 
   @Option({ flags: '-i, --input <name=value>', description: 'a workflow input (repeatable)' })

@@ -56,5 +56,6 @@ function eventLine(event: ToolCallEvent, width: { tool: number; source: number }
   const time = event.start.slice(11, 23);
   const shape = Object.entries(event.args_shape).map(([k, v]) => `${k}=${v}`).join(' ');
   const outcome = event.status === 'error' ? `error  ${event.error ?? ''}` : 'ok';
-  return `${time}  ${event.tool.padEnd(width.tool)}  ${event.source.padEnd(width.source)}  ${`${event.duration_ms} ms`.padStart(10)}  ${outcome}${shape ? `  (${shape})` : ''}`.trimEnd();
+  const policy = event.policy && event.policy.decision !== 'allowed' ? `  [policy ${event.policy.decision}${event.policy.rule ? `: ${event.policy.rule}` : ''}]` : '';
+  return `${time}  ${event.tool.padEnd(width.tool)}  ${event.source.padEnd(width.source)}  ${`${event.duration_ms} ms`.padStart(10)}  ${outcome}${shape ? `  (${shape})` : ''}${policy}`.trimEnd();
 }

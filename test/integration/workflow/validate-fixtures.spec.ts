@@ -31,10 +31,10 @@ describe('validate on the mcp_proxy fixtures', () => {
 
   it('UNKNOWN_KEY names every unknown key once, in document order', async () => {
     expect((await check('mcp-proxy-unknown-key')).lines).toEqual([
-      'error [USER.MCP_PROXY.UNKNOWN_KEY] states.start.mcp_proxy: unknown field(s) in mcp_proxy: policy (allowed: enable, intercept_builtins, plugin_tools, servers)',
+      'error [USER.MCP_PROXY.UNKNOWN_KEY] states.start.mcp_proxy: unknown field(s) in mcp_proxy: sandbox (allowed: enable, intercept_builtins, plugin_tools, servers, policy)',
     ]);
     expect((await check('mcp-proxy-two-unknown-keys')).lines).toEqual([
-      'error [USER.MCP_PROXY.UNKNOWN_KEY] states.start.mcp_proxy: unknown field(s) in mcp_proxy: unknown_key1, unknown_key2 (allowed: enable, intercept_builtins, plugin_tools, servers)',
+      'error [USER.MCP_PROXY.UNKNOWN_KEY] states.start.mcp_proxy: unknown field(s) in mcp_proxy: unknown_key1, unknown_key2 (allowed: enable, intercept_builtins, plugin_tools, servers, policy)',
     ]);
   });
 

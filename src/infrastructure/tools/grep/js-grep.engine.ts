@@ -3,6 +3,19 @@ import { join } from 'node:path';
 import type { Worker as WorkerType } from 'node:worker_threads';
 import { ToolFailure } from '../tool-failure.error';
 import type { GrepEngine, GrepOutcome, GrepRequest } from './grep-query.model';
+import { WorkerSlots } from './worker-slots.pool';
+
+/**
+ * Search workers at once, per process (2 to 4, by cores): a worker thread is a V8 isolate (about
+ * 10 MiB) plus the file it holds, and a machine has only so many cores to run them on anyway.
+ * Made on the first search: node:os is not loaded at start-up (nor while the snapshot is built).
+ */
+let slots: WorkerSlots | undefined;
+function workerSlots(): WorkerSlots {
+  const { availableParallelism } = require('node:os') as typeof import('node:os');
+  slots ??= new WorkerSlots(Math.max(2, Math.min(4, availableParallelism())));
+  return slots;
+}
 
 interface WorkerReply {
   ok: boolean;
@@ -23,6 +36,17 @@ export class JsGrepEngine implements GrepEngine {
 
   async search(request: GrepRequest, signal: AbortSignal, timeoutMs: number): Promise<GrepOutcome> {
     if (!existsSync(this.workerFile)) return inline(request);
+    // The limit is the search's own; waiting for a slot is bounded by cancellation (the client's
+    // own timeout cancels the call), so a burst of Greps is served late rather than refused.
+    const release = await workerSlots().acquire(signal);
+    try {
+      return await this.inWorker(request, signal, timeoutMs, timeoutMs);
+    } finally {
+      release();
+    }
+  }
+
+  private inWorker(request: GrepRequest, signal: AbortSignal, remainingMs: number, timeoutMs: number): Promise<GrepOutcome> {
     const { Worker } = require('node:worker_threads') as typeof import('node:worker_threads');
     const worker: WorkerType = new Worker(this.workerFile, { workerData: request });
     return new Promise<GrepOutcome>((resolve, reject) => {
@@ -30,7 +54,7 @@ export class JsGrepEngine implements GrepEngine {
         void worker.terminate();
         reject(failure);
       };
-      const timer = setTimeout(() => stop(new ToolFailure(`Grep: the search took longer than ${timeoutMs} ms and was stopped; narrow the path or simplify the pattern, or install ripgrep (rg), whose regex engine cannot backtrack`)), timeoutMs);
+      const timer = setTimeout(() => stop(new ToolFailure(`Grep: the search took longer than ${timeoutMs} ms and was stopped; narrow the path or simplify the pattern, or install ripgrep (rg), whose regex engine cannot backtrack`)), remainingMs);
       const onAbort = (): void => stop(new ToolFailure('Grep: cancelled'));
       signal.addEventListener('abort', onAbort, { once: true });
       const settle = (): void => {

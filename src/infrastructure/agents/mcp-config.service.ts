@@ -1,0 +1,107 @@
+import { Injectable } from '@nestjs/common';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { AwfError } from '../../domain/errors/awf-error';
+import { ErrorCodes } from '../../domain/errors/error-codes';
+import { PROXY_CONFIG_VERSION } from '../../domain/proxy/proxy-config';
+import { selfCommand } from '../core/self-command';
+import { clientConfigFile, type McpClient, mergeEntry, renderEntry } from './mcp-client-entry';
+
+export interface McpConfigRequest {
+  client: McpClient;
+  /** The sandbox root the tools are held to; default the working directory. */
+  root?: string;
+  /** The server's name in the client's config. */
+  name: string;
+  /** Merge the entry into the client's own config file instead of only printing it. */
+  write: boolean;
+  env?: NodeJS.ProcessEnv;
+  note?: (line: string) => void;
+}
+
+export interface McpConfigResult {
+  /** The entry, in the client's format. */
+  entry: string;
+  /** The proxy config the entry's command reads. */
+  proxyConfig: string;
+  /** The client config file the entry was merged into, with --write. */
+  written?: string;
+}
+
+/**
+ * `awf mcp-config`: registering `awf mcp-serve` in an MCP client by hand. Writes the proxy
+ * config the command needs (awf's own file, one per root and name, under awf's config dir), makes
+ * the command `awf run` would hand an agent (this node, this dist/, the startup snapshot when it
+ * fits, built first when it is missing; ADR 121), and renders or merges the client's entry.
+ * Every file is written whole, by rename, so an interrupted run leaves the old one.
+ */
+@Injectable()
+export class McpConfigService {
+  make(request: McpConfigRequest): McpConfigResult {
+    const env = request.env ?? process.env;
+    const root = rootDir(request.root ?? process.cwd());
+    const proxyConfig = join(
+      awfConfigHome(env),
+      'mcp',
+      `${request.name}-${basename(root).replace(/[^A-Za-z0-9_-]/g, '_')}-${createHash('sha256').update(root).digest('hex').slice(0, 8)}.json`,
+    );
+    writeWhole(
+      proxyConfig,
+      `${JSON.stringify(
+        { version: PROXY_CONFIG_VERSION, intercept_builtins: true, plugin_tools: [], root_dir: root },
+        null,
+        2,
+      )}\n`,
+    );
+    const launch = selfCommand(['mcp-serve', `--config=${proxyConfig}`], { env, prepare: true, note: request.note });
+    const entry = renderEntry(request.client, request.name, launch);
+    if (!request.write) return { entry, proxyConfig };
+    const file = clientConfigFile(request.client, root, env);
+    const existing = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+    writeWhole(file, mergeEntry(request.client, existing, request.name, launch, file));
+    return { entry, proxyConfig, written: file };
+  }
+}
+
+function rootDir(dir: string): string {
+  try {
+    const real = realpathSync(dir);
+    if (statSync(real).isDirectory()) return real;
+  } catch {
+    // reported below
+  }
+  throw new AwfError(
+    ErrorCodes.CLI_INVALID_ARGS,
+    `--root ${dir} is not a directory`,
+    { root: dir },
+    'Give --root the project directory the tools may work in.',
+  );
+}
+
+function awfConfigHome(env: NodeJS.ProcessEnv): string {
+  return env.AWF_CONFIG_HOME ?? join(env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config'), 'awf');
+}
+
+/** Temp file next to the target, then rename; an existing file keeps its mode. */
+function writeWhole(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const mode = existsSync(file) ? statSync(file).mode & 0o777 : 0o600;
+  const tmp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    writeFileSync(tmp, text, { mode });
+    renameSync(tmp, file);
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+}

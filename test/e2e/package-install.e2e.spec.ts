@@ -1,0 +1,142 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { installedPackages, packAndInstall, type PackedInstall } from '../support/packed-install';
+
+jest.setTimeout(600_000);
+
+/** Bash, through the proxy, reports how its parent (the step's mcp-serve) was started. */
+const PROBE = "tr '\\0' ' ' < /proc/$PPID/cmdline";
+
+/** A script agent that calls each of the six built-in tools once, through the step's mcp-serve. */
+const sixTools = (dir: string) => `name: six-tools
+states:
+  initial: tools
+  tools:
+    type: agent
+    provider: script
+    prompt: unused
+    mcp_proxy: {enable: true}
+    options:
+      calls:
+        - {tool: Write, args: {file_path: ${dir}/notes.txt, content: "alpha\\nbeta\\n"}}
+        - {tool: Read, args: {file_path: ${dir}/notes.txt}, expect: beta}
+        - {tool: Edit, args: {file_path: ${dir}/notes.txt, old_string: beta, new_string: gamma}}
+        - {tool: Glob, args: {pattern: "*.txt"}, expect: notes.txt}
+        - {tool: Grep, args: {pattern: gamma, output_mode: content}, expect: gamma}
+        - {tool: Bash, args: {command: ${JSON.stringify(PROBE)}}, expect: mcp-serve}
+    on_success: done
+  done: {type: terminal}
+`;
+
+/** `npm pack`, installed into another project with a plain `npm install`, works and starts fast (ADR 121). */
+describe('the package npm pack makes, installed into another project', () => {
+  let pkg: PackedInstall;
+  let scratch: string;
+  beforeAll(() => {
+    pkg = packAndInstall();
+    scratch = mkdtempSync(join(tmpdir(), 'awf-packed-run-'));
+    writeFileSync(join(pkg.project, 'wf.yaml'), sixTools(pkg.project));
+  });
+  afterAll(() => {
+    pkg?.cleanup();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  const env = (cache: string) => ({
+    ...process.env,
+    XDG_CACHE_HOME: cache,
+    XDG_DATA_HOME: join(scratch, 'data'),
+    AWF_LOG_LEVEL: 'warn',
+    npm_config_update_notifier: 'false',
+  });
+  const npxRun = (cache: string) =>
+    spawnSync('npx', ['--no-install', 'awf', 'run', 'wf.yaml'], {
+      cwd: pkg.project,
+      env: env(cache),
+      encoding: 'utf8',
+      timeout: 300_000,
+    });
+  /** The command line the step's mcp-serve ran under, from the Bash call of the workflow. */
+  const serveCommand = (stdout: string) =>
+    (JSON.parse(stdout) as Array<{ tool: string; text: string }>).find((r) => r.tool === 'Bash')?.text ?? '';
+  const installedMain = () => join(pkg.project, 'node_modules', 'awf', 'dist', 'main.js');
+  const snapshots = (cache: string) => readdirSync(join(cache, 'awf', 'snapshots')).sort();
+
+  it('ships LICENSE and the snapshot bundle, no blob, nothing of the build; installs no dev tool', () => {
+    expect(pkg.files).toEqual(
+      expect.arrayContaining([
+        'LICENSE',
+        'package.json',
+        'dist/main.js',
+        'dist/awf.cjs',
+        'dist/awf-snapshot.cjs',
+        'dist/index.d.ts',
+      ]),
+    );
+    expect(pkg.files.filter((f) => /\.blob|\.spec\.|tsbuildinfo|^src\/|^test\//.test(f))).toEqual([]);
+    expect(readFileSync(join(pkg.project, 'node_modules', 'awf', 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
+    const installed = installedPackages(pkg.project);
+    expect(installed).toEqual(expect.arrayContaining(['awf', '@nestjs/core', 'pino']));
+    for (const tool of ['typescript', 'prettier', 'jest', 'ts-jest', 'esbuild', 'nest-commander', '@types/jest'])
+      expect(installed).not.toContain(tool);
+  });
+
+  it('runs a script agent that calls all six tools, its mcp-serve from a snapshot built on first use', () => {
+    const cache = join(scratch, 'cache-first');
+    const first = npxRun(cache);
+    expect(first.stderr).toContain(`awf: building the startup snapshot for node ${process.version}`);
+    expect(first.status).toBe(0);
+    const [blob] = snapshots(cache).filter((f) => f.endsWith('.blob'));
+    expect(serveCommand(first.stdout)).toContain(
+      `--snapshot-blob ${join(cache, 'awf', 'snapshots', blob)} ${installedMain()} mcp-serve --config=`,
+    );
+    const again = npxRun(cache);
+    expect(again.status).toBe(0);
+    expect(again.stderr).not.toContain('building the startup snapshot');
+    expect(serveCommand(again.stdout)).toContain(`--snapshot-blob ${join(cache, 'awf', 'snapshots', blob)}`);
+    expect(readFileSync(join(pkg.project, 'notes.txt'), 'utf8')).toBe('alpha\ngamma\n');
+  });
+
+  it('builds one blob when first runs race, and leaves no lock or half-written file', async () => {
+    const cache = join(scratch, 'cache-race');
+    // Each run edits its own file: only the cache is shared.
+    const run = (i: number) =>
+      new Promise<number | null>((resolve) => {
+        writeFileSync(join(pkg.project, `race-${i}.yaml`), sixTools(join(pkg.project, `race-${i}`)));
+        const child = spawn('npx', ['--no-install', 'awf', 'run', `race-${i}.yaml`], {
+          cwd: pkg.project,
+          env: env(cache),
+          stdio: 'ignore',
+        });
+        child.on('exit', (code) => resolve(code));
+      });
+    expect(await Promise.all([run(0), run(1), run(2)])).toEqual([0, 0, 0]);
+    const files = snapshots(cache);
+    expect(files.filter((f) => f.endsWith('.blob'))).toHaveLength(1);
+    expect(files.filter((f) => f.endsWith('.blob.json'))).toHaveLength(1);
+    expect(files.filter((f) => /\.(tmp|lock|failed)$/.test(f))).toEqual([]);
+  });
+
+  it('starts from the bundle, silently and correctly, when the cached blob is not for this node', () => {
+    const cache = join(scratch, 'cache-other-node');
+    cpSync(join(scratch, 'cache-first'), cache, { recursive: true });
+    const [meta] = snapshots(cache).filter((f) => f.endsWith('.blob.json'));
+    const file = join(cache, 'awf', 'snapshots', meta);
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), node: 'v18.0.0' }));
+    const r = npxRun(cache);
+    expect(r.status).toBe(0);
+    expect(r.stderr).not.toMatch(/snapshot|Failed to load|\[[A-Z]+\./);
+    expect(serveCommand(r.stdout)).not.toContain('--snapshot-blob');
+    expect(serveCommand(r.stdout)).toContain(`${installedMain()} mcp-serve --config=`);
+  });
+
+  it('starts from the bundle when the cache cannot be written at all', () => {
+    const notADir = join(scratch, 'cache-is-a-file');
+    writeFileSync(notADir, '');
+    const r = npxRun(notADir);
+    expect(r.status).toBe(0);
+    expect(serveCommand(r.stdout)).not.toContain('--snapshot-blob');
+  });
+});
