@@ -34,7 +34,8 @@ const AREAS = {
   'infrastructure/policy': { may: ['domain', 'application', ...SHARED] },
   'infrastructure/mcp-edge': { may: ['domain', 'application', ...SHARED] },
   'infrastructure/mcp-client': { may: ['domain'] },
-  'infrastructure/workflow': { may: ['domain', 'application', ...SHARED] },
+  // `awf run` owns the approval desk its steps' mcp-serve processes ask (infrastructure/policy).
+  'infrastructure/workflow': { may: ['domain', 'application', 'infrastructure/policy', ...SHARED] },
   'interfaces/cli': { may: '*' },
   embed: { may: ['domain', 'application', 'infrastructure/mcp-edge', 'infrastructure/config'] },
   sdk: { may: [] },

@@ -64,11 +64,6 @@ export class AgentStepExecutor {
         workflow: ctx.workflow.name, step: step.name, runId: ctx.runId, prompt: text, options, cwd,
         timeoutMs: step.timeoutMs || undefined, signal, env: { ...ctx.env }, proxy: session?.injection, conversation: conversation.request(),
       });
-<<<<<<< HEAD
-      const state = { ...base, Output: result.output, ExitCode: result.exitCode, Status: 'success' as const, Response: parseJson(result.output) };
-      const events = this.events(session, eventsPath);
-      return { status: 'success', state, attempts: 1, toolCalls: events?.length ?? 0, events };
-=======
       let result = await turn(prompt);
       conversation.answered(prompt, result);
       let tokens = tokenFields(result.tokens, prompt, result.output);
@@ -83,8 +78,8 @@ export class AgentStepExecutor {
       conversations[step.name] = conversation.record(providerName);
       const formatted = formatOutput(step, result.output);
       const state = { ...base, ...formatted, ...tokens, ExitCode: result.exitCode, Status: 'success' as const, Response: parseJson(formatted.Output) };
-      return { status: 'success', state, attempts: 1, toolCalls: countToolCalls(session && eventsPath) };
->>>>>>> main
+      const events = this.events(session, eventsPath);
+      return { status: 'success', state, attempts: 1, toolCalls: events?.length ?? 0, events };
     } catch (err) {
       const events = this.events(session, eventsPath);
       const toolCalls = events?.length ?? 0;
