@@ -12,15 +12,17 @@ const root = process.argv[2] ?? process.cwd();
 const server = new Server({ name: 'bare-read', version: '1.0.0' }, { capabilities: { tools: {} } });
 
 server.setRequestHandler(ListToolsRequestSchema, () => ({
-  tools: [{
-    name: 'Read',
-    description: 'Reads a file, numbered like cat -n.',
-    inputSchema: {
-      type: 'object',
-      properties: { file_path: { type: 'string' }, offset: { type: 'number' }, limit: { type: 'number' } },
-      required: ['file_path'],
+  tools: [
+    {
+      name: 'Read',
+      description: 'Reads a file, numbered like cat -n.',
+      inputSchema: {
+        type: 'object',
+        properties: { file_path: { type: 'string' }, offset: { type: 'number' }, limit: { type: 'number' } },
+        required: ['file_path'],
+      },
     },
-  }],
+  ],
 }));
 
 server.setRequestHandler(CallToolRequestSchema, async (request) => {

@@ -29,9 +29,17 @@ const CALLS = arg('calls', 1000);
 const SEARCH_ROUNDS = arg('search', 5);
 // --before=<dist/main.js of another build>: adds that build as a row (the before/after table).
 const BEFORE = process.argv.find((a) => a.startsWith('--before='))?.split('=')[1];
-const ONLY = process.argv.find((a) => a.startsWith('--only='))?.split('=')[1]?.split(',');
+const ONLY = process.argv
+  .find((a) => a.startsWith('--only='))
+  ?.split('=')[1]
+  ?.split(',');
 // --skip=search,steps,load: leave out parts of the run (while iterating on one figure).
-const SKIP = new Set(process.argv.find((a) => a.startsWith('--skip='))?.split('=')[1]?.split(',') ?? []);
+const SKIP = new Set(
+  process.argv
+    .find((a) => a.startsWith('--skip='))
+    ?.split('=')[1]
+    ?.split(',') ?? [],
+);
 
 const MAIN = join(REPO, 'dist', 'main.js');
 if (!existsSync(MAIN)) {
@@ -56,41 +64,93 @@ const awfTool = await pickAwfTool(probe);
 awfProject = probe.cwd;
 
 const servers = [
-  { id: 'bare', label: 'bare SDK server, one Read', ...nodeServer([join(REPO, 'bench', 'bare-read-server.mjs'), fixture.dir]),
-    tool: { name: 'Read', args: { file_path: fixture.file } } },
-  { id: 'fs', label: 'server-filesystem 2026.8.31', ...nodeServer([resolvePackage('@modelcontextprotocol/server-filesystem/dist/index.js'), fixture.dir]),
-    tool: { name: 'read_text_file', args: { path: fixture.file } } },
+  {
+    id: 'bare',
+    label: 'bare SDK server, one Read',
+    ...nodeServer([join(REPO, 'bench', 'bare-read-server.mjs'), fixture.dir]),
+    tool: { name: 'Read', args: { file_path: fixture.file } },
+  },
+  {
+    id: 'fs',
+    label: 'server-filesystem 2026.8.31',
+    ...nodeServer([resolvePackage('@modelcontextprotocol/server-filesystem/dist/index.js'), fixture.dir]),
+    tool: { name: 'read_text_file', args: { path: fixture.file } },
+  },
   { ...awfServer('awf mcp-serve (logging + audit on)', { events: true }), id: 'awf', tool: awfTool },
 ];
 if (launch.snapshot) {
-  servers.push({ ...awfServer('awf mcp-serve, plain bundle (no snapshot)', { events: true, plain: true }), id: 'awf-plain', tool: awfTool });
+  servers.push({
+    ...awfServer('awf mcp-serve, plain bundle (no snapshot)', { events: true, plain: true }),
+    id: 'awf-plain',
+    tool: awfTool,
+  });
 }
 if (BEFORE) {
   // Started as that build's own launch command would start it (its snapshot, when it has one).
   const beforeLaunch = readLaunch(dirname(resolve(BEFORE)));
-  const before = awfServer(`awf mcp-serve before (--before build${beforeLaunch.snapshot ? ', its snapshot' : ''})`, { events: true, plain: true, main: resolve(BEFORE) });
+  const before = awfServer(`awf mcp-serve before (--before build${beforeLaunch.snapshot ? ', its snapshot' : ''})`, {
+    events: true,
+    plain: true,
+    main: resolve(BEFORE),
+  });
   before.args = [...beforeLaunch.nodeFlags, ...before.args];
   servers.push({ ...before, id: 'awf-before', tool: await pickAwfTool(before) });
 }
 if (process.env.NODE_EXTRA_CA_CERTS) {
-  notes.push(`NODE_EXTRA_CA_CERTS is set here (${process.env.NODE_EXTRA_CA_CERTS}): every Node process parses it as it starts, every server in the table and node -e 0 included (ADR 120).`);
+  notes.push(
+    `NODE_EXTRA_CA_CERTS is set here (${process.env.NODE_EXTRA_CA_CERTS}): every Node process parses it as it starts, every server in the table and node -e 0 included (ADR 120).`,
+  );
 }
 const spansFile = join(work, 'spans.jsonl');
-servers.push({ ...awfServer('awf mcp-serve, tracing on (file exporter)', { events: true, telemetry: { exporter: 'file', file: spansFile } }), id: 'awf-trace', tool: awfTool });
+servers.push({
+  ...awfServer('awf mcp-serve, tracing on (file exporter)', {
+    events: true,
+    telemetry: { exporter: 'file', file: spansFile },
+  }),
+  id: 'awf-trace',
+  tool: awfTool,
+});
 // A realistic two-layer policy (docs/policy.md): the row to hold within 5% of the plain awf row.
-const POLICY = { layers: [
-  { origin: '.awf/config.yaml', tools: { deny: ['Bash'] }, paths: { deny: ['.env', '**/*.pem', '.git/**'] }, bash: { allow: ['npm test', 'npm run *'], deny: ['curl *'] }, budgets: { calls: 1e9, write_bytes: 5 * 1024 * 1024 } },
-  { origin: 'step read', tools: { allow: ['Read', 'Grep', 'Glob', 'Edit', 'echo', 'kv_*'] }, paths: { read: ['**'], write: ['src/**'] }, approve: ['Write'] },
-] };
-servers.push({ ...awfServer('awf mcp-serve, policy on (logging + audit on)', { events: true, policy: POLICY }), id: 'awf-policy', tool: awfTool });
+const POLICY = {
+  layers: [
+    {
+      origin: '.awf/config.yaml',
+      tools: { deny: ['Bash'] },
+      paths: { deny: ['.env', '**/*.pem', '.git/**'] },
+      bash: { allow: ['npm test', 'npm run *'], deny: ['curl *'] },
+      budgets: { calls: 1e9, write_bytes: 5 * 1024 * 1024 },
+    },
+    {
+      origin: 'step read',
+      tools: { allow: ['Read', 'Grep', 'Glob', 'Edit', 'echo', 'kv_*'] },
+      paths: { read: ['**'], write: ['src/**'] },
+      approve: ['Write'],
+    },
+  ],
+};
+servers.push({
+  ...awfServer('awf mcp-serve, policy on (logging + audit on)', { events: true, policy: POLICY }),
+  id: 'awf-policy',
+  tool: awfTool,
+});
 const selected = ONLY ? servers.filter((s) => ONLY.includes(s.id)) : servers;
 
 const meta = {
-  date: new Date().toISOString(), node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model,
-  loadavgStart: loadavg().map((x) => +x.toFixed(2)), coldRounds: COLD_ROUNDS, loadRounds: LOAD_ROUNDS, calls: CALLS,
-  awfTool: awfTool.name, awfLaunch: launch.describe, fixtureBytes: statSync(fixture.file).size,
+  date: new Date().toISOString(),
+  node: process.version,
+  cpus: cpus().length,
+  cpuModel: cpus()[0]?.model,
+  loadavgStart: loadavg().map((x) => +x.toFixed(2)),
+  coldRounds: COLD_ROUNDS,
+  loadRounds: LOAD_ROUNDS,
+  calls: CALLS,
+  awfTool: awfTool.name,
+  awfLaunch: launch.describe,
+  fixtureBytes: statSync(fixture.file).size,
 };
-console.error(`bench: node ${meta.node}, ${meta.cpus} cpus, load ${meta.loadavgStart.join(' ')}; awf tool ${awfTool.name}; launch: ${launch.describe}`);
+console.error(
+  `bench: node ${meta.node}, ${meta.cpus} cpus, load ${meta.loadavgStart.join(' ')}; awf tool ${awfTool.name}; launch: ${launch.describe}`,
+);
 
 // Cold start: spawn → initialize answered. Servers alternate, the order rotating each round,
 // so a burst of load from another process spreads over all of them. Round 0 warms caches.
@@ -119,30 +179,49 @@ for (let round = 0; round < (SKIP.has('load') ? 0 : LOAD_ROUNDS); round++) {
 }
 process.stderr.write('\n');
 
-const floorRss = Number((await processMs(process.execPath, ['-e', 'process.stdout.write(String(process.resourceUsage().maxRSS))'])).out) / 1024;
+const floorRss =
+  Number(
+    (await processMs(process.execPath, ['-e', 'process.stdout.write(String(process.resourceUsage().maxRSS))'])).out,
+  ) / 1024;
 const rows = [{ id: 'floor', label: 'node -e 0 (whole process)', coldMs: median(cold.floor), rssMb: floorRss }];
 for (const s of selected) {
   const runs = load[s.id];
   const pick = (k) => median(runs.map((r) => r[k]).filter((v) => v !== undefined));
   rows.push({
-    id: s.id, label: s.label, tool: s.tool.name, coldMs: median(cold[s.id]), coldMin: Math.min(...cold[s.id]),
-    listMs: pick('listMs'), p50: pick('p50'), p99: pick('p99'), callsPerSec: pick('callsPerSec'),
-    concurrentCallsPerSec: pick('concurrentCallsPerSec'), rssMb: pick('rssMb'),
+    id: s.id,
+    label: s.label,
+    tool: s.tool.name,
+    coldMs: median(cold[s.id]),
+    coldMin: Math.min(...cold[s.id]),
+    listMs: pick('listMs'),
+    p50: pick('p50'),
+    p99: pick('p99'),
+    callsPerSec: pick('callsPerSec'),
+    concurrentCallsPerSec: pick('concurrentCallsPerSec'),
+    rssMb: pick('rssMb'),
   });
 }
 // Only calls write spans and audit lines: a cold-start-only run (--skip=load) has nothing to check.
 if (!SKIP.has('load') && selected.some((s) => s.id === 'awf-trace')) {
   const spans = existsSync(spansFile) ? readFileSync(spansFile, 'utf8').trim().split('\n').filter(Boolean).length : 0;
-  if (spans === 0) notes.push('tracing row: this build wrote no spans with the file exporter (tracing not implemented yet), so it measures tracing-off code paths only.');
+  if (spans === 0)
+    notes.push(
+      'tracing row: this build wrote no spans with the file exporter (tracing not implemented yet), so it measures tracing-off code paths only.',
+    );
   else meta.spansWritten = spans;
 }
 const eventsFile = fixture.events;
-if (!SKIP.has('load') && (!existsSync(eventsFile) || readFileSync(eventsFile, 'utf8').trim() === '')) notes.push('audit: this build wrote no audit events to events_path yet, so "logging and audit on" covers logging only.');
+if (!SKIP.has('load') && (!existsSync(eventsFile) || readFileSync(eventsFile, 'utf8').trim() === ''))
+  notes.push(
+    'audit: this build wrote no audit events to events_path yet, so "logging and audit on" covers logging only.',
+  );
 
 const search = SKIP.has('search') ? null : await searchBench({ awfServer, rounds: SEARCH_ROUNDS, repo: REPO, notes });
 const steps = SKIP.has('steps') ? null : await stepOverheadBench({ main: MAIN, work, notes });
 const history = SKIP.has('history') ? null : await historyBench({ main: MAIN, work, notes });
-const upstreams = SKIP.has('upstreams') ? null : await upstreamBench({ main: MAIN, work, nodeFlags: launch.nodeFlags, cwd: fixture.dir, notes });
+const upstreams = SKIP.has('upstreams')
+  ? null
+  : await upstreamBench({ main: MAIN, work, nodeFlags: launch.nodeFlags, cwd: fixture.dir, notes });
 
 meta.loadavgEnd = loadavg().map((x) => +x.toFixed(2));
 const report = { meta, rows, search, steps, history, upstreams, notes };
@@ -165,16 +244,29 @@ function nodeServer(args, nodeFlags = []) {
 /** An `awf mcp-serve` as `awf run` would inject it: same launcher, a fresh step config. */
 function awfServer(label, { events = true, plain = false, telemetry, root, limits, policy, main = MAIN } = {}) {
   const config = {
-    version: 1, intercept_builtins: true, plugin_tools: [], workflow: 'bench', step: 'read', run_id: 'bench',
-    root_dir: root ?? fixture.dir, ...(events ? { events_path: fixture.events } : {}),
-    telemetry: telemetry ?? { exporter: 'none' }, ...(limits ? { limits } : {}), ...(policy ? { policy } : {}), // awf run always writes the block
+    version: 1,
+    intercept_builtins: true,
+    plugin_tools: [],
+    workflow: 'bench',
+    step: 'read',
+    run_id: 'bench',
+    root_dir: root ?? fixture.dir,
+    ...(events ? { events_path: fixture.events } : {}),
+    telemetry: telemetry ?? { exporter: 'none' },
+    ...(limits ? { limits } : {}),
+    ...(policy ? { policy } : {}), // awf run always writes the block
   };
   const file = join(work, `proxy-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(file, JSON.stringify(config), { mode: 0o600 });
   const flags = plain ? [] : launch.nodeFlags;
-  return { label, command: process.execPath, args: [...flags, main, 'mcp-serve', `--config=${file}`], cwd: awfProject, env: { AWF_LOG_LEVEL: 'info' } };
+  return {
+    label,
+    command: process.execPath,
+    args: [...flags, main, 'mcp-serve', `--config=${file}`],
+    cwd: awfProject,
+    env: { AWF_LOG_LEVEL: 'info' },
+  };
 }
-
 
 async function pickAwfTool(server) {
   const session = await connect(server);
@@ -187,13 +279,18 @@ async function pickAwfTool(server) {
   const echo = (await retry.client.listTools()).tools.some((t) => t.name === 'echo');
   await retry.close();
   if (echo) {
-    notes.push(`${server.label} has no built-in Read: its row calls the test extension's echo tool with the file's text (same payload size), a stand-in for Read, in a project that loads that extension.`);
+    notes.push(
+      `${server.label} has no built-in Read: its row calls the test extension's echo tool with the file's text (same payload size), a stand-in for Read, in a project that loads that extension.`,
+    );
     return { name: 'echo', args: { text: readFileSync(fixture.file, 'utf8') } };
   }
   throw new Error(`awf serves neither Read nor echo (tools: ${names.join(', ')})`);
 }
 
-/** A 2 KB text file in a plain project, and a project whose .awf/config.yaml loads the echo extension (the stand-in). */
+/**
+ * A 2 KB text file in a plain project, and a project whose .awf/config.yaml loads the echo
+ * extension (the stand-in).
+ */
 function writeFixture(dir) {
   const project = join(dir, 'project');
   const echoProject = join(dir, 'echo-project');
@@ -210,12 +307,23 @@ function writeFixture(dir) {
 /** How `awf run` starts mcp-serve: with the startup snapshot when the build made one for this node. */
 function readLaunch(dist = join(REPO, 'dist')) {
   try {
-    const out = spawnSync(process.execPath, ['-e', `process.stdout.write(JSON.stringify(require(${JSON.stringify(join(dist, 'infrastructure', 'core', 'self-command.js'))}).selfCommand(['mcp-serve'], { distDir: ${JSON.stringify(dist)} })))`], { encoding: 'utf8' });
+    const out = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        `process.stdout.write(JSON.stringify(require(${JSON.stringify(join(dist, 'infrastructure', 'core', 'self-command.js'))}).selfCommand(['mcp-serve'], { distDir: ${JSON.stringify(dist)} })))`,
+      ],
+      { encoding: 'utf8' },
+    );
     const cmd = JSON.parse(out.stdout);
     const i = cmd.args.indexOf('mcp-serve');
     const nodeFlags = cmd.args.slice(0, i - 1);
     const snapshot = nodeFlags.includes('--snapshot-blob');
-    return { nodeFlags, snapshot, describe: snapshot ? 'node --snapshot-blob (startup snapshot of the bundle)' : 'node dist/main.js' };
+    return {
+      nodeFlags,
+      snapshot,
+      describe: snapshot ? 'node --snapshot-blob (startup snapshot of the bundle)' : 'node dist/main.js',
+    };
   } catch {
     return { nodeFlags: [], snapshot: false, describe: 'node dist/main.js' };
   }

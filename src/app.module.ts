@@ -14,12 +14,21 @@ import { UpstreamsModule } from './infrastructure/upstreams/upstreams.module';
 
 type Importable = NonNullable<DynamicModule['imports']>[number];
 
-const PROXY_MODULES: Importable[] = [CoreModule, TelemetryModule, ToolsModule, PluginsModule, PolicyModule, UpstreamsModule];
+const PROXY_MODULES: Importable[] = [
+  CoreModule,
+  TelemetryModule,
+  ToolsModule,
+  PluginsModule,
+  PolicyModule,
+  UpstreamsModule,
+];
 
 @Module({})
 export class AppModule {
   /** The container of one CLI command: the proxy's modules, the command's own, the extensions. */
-  static register(options: { extensions?: readonly unknown[]; commandModules?: readonly Importable[] } = {}): DynamicModule {
+  static register(
+    options: { extensions?: readonly unknown[]; commandModules?: readonly Importable[] } = {},
+  ): DynamicModule {
     return {
       module: AppModule,
       imports: [...PROXY_MODULES, ...(options.commandModules ?? []), ...((options.extensions ?? []) as Importable[])],
@@ -31,6 +40,9 @@ export class AppModule {
    * and extensions, the serve service without its nest-commander command (ADR 094).
    */
   static serve(options: { extensions?: readonly unknown[] } = {}): DynamicModule {
-    return { module: AppModule, imports: [...PROXY_MODULES, ProxyModule, ...((options.extensions ?? []) as Importable[])] };
+    return {
+      module: AppModule,
+      imports: [...PROXY_MODULES, ProxyModule, ...((options.extensions ?? []) as Importable[])],
+    };
   }
 }

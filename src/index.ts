@@ -10,7 +10,12 @@ export type { ToolProvider } from './domain/ports/tool-provider.port';
 export type { ToolCall, ToolCallInterceptor } from './domain/ports/tool-call-interceptor.port';
 export type { ToolCallContext, ToolScope } from './domain/ports/tool-scope';
 export type { ToolRouter } from './domain/ports/tool-router.port';
-export type { AgentProvider, AgentRunRequest, AgentRunResult, ProxyInjection } from './domain/ports/agent-provider.port';
+export type {
+  AgentProvider,
+  AgentRunRequest,
+  AgentRunResult,
+  ProxyInjection,
+} from './domain/ports/agent-provider.port';
 export type { AppLogger } from './domain/ports/app-logger.port';
 export { InterceptsToolCalls, ProvidesAgent, ProvidesTools } from './domain/ports/markers';
 export { APP_LOGGER, SECRET_MASKER } from './domain/ports/tokens';

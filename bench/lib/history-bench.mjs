@@ -14,14 +14,22 @@ export async function historyBench({ main, work, notes, rounds = 5 }) {
   mkdirSync(dir, { recursive: true });
   const env = { ...process.env, AWF_LOG_LEVEL: 'warn', AWF_STORAGE: join(dir, 'store') };
   const file = join(dir, 'wf.yaml');
-  writeFileSync(file, JSON.stringify({ name: 'bench-history', states: { initial: 'a', a: { type: 'step', command: 'echo hi', on_success: 'done' }, done: { type: 'terminal' } } }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      name: 'bench-history',
+      states: { initial: 'a', a: { type: 'step', command: 'echo hi', on_success: 'done' }, done: { type: 'terminal' } },
+    }),
+  );
   const started = Date.now();
   let next = 0;
   let failed = 0;
   const worker = async () => {
     while (next < RUNS) {
       next++;
-      const code = await new Promise((res) => spawn(process.execPath, [main, 'run', file, '-q'], { cwd: dir, env, stdio: 'ignore' }).on('exit', res));
+      const code = await new Promise((res) =>
+        spawn(process.execPath, [main, 'run', file, '-q'], { cwd: dir, env, stdio: 'ignore' }).on('exit', res),
+      );
       if (code !== 0) failed++;
     }
   };
@@ -33,7 +41,10 @@ export async function historyBench({ main, work, notes, rounds = 5 }) {
   }
   const times = { all: [], recent: [], version: [] };
   for (let i = 0; i <= rounds; i++) {
-    const all = await processMs(process.execPath, [main, 'history', '-f', 'json', '--limit', String(RUNS)], { cwd: dir, env });
+    const all = await processMs(process.execPath, [main, 'history', '-f', 'json', '--limit', String(RUNS)], {
+      cwd: dir,
+      env,
+    });
     const recent = await processMs(process.execPath, [main, 'history', '-f', 'json'], { cwd: dir, env });
     const version = await processMs(process.execPath, [main, '--version'], { cwd: dir, env });
     if (all.code !== 0 || JSON.parse(all.out).runs.length !== RUNS) {
@@ -45,5 +56,12 @@ export async function historyBench({ main, work, notes, rounds = 5 }) {
     times.recent.push(recent.ms);
     times.version.push(version.ms);
   }
-  return { runs: RUNS, parallel: PARALLEL, fillMsPerRun: fillMs / RUNS, allMs: median(times.all), recentMs: median(times.recent), versionMs: median(times.version) };
+  return {
+    runs: RUNS,
+    parallel: PARALLEL,
+    fillMsPerRun: fillMs / RUNS,
+    allMs: median(times.all),
+    recentMs: median(times.recent),
+    versionMs: median(times.version),
+  };
 }

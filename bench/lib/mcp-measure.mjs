@@ -66,7 +66,8 @@ export function peakRssMb(pid) {
 }
 
 export async function assertOk(result, label) {
-  if (result.isError) throw new Error(`${label}: the tool answered isError: ${JSON.stringify(result.content).slice(0, 300)}`);
+  if (result.isError)
+    throw new Error(`${label}: the tool answered isError: ${JSON.stringify(result.content).slice(0, 300)}`);
   return result;
 }
 
@@ -78,7 +79,8 @@ export async function assertOk(result, label) {
 export async function interleavedLoad(servers, { calls, block = 50, listRepeats = 20, warmup = 100 }) {
   const sessions = [];
   try {
-    for (const server of servers) sessions.push({ server, session: await connect(server), lat: [], seqMs: 0, listMs: [], parMs: [] });
+    for (const server of servers)
+      sessions.push({ server, session: await connect(server), lat: [], seqMs: 0, listMs: [], parMs: [] });
     const call = (s) => s.session.client.callTool({ name: s.server.tool.name, arguments: s.server.tool.args });
     for (const s of sessions) {
       await assertOk(await call(s), s.server.label);
@@ -111,14 +113,19 @@ export async function interleavedLoad(servers, { calls, block = 50, listRepeats 
         if (failed) throw new Error(`${s.server.label}: ${failed} of ${calls} concurrent calls failed`);
       }
     }
-    return Object.fromEntries(sessions.map((s) => [s.server.id, {
-      listMs: median(s.listMs),
-      p50: percentile(s.lat, 50),
-      p99: percentile(s.lat, 99),
-      callsPerSec: (s.lat.length / s.seqMs) * 1000,
-      concurrentCallsPerSec: (calls / median(s.parMs)) * 1000,
-      rssMb: peakRssMb(s.session.transport.pid),
-    }]));
+    return Object.fromEntries(
+      sessions.map((s) => [
+        s.server.id,
+        {
+          listMs: median(s.listMs),
+          p50: percentile(s.lat, 50),
+          p99: percentile(s.lat, 99),
+          callsPerSec: (s.lat.length / s.seqMs) * 1000,
+          concurrentCallsPerSec: (calls / median(s.parMs)) * 1000,
+          rssMb: peakRssMb(s.session.transport.pid),
+        },
+      ]),
+    );
   } finally {
     for (const s of sessions) await s.session.close();
   }

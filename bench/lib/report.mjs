@@ -6,38 +6,66 @@ export function printReport({ meta, rows, search, steps, history, upstreams, not
   const by = Object.fromEntries(rows.map((row) => [row.id, row]));
   const { bare, fs, awf } = by;
   const out = [];
-  out.push(`awf bench ${meta.date} · node ${meta.node} · ${meta.cpus} cpus · load ${meta.loadavgStart.join('/')} → ${meta.loadavgEnd.join('/')}`);
-  out.push(`cold start: median of ${meta.coldRounds} alternating; calls: ${meta.calls} per server per round, servers taking turns in blocks of 50, median of ${meta.loadRounds} rounds; file ${meta.fixtureBytes} B; awf launch: ${meta.awfLaunch}`);
+  out.push(
+    `awf bench ${meta.date} · node ${meta.node} · ${meta.cpus} cpus · load ${meta.loadavgStart.join('/')} → ${meta.loadavgEnd.join('/')}`,
+  );
+  out.push(
+    `cold start: median of ${meta.coldRounds} alternating; calls: ${meta.calls} per server per round, servers taking turns in blocks of 50, median of ${meta.loadRounds} rounds; file ${meta.fixtureBytes} B; awf launch: ${meta.awfLaunch}`,
+  );
   out.push('');
-  out.push('| server | tool | initialize ms (min) | × fs | tools/list ms | call p50 ms | p99 ms | calls/s | × bare | 1000 in flight, calls/s | peak RSS MB |');
+  out.push(
+    '| server | tool | initialize ms (min) | × fs | tools/list ms | call p50 ms | p99 ms | calls/s | × bare | 1000 in flight, calls/s | peak RSS MB |',
+  );
   out.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const row of rows) {
-    out.push(`| ${row.label} | ${row.tool ?? '—'} | ${f(row.coldMs, 0)}${row.coldMin ? ` (${f(row.coldMin, 0)})` : ''} | ${fs ? r(row.coldMs / fs.coldMs) : '—'} | ${f(row.listMs, 2)} | ${f(row.p50, 2)} | ${f(row.p99, 2)} | ${f(row.callsPerSec, 0)} | ${bare && row.callsPerSec ? r(row.callsPerSec / bare.callsPerSec) : '—'} | ${f(row.concurrentCallsPerSec, 0)} | ${f(row.rssMb, 0)} |`);
+    out.push(
+      `| ${row.label} | ${row.tool ?? '—'} | ${f(row.coldMs, 0)}${row.coldMin ? ` (${f(row.coldMin, 0)})` : ''} | ${fs ? r(row.coldMs / fs.coldMs) : '—'} | ${f(row.listMs, 2)} | ${f(row.p50, 2)} | ${f(row.p99, 2)} | ${f(row.callsPerSec, 0)} | ${bare && row.callsPerSec ? r(row.callsPerSec / bare.callsPerSec) : '—'} | ${f(row.concurrentCallsPerSec, 0)} | ${f(row.rssMb, 0)} |`,
+    );
   }
   if (search?.grep || search?.glob) {
     out.push('');
-    out.push(`| search over ${search.tree} (${search.files ?? '?'} files) | awf ms | baseline ms | × baseline | result lines awf / baseline |`);
+    out.push(
+      `| search over ${search.tree} (${search.files ?? '?'} files) | awf ms | baseline ms | × baseline | result lines awf / baseline |`,
+    );
     out.push('| --- | --- | --- | --- | --- |');
-    for (const [name, row] of [['Grep', search.grep], ['Glob', search.glob]]) {
-      if (row) out.push(`| ${name} \`${row.pattern}\` vs ${row.baseline} | ${f(row.awfMs, 0)} | ${f(row.baselineMs, 0)} | ${r(row.ratio)} | ${row.awfLines} / ${row.baselineLines} |`);
+    for (const [name, row] of [
+      ['Grep', search.grep],
+      ['Glob', search.glob],
+    ]) {
+      if (row)
+        out.push(
+          `| ${name} \`${row.pattern}\` vs ${row.baseline} | ${f(row.awfMs, 0)} | ${f(row.baselineMs, 0)} | ${r(row.ratio)} | ${row.awfLines} / ${row.baselineLines} |`,
+        );
     }
   }
   if (upstreams) {
     out.push('');
-    out.push(`| other MCP servers (${upstreams.calls} sequential echo calls × ${upstreams.rounds} rounds) | call p50 ms | p99 ms |`);
+    out.push(
+      `| other MCP servers (${upstreams.calls} sequential echo calls × ${upstreams.rounds} rounds) | call p50 ms | p99 ms |`,
+    );
     out.push('| --- | --- | --- |');
-    out.push(`| server-everything, SDK client direct | ${f(upstreams.direct.p50, 3)} | ${f(upstreams.direct.p99, 3)} |`);
-    out.push(`| server-everything through awf mcp-serve | ${f(upstreams.proxied.p50, 3)} | ${f(upstreams.proxied.p99, 3)} |`);
-    out.push(`| added by awf (p50; target ≤ 0.3 ms: ${upstreams.addedP50Ms <= 0.3 ? 'met' : 'NOT met'}) | ${f(upstreams.addedP50Ms, 3)} | |`);
+    out.push(
+      `| server-everything, SDK client direct | ${f(upstreams.direct.p50, 3)} | ${f(upstreams.direct.p99, 3)} |`,
+    );
+    out.push(
+      `| server-everything through awf mcp-serve | ${f(upstreams.proxied.p50, 3)} | ${f(upstreams.proxied.p99, 3)} |`,
+    );
+    out.push(
+      `| added by awf (p50; target ≤ 0.3 ms: ${upstreams.addedP50Ms <= 0.3 ? 'met' : 'NOT met'}) | ${f(upstreams.addedP50Ms, 3)} | |`,
+    );
     out.push(`| MCP SDK client modules loaded by a step without upstreams | ${upstreams.withoutUpstreams ?? '—'} | |`);
   }
   if (steps) {
     out.push('');
-    out.push(`per-step overhead: ${steps.steps} script steps (one call each, via the proxy) ${f(steps.scriptsMs, 0)} ms vs ${steps.steps} command steps ${f(steps.commandsMs, 0)} ms → ${f(steps.perStepMs, 0)} ms per step`);
+    out.push(
+      `per-step overhead: ${steps.steps} script steps (one call each, via the proxy) ${f(steps.scriptsMs, 0)} ms vs ${steps.steps} command steps ${f(steps.commandsMs, 0)} ms → ${f(steps.perStepMs, 0)} ms per step`,
+    );
   }
   if (history) {
     out.push('');
-    out.push(`history: \`awf history -f json\` of ${history.runs} runs ${f(history.allMs, 0)} ms, of the last 20 ${f(history.recentMs, 0)} ms, vs \`awf --version\` ${f(history.versionMs, 0)} ms (set-up: ${f(history.fillMsPerRun, 0)} ms per \`awf run\`, ${history.parallel} at a time)`);
+    out.push(
+      `history: \`awf history -f json\` of ${history.runs} runs ${f(history.allMs, 0)} ms, of the last 20 ${f(history.recentMs, 0)} ms, vs \`awf --version\` ${f(history.versionMs, 0)} ms (set-up: ${f(history.fillMsPerRun, 0)} ms per \`awf run\`, ${history.parallel} at a time)`,
+    );
   }
   const trace = by['awf-trace'];
   const targets = [
@@ -47,12 +75,19 @@ export function printReport({ meta, rows, search, steps, history, upstreams, not
     target('peak RSS ≤ server-filesystem', awf && fs && awf.rssMb / fs.rssMb, (x) => x <= 1),
     target('Grep ≤ 1.5× rg', search?.grep?.ratio, (x) => x <= 1.5),
     target('Glob ≤ 2× find', search?.glob?.ratio, (x) => x <= 2),
-    target('tracing on (file) ≥ 0.90× calls/s of tracing off', meta.spansWritten && trace && awf ? trace.callsPerSec / awf.callsPerSec : undefined, (x) => x >= 0.9),
+    target(
+      'tracing on (file) ≥ 0.90× calls/s of tracing off',
+      meta.spansWritten && trace && awf ? trace.callsPerSec / awf.callsPerSec : undefined,
+      (x) => x >= 0.9,
+    ),
   ];
   out.push('');
   out.push('| target | ratio this run | met |');
   out.push('| --- | --- | --- |');
-  for (const t of targets) out.push(`| ${t.name} | ${t.ratio === undefined ? 'not measured' : r(t.ratio)} | ${t.met === undefined ? '—' : t.met ? 'yes' : 'NO'} |`);
+  for (const t of targets)
+    out.push(
+      `| ${t.name} | ${t.ratio === undefined ? 'not measured' : r(t.ratio)} | ${t.met === undefined ? '—' : t.met ? 'yes' : 'NO'} |`,
+    );
   if (notes.length) {
     out.push('');
     for (const n of notes) out.push(`note: ${n}`);

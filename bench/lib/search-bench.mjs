@@ -16,12 +16,27 @@ import { connect, median, processMs } from './mcp-measure.mjs';
 const GREP_PATTERN = 'createServer';
 const GLOB_PATTERN = '**/*.d.ts';
 /** The file selection awf's ripgrep engine asks for (src/infrastructure/tools/grep/ripgrep.engine.ts). */
-const RG_SAME_FILES = ['--hidden', '--no-config', '--no-require-git', '--no-ignore-parent', '--no-ignore-dot', '--no-ignore-global',
-  '--no-ignore-exclude', '--glob', '!.git', '--glob', '!node_modules'];
+const RG_SAME_FILES = [
+  '--hidden',
+  '--no-config',
+  '--no-require-git',
+  '--no-ignore-parent',
+  '--no-ignore-dot',
+  '--no-ignore-global',
+  '--no-ignore-exclude',
+  '--glob',
+  '!.git',
+  '--glob',
+  '!node_modules',
+];
 
 export async function searchBench({ awfServer, rounds, repo, notes }) {
   const root = join(repo, 'node_modules');
-  const server = awfServer('awf (search)', { events: true, root, limits: { grep_max_results: 1_000_000, glob_max_results: 1_000_000 } });
+  const server = awfServer('awf (search)', {
+    events: true,
+    root,
+    limits: { grep_max_results: 1_000_000, glob_max_results: 1_000_000 },
+  });
   const session = await connect(server);
   try {
     const names = (await session.client.listTools()).tools.map((t) => t.name);
@@ -30,17 +45,50 @@ export async function searchBench({ awfServer, rounds, repo, notes }) {
     if (!names.includes('Grep')) notes.push('Grep: this build has no built-in Grep tool; row skipped.');
     else if (!hasRg) notes.push('Grep: ripgrep (`rg`) is not installed; row skipped (apt-get install ripgrep).');
     else {
-      out.grep = await pair(rounds, session.client, { name: 'Grep', arguments: { pattern: GREP_PATTERN, path: root, output_mode: 'files_with_matches', head_limit: 1_000_000 } },
-        ['rg', ['-l', ...RG_SAME_FILES, GREP_PATTERN, '.'], root]);
+      out.grep = await pair(
+        rounds,
+        session.client,
+        {
+          name: 'Grep',
+          arguments: { pattern: GREP_PATTERN, path: root, output_mode: 'files_with_matches', head_limit: 1_000_000 },
+        },
+        ['rg', ['-l', ...RG_SAME_FILES, GREP_PATTERN, '.'], root],
+      );
       out.grep.pattern = GREP_PATTERN;
-      if (!out.grep.sameResults) notes.push(`Grep: awf and rg listed different files (${out.grep.awfLines} / ${out.grep.baselineLines}).`);
+      if (!out.grep.sameResults)
+        notes.push(`Grep: awf and rg listed different files (${out.grep.awfLines} / ${out.grep.baselineLines}).`);
     }
     if (!names.includes('Glob')) notes.push('Glob: this build has no built-in Glob tool; row skipped.');
     else {
-      out.glob = await pair(rounds, session.client, { name: 'Glob', arguments: { pattern: GLOB_PATTERN, path: root } },
-        ['find', ['.', '(', '-name', 'node_modules', '-o', '-name', '.git', ')', '-prune', '-o', '-name', '*.d.ts', '-type', 'f', '-print'], root]);
+      out.glob = await pair(
+        rounds,
+        session.client,
+        { name: 'Glob', arguments: { pattern: GLOB_PATTERN, path: root } },
+        [
+          'find',
+          [
+            '.',
+            '(',
+            '-name',
+            'node_modules',
+            '-o',
+            '-name',
+            '.git',
+            ')',
+            '-prune',
+            '-o',
+            '-name',
+            '*.d.ts',
+            '-type',
+            'f',
+            '-print',
+          ],
+          root,
+        ],
+      );
       out.glob.pattern = GLOB_PATTERN;
-      if (!out.glob.sameResults) notes.push(`Glob: awf and find listed different files (${out.glob.awfLines} / ${out.glob.baselineLines}).`);
+      if (!out.glob.sameResults)
+        notes.push(`Glob: awf and find listed different files (${out.glob.awfLines} / ${out.glob.baselineLines}).`);
     }
     return out;
   } finally {
@@ -70,14 +118,24 @@ async function pair(rounds, client, call, [cmd, args, cwd]) {
   const baseline = median(baseMs);
   const same = awfPaths.length === basePaths.length && new Set([...awfPaths, ...basePaths]).size === awfPaths.length;
   return {
-    awfMs: awf, baselineMs: baseline, baseline: cmd, baselineCommand: [cmd, ...args].join(' '), ratio: awf / baseline,
-    awfLines: awfPaths.length, baselineLines: basePaths.length, sameResults: same,
+    awfMs: awf,
+    baselineMs: baseline,
+    baseline: cmd,
+    baselineCommand: [cmd, ...args].join(' '),
+    ratio: awf / baseline,
+    awfLines: awfPaths.length,
+    baselineLines: basePaths.length,
+    sameResults: same,
   };
 }
 
 const lines = (text) => text.split('\n').filter((l) => l.trim() !== '').length;
 /** The file paths in an answer, absolute; awf's header ("Found N files") and notes are not paths. */
-const paths = (text, cwd) => text.split('\n').filter((l) => l.startsWith('/') || l.startsWith('./')).map((l) => resolve(cwd, l));
+const paths = (text, cwd) =>
+  text
+    .split('\n')
+    .filter((l) => l.startsWith('/') || l.startsWith('./'))
+    .map((l) => resolve(cwd, l));
 
 function countFiles(root) {
   const r = spawnSync('find', [root, '-type', 'f'], { encoding: 'utf8', maxBuffer: 1 << 28 });
@@ -94,8 +152,27 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const main = resolve(flag('main') ?? join(repo, 'dist', 'main.js'));
   const awfServer = (label, { root, limits }) => {
     const file = join(work, 'proxy.json');
-    writeFileSync(file, JSON.stringify({ version: 1, intercept_builtins: true, plugin_tools: [], workflow: 'bench', step: 'search', run_id: 'bench', root_dir: root, limits }), { mode: 0o600 });
-    return { label, command: process.execPath, args: [main, 'mcp-serve', `--config=${file}`], cwd: root, env: { AWF_LOG_LEVEL: 'info' } };
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        intercept_builtins: true,
+        plugin_tools: [],
+        workflow: 'bench',
+        step: 'search',
+        run_id: 'bench',
+        root_dir: root,
+        limits,
+      }),
+      { mode: 0o600 },
+    );
+    return {
+      label,
+      command: process.execPath,
+      args: [main, 'mcp-serve', `--config=${file}`],
+      cwd: root,
+      env: { AWF_LOG_LEVEL: 'info' },
+    };
   };
   const notes = [];
   try {

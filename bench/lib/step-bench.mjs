@@ -16,7 +16,10 @@ export async function stepOverheadBench({ main, work, notes, rounds = 3 }) {
   const target = join(work, 'project', 'file.txt');
   const commands = workflow('bench-commands', () => ({ type: 'step', command: 'true' }));
   const scripts = workflow('bench-scripts', () => ({
-    type: 'agent', provider: 'script', prompt: 'Read the file.', mcp_proxy: { enable: true },
+    type: 'agent',
+    provider: 'script',
+    prompt: 'Read the file.',
+    mcp_proxy: { enable: true },
     options: { calls: [{ tool: 'Read', args: { file_path: target } }] },
   }));
   const files = { commands: join(work, 'commands.yaml'), scripts: join(work, 'scripts.yaml') };
@@ -25,7 +28,10 @@ export async function stepOverheadBench({ main, work, notes, rounds = 3 }) {
   const times = { commands: [], scripts: [] };
   for (let i = 0; i <= rounds; i++) {
     for (const kind of ['commands', 'scripts']) {
-      const r = await processMs(process.execPath, [main, 'run', files[kind]], { cwd: join(work, 'project'), env: { ...process.env, AWF_LOG_LEVEL: 'warn' } });
+      const r = await processMs(process.execPath, [main, 'run', files[kind]], {
+        cwd: join(work, 'project'),
+        env: { ...process.env, AWF_LOG_LEVEL: 'warn' },
+      });
       if (r.code !== 0) {
         notes.push(`per-step overhead: \`awf run\` of the ${kind} workflow exited ${r.code}; row skipped.`);
         return null;

@@ -49,14 +49,32 @@ const KNOWN_AT_BUILD = {
  * Nest's exception filter requires it at import). In the snapshot bundle they become
  * proxies that require the real module on first use, which happens only at run time.
  */
-export function lazyBuiltins(names = ['http', 'https', 'http2', 'async_hooks', 'perf_hooks', 'child_process', 'worker_threads', 'module', 'readline']) {
+export function lazyBuiltins(
+  names = [
+    'http',
+    'https',
+    'http2',
+    'async_hooks',
+    'perf_hooks',
+    'child_process',
+    'worker_threads',
+    'module',
+    'readline',
+  ],
+) {
   const filter = new RegExp(`^(node:)?(${names.join('|')})$`);
   return {
     name: 'lazy-builtins',
     setup(b) {
       b.onResolve({ filter }, (args) =>
-        args.namespace === 'lazy-builtin' ? { path: args.path, external: true } : { path: args.path.replace(/^node:/, ''), namespace: 'lazy-builtin' });
-      b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({ loader: 'js', contents: onFirstUse(`require('node:${args.path}')`, { writable: true, known: KNOWN_AT_BUILD[args.path] }) }));
+        args.namespace === 'lazy-builtin'
+          ? { path: args.path, external: true }
+          : { path: args.path.replace(/^node:/, ''), namespace: 'lazy-builtin' },
+      );
+      b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
+        loader: 'js',
+        contents: onFirstUse(`require('node:${args.path}')`, { writable: true, known: KNOWN_AT_BUILD[args.path] }),
+      }));
     },
   };
 }
@@ -69,8 +87,10 @@ export function snapshotLeavesOutTheCli() {
   return {
     name: 'snapshot-leaves-out-the-cli',
     setup(b) {
-      b.onResolve({ filter: /^\.\/(interfaces\/cli\/(serve-cli|cli)|infrastructure\/agents\/agents)\.module$/ }, (args) =>
-        args.importer.endsWith(`${'/'}app.module.js`) ? { path: stub('not-in-snapshot.cjs') } : undefined);
+      b.onResolve(
+        { filter: /^\.\/(interfaces\/cli\/(serve-cli|cli)|infrastructure\/agents\/agents)\.module$/ },
+        (args) => (args.importer.endsWith(`${'/'}app.module.js`) ? { path: stub('not-in-snapshot.cjs') } : undefined),
+      );
     },
   };
 }
@@ -86,7 +106,12 @@ export function optionalPeers() {
     setup(b) {
       b.onResolve({ filter: /^[^./]/ }, async (args) => {
         if (args.pluginData === 'optional-peers') return undefined;
-        const found = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: 'optional-peers' });
+        const found = await b.resolve(args.path, {
+          kind: args.kind,
+          resolveDir: args.resolveDir,
+          importer: args.importer,
+          pluginData: 'optional-peers',
+        });
         return found.errors.length ? { path: args.path, external: true } : found;
       });
     },
@@ -101,15 +126,31 @@ export function optionalPeers() {
  */
 export const RUN_TIME_BUNDLES = {
   'awf-grpc.cjs': { packages: ['@grpc/grpc-js', '@grpc/proto-loader'] },
-  'awf-otel.cjs': { packages: ['@opentelemetry/api', '@opentelemetry/resources', '@opentelemetry/sdk-trace-base', '@opentelemetry/sdk-trace-node'], shares: ['@opentelemetry/core'] },
+  'awf-otel.cjs': {
+    packages: [
+      '@opentelemetry/api',
+      '@opentelemetry/resources',
+      '@opentelemetry/sdk-trace-base',
+      '@opentelemetry/sdk-trace-node',
+    ],
+    shares: ['@opentelemetry/core'],
+  },
   // Only the OTLP exporter needs these ~80 KB more; the file and console exporters never read
   // them. It takes the SDK packages it shares from awf-otel.cjs: one copy of each.
-  'awf-otlp.cjs': { packages: ['@opentelemetry/exporter-trace-otlp-proto'], from: { 'awf-otel.cjs': ['@opentelemetry/api', '@opentelemetry/core', '@opentelemetry/resources'] } },
+  'awf-otlp.cjs': {
+    packages: ['@opentelemetry/exporter-trace-otlp-proto'],
+    from: { 'awf-otel.cjs': ['@opentelemetry/api', '@opentelemetry/core', '@opentelemetry/resources'] },
+  },
   // The MCP SDK's Client for steps that name other MCP servers (src/infrastructure/upstreams): with zod,
   // ~1 MB that a step without upstreams must not deserialize at every start.
   'awf-mcp-client.cjs': {
-    packages: ['@modelcontextprotocol/sdk/client/index.js', '@modelcontextprotocol/sdk/client/streamableHttp.js', '@modelcontextprotocol/sdk/client/sse.js',
-      '@modelcontextprotocol/sdk/client/stdio.js', '@modelcontextprotocol/sdk/shared/stdio.js'],
+    packages: [
+      '@modelcontextprotocol/sdk/client/index.js',
+      '@modelcontextprotocol/sdk/client/streamableHttp.js',
+      '@modelcontextprotocol/sdk/client/sse.js',
+      '@modelcontextprotocol/sdk/client/stdio.js',
+      '@modelcontextprotocol/sdk/shared/stdio.js',
+    ],
   },
 };
 
@@ -139,7 +180,9 @@ export function takenFrom(from = {}) {
 
 /** In the snapshot bundle: each package of RUN_TIME_BUNDLES becomes a require of its bundle. */
 export function loadedAtRunTime() {
-  const where = new Map(Object.entries(RUN_TIME_BUNDLES).flatMap(([file, { packages }]) => packages.map((p) => [p, file])));
+  const where = new Map(
+    Object.entries(RUN_TIME_BUNDLES).flatMap(([file, { packages }]) => packages.map((p) => [p, file])),
+  );
   const filter = exactly([...where.keys()]);
   return {
     name: 'loaded-at-run-time',
@@ -174,7 +217,9 @@ export function deferredInSnapshot(names = DEFERRED_IN_SNAPSHOT) {
       b.onLoad({ filter: /.*/, namespace: 'deferred' }, (args) => ({
         loader: 'js',
         resolveDir: ROOT,
-        contents: onFirstUse(`require(${JSON.stringify(createRequire(join(ROOT, 'package.json')).resolve(args.path))})`),
+        contents: onFirstUse(
+          `require(${JSON.stringify(createRequire(join(ROOT, 'package.json')).resolve(args.path))})`,
+        ),
       }));
     },
   };
@@ -185,7 +230,10 @@ export function lazyRxjsIndexes() {
   return {
     name: 'lazy-rxjs-indexes',
     setup(b) {
-      b.onLoad({ filter: RXJS_INDEX }, async (args) => ({ loader: 'js', contents: lazyRxjsIndex(await readFile(args.path, 'utf8'), args.path) }));
+      b.onLoad({ filter: RXJS_INDEX }, async (args) => ({
+        loader: 'js',
+        contents: lazyRxjsIndex(await readFile(args.path, 'utf8'), args.path),
+      }));
     },
   };
 }

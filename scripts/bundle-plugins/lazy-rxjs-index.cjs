@@ -10,7 +10,8 @@
 const RXJS_INDEX = /[\\/]node_modules[\\/]rxjs[\\/]dist[\\/]cjs[\\/](operators[\\/])?index\.js$/;
 
 const REQUIRE = /^var (\w+) = require\(("[^"]+")\);$/;
-const GETTER = /^(Object\.defineProperty\(exports, "\w+", \{ enumerable: true, get: function \(\) \{ return )(\w+)(\.\w+; \} \}\);)$/;
+const GETTER =
+  /^(Object\.defineProperty\(exports, "\w+", \{ enumerable: true, get: function \(\) \{ return )(\w+)(\.\w+; \} \}\);)$/;
 // tslib's export helpers, the `exports.x = ... = void 0;` list, and the type-only module (empty at run time).
 const KEPT = [
   /^"use strict";$/,
@@ -38,9 +39,12 @@ function lazyRxjsIndex(source, file) {
     const get = GETTER.exec(line);
     if (get && lazy.has(get[2])) return `${get[1]}${get[2]}()${get[3]}`;
     if (KEPT.some((re) => re.test(line))) return line;
-    throw new Error(`lazy-rxjs-index: unexpected line in ${file}: ${line.slice(0, 120)} (rxjs changed its index files; update scripts/bundle-plugins/lazy-rxjs-index.cjs)`);
+    throw new Error(
+      `lazy-rxjs-index: unexpected line in ${file}: ${line.slice(0, 120)} (rxjs changed its index files; update scripts/bundle-plugins/lazy-rxjs-index.cjs)`,
+    );
   });
-  if (lazy.size < 50) throw new Error(`lazy-rxjs-index: only ${lazy.size} requires found in ${file} (rxjs changed its index files)`);
+  if (lazy.size < 50)
+    throw new Error(`lazy-rxjs-index: only ${lazy.size} requires found in ${file} (rxjs changed its index files)`);
   return lines.join('\n');
 }
 

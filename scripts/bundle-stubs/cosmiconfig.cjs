@@ -5,6 +5,8 @@
 'use strict';
 module.exports = {
   cosmiconfig() {
-    throw new Error('nest-commander plugins (usePlugins) are not supported by awf; use extensions: in .awf/config.yaml');
+    throw new Error(
+      'nest-commander plugins (usePlugins) are not supported by awf; use extensions: in .awf/config.yaml',
+    );
   },
 };

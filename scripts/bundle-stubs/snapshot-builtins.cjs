@@ -23,7 +23,9 @@ if (v8.startupSnapshot?.isBuildingSnapshot()) {
     process.off('warning', onWarning);
     const stale = [...loaded].filter((name) => !VERIFIED_IN_SNAPSHOT.includes(name));
     if (stale.length > 0) {
-      throw new Error(`built-in ${stale.join(', ')} was loaded while the snapshot was built; Node does not support it in a snapshot, so its state would be the build's in every start: make the require lazy (scripts/bundle-plugins/esbuild-plugins.mjs lazyBuiltins)`);
+      throw new Error(
+        `built-in ${stale.join(', ')} was loaded while the snapshot was built; Node does not support it in a snapshot, so its state would be the build's in every start: make the require lazy (scripts/bundle-plugins/esbuild-plugins.mjs lazyBuiltins)`,
+      );
     }
     // build-bundle.mjs records this line in the blob's .json
     require('node:fs').writeSync(1, `awf-snapshot-builtins: ${JSON.stringify([...loaded].sort())}\n`);

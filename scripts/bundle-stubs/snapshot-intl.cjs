@@ -6,7 +6,16 @@
 'use strict';
 const v8 = require('node:v8');
 if (v8.startupSnapshot?.isBuildingSnapshot()) {
-  const names = ['DateTimeFormat', 'NumberFormat', 'Collator', 'PluralRules', 'RelativeTimeFormat', 'ListFormat', 'Segmenter', 'DisplayNames'];
+  const names = [
+    'DateTimeFormat',
+    'NumberFormat',
+    'Collator',
+    'PluralRules',
+    'RelativeTimeFormat',
+    'ListFormat',
+    'Segmenter',
+    'DisplayNames',
+  ];
   const originals = {};
   for (const name of names) {
     const Real = Intl[name];

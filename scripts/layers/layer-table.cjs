@@ -6,8 +6,24 @@
 // wire real adapters on purpose.
 
 /** Node built-ins that do I/O or start processes: application reaches them only through ports. */
-const IO_BUILTINS = ['fs', 'fs/promises', 'child_process', 'net', 'http', 'https', 'http2', 'dgram', 'tls', 'dns',
-  'worker_threads', 'cluster', 'readline', 'v8', 'vm', 'inspector'];
+const IO_BUILTINS = [
+  'fs',
+  'fs/promises',
+  'child_process',
+  'net',
+  'http',
+  'https',
+  'http2',
+  'dgram',
+  'tls',
+  'dns',
+  'worker_threads',
+  'cluster',
+  'readline',
+  'v8',
+  'vm',
+  'inspector',
+];
 
 /** Shared infrastructure any adapter area may use: the container's core, config readers, logging. */
 const SHARED = ['infrastructure/core', 'infrastructure/config', 'infrastructure/logging'];
@@ -55,7 +71,9 @@ const PACKAGES = {
   '@grpc/[^/]+': ['infrastructure/plugins', 'sdk'],
   'better-sqlite3': ['infrastructure/history'],
   'nest-commander': ['interfaces/cli', 'extensions'], // extensions share awf's instance
-  '@nestjs/[^/]+': Object.keys(AREAS).filter((a) => !['domain', 'application', 'sdk', 'version.ts', 'index.ts'].includes(a)),
+  '@nestjs/[^/]+': Object.keys(AREAS).filter(
+    (a) => !['domain', 'application', 'sdk', 'version.ts', 'index.ts'].includes(a),
+  ),
 };
 
 const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -90,10 +108,16 @@ function layerRules(src = 'src') {
     if (spec.builtins === false || spec.builtins === 'pure') {
       rules.push({
         name: `builtins:${area}`,
-        comment: spec.builtins === false ? `${area} imports no node built-in` : `${area} does no I/O of its own: no ${IO_BUILTINS.join(', ')}`,
+        comment:
+          spec.builtins === false
+            ? `${area} imports no node built-in`
+            : `${area} does no I/O of its own: no ${IO_BUILTINS.join(', ')}`,
         severity: 'error',
         from: { path: areaPath(area), pathNot: SPEC },
-        to: spec.builtins === false ? { dependencyTypes: ['core'] } : { dependencyTypes: ['core'], path: `^(node:)?(${IO_BUILTINS.map(esc).join('|')})$` },
+        to:
+          spec.builtins === false
+            ? { dependencyTypes: ['core'] }
+            : { dependencyTypes: ['core'], path: `^(node:)?(${IO_BUILTINS.map(esc).join('|')})$` },
       });
     }
   }

@@ -34,13 +34,20 @@ export class RunTelemetry {
   /** A CI system that exports TRACEPARENT gets the run as a child of its own span. */
   startRun(workflow: string, runId: string): TraceSpan {
     const parent = inheritedTraceparent(this.env);
-    return this.tracer.startSpan('workflow.run', { parent, attributes: { 'awf.workflow': workflow, 'awf.run_id': runId } });
+    return this.tracer.startSpan('workflow.run', {
+      parent,
+      attributes: { 'awf.workflow': workflow, 'awf.run_id': runId },
+    });
   }
 
   startStep(run: TraceSpan, step: { name: string; type: string; provider?: string }): TraceSpan {
     return this.tracer.startSpan(`step ${step.name}`, {
       parent: run,
-      attributes: { 'awf.step': step.name, 'awf.step.type': step.type, ...(step.provider ? { 'awf.step.provider': step.provider } : {}) },
+      attributes: {
+        'awf.step': step.name,
+        'awf.step.type': step.type,
+        ...(step.provider ? { 'awf.step.provider': step.provider } : {}),
+      },
     });
   }
 
@@ -58,15 +65,27 @@ export class RunTelemetry {
     return events && summary ? { tool_summary: summary, events: [...events] } : undefined;
   }
 
-  finishRun(span: TraceSpan, run: { workflow: string; run_id: string; status: string; duration_ms: number; error?: { message: string } }, dir?: string, startedAt?: Date): void {
+  finishRun(
+    span: TraceSpan,
+    run: { workflow: string; run_id: string; status: string; duration_ms: number; error?: { message: string } },
+    dir?: string,
+    startedAt?: Date,
+  ): void {
     span.setAttributes({ 'awf.run.status': run.status, 'awf.run.duration_ms': run.duration_ms });
     if (run.status === 'failure') span.fail(run.error?.message ?? 'run failed');
     span.end();
     try {
-      this.history?.saveMeta({
-        run_id: run.run_id, workflow: run.workflow, status: run.status,
-        ...(startedAt ? { started_at: startedAt.toISOString() } : {}), finished_at: new Date().toISOString(), duration_ms: run.duration_ms,
-      }, dir);
+      this.history?.saveMeta(
+        {
+          run_id: run.run_id,
+          workflow: run.workflow,
+          status: run.status,
+          ...(startedAt ? { started_at: startedAt.toISOString() } : {}),
+          finished_at: new Date().toISOString(),
+          duration_ms: run.duration_ms,
+        },
+        dir,
+      );
     } catch {
       // The record is for `awf runs show`; a full disk must not turn a finished run into a crash.
     }

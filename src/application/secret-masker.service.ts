@@ -16,7 +16,11 @@ export class ValueSecretMasker implements SecretMasker {
   private pattern?: RegExp;
 
   constructor(env: NodeJS.ProcessEnv = process.env) {
-    this.add(...Object.entries(env).filter(([name, value]) => SECRET_NAME_PATTERN.test(name) && value).map(([, value]) => value as string));
+    this.add(
+      ...Object.entries(env)
+        .filter(([name, value]) => SECRET_NAME_PATTERN.test(name) && value)
+        .map(([, value]) => value as string),
+    );
   }
 
   add(...values: string[]): void {

@@ -36,7 +36,9 @@ export class ToolRouterService implements ToolRouter {
     interceptors: readonly ToolCallInterceptor[] = [],
     onClose: () => Promise<void> = async () => {},
   ): Promise<ToolRouterService> {
-    const listed = await Promise.all(providers.map(async (provider) => ({ provider, tools: await provider.listTools(scope) })));
+    const listed = await Promise.all(
+      providers.map(async (provider) => ({ provider, tools: await provider.listTools(scope) })),
+    );
     const routes = new Map<string, Route>();
     for (const { provider, tools } of listed) {
       for (const tool of tools) {
@@ -63,7 +65,9 @@ export class ToolRouterService implements ToolRouter {
     const ordered = [...interceptors].sort((a, b) => a.order - b.order);
     // What an interceptor filters out is not offered, yet still routed: a call to it reaches
     // the chain and gets that interceptor's coded refusal, not an "unknown tool".
-    let offered: readonly ToolDefinition[] = [...routes.values()].map((r) => r.tool).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    let offered: readonly ToolDefinition[] = [...routes.values()]
+      .map((r) => r.tool)
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const interceptor of ordered) if (interceptor.filterTools) offered = interceptor.filterTools(offered, scope);
     return new ToolRouterService(routes, scope, ordered, onClose, offered);
   }
@@ -75,12 +79,22 @@ export class ToolRouterService implements ToolRouter {
   async call(name: string, args: unknown, options: ToolCallOptions = {}): Promise<ToolResult> {
     const route = this.routes.get(name);
     if (!route) {
-      throw new AwfError(ErrorCodes.TOOL_UNKNOWN, `unknown tool "${name}"`, { tool: name }, 'Call tools/list for the tools this proxy serves.');
+      throw new AwfError(
+        ErrorCodes.TOOL_UNKNOWN,
+        `unknown tool "${name}"`,
+        { tool: name },
+        'Call tools/list for the tools this proxy serves.',
+      );
     }
     const call: ToolCall = {
       tool: route.tool,
       args: isPlainObject(args) ? args : {},
-      ctx: { scope: this.scope, signal: options.signal ?? new AbortController().signal, callId: randomUUID(), ...(options.onProgress ? { onProgress: options.onProgress } : {}) },
+      ctx: {
+        scope: this.scope,
+        signal: options.signal ?? new AbortController().signal,
+        callId: randomUUID(),
+        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      },
     };
     const fail = toErrorResult(name);
     const invoke = (index: number): Promise<ToolResult> => {
@@ -125,4 +139,3 @@ function toErrorResult(name: string) {
     return errorResult(`${name} failed: ${message}${hint}`);
   };
 }
-

@@ -23,7 +23,12 @@ export interface ServeToolsOptions {
 export async function serveTools(providers: ToolProvider[], options: ServeToolsOptions = {}): Promise<void> {
   const config: ProxyConfig = { version: 1, intercept_builtins: true, plugin_tools: [], root_dir: options.rootDir };
   const router = await ToolRouterService.open(providers, buildToolScope(config), options.interceptors ?? []);
-  const server = new McpStdioServer(router, { name: options.name ?? 'awf-embedded', version: AWF_VERSION, stdin: options.stdin, stdout: options.stdout });
+  const server = new McpStdioServer(router, {
+    name: options.name ?? 'awf-embedded',
+    version: AWF_VERSION,
+    stdin: options.stdin,
+    stdout: options.stdout,
+  });
   const stop = (): void => void server.stop();
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

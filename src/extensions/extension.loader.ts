@@ -24,19 +24,28 @@ export function loadExtensionModules(entries: readonly string[], projectDir: str
     try {
       exported = projectRequire(projectRequire.resolve(target)) as Record<string, unknown>;
     } catch (err) {
-      throw new AwfError(ErrorCodes.EXTENSION_LOAD_FAILED, `cannot load extension "${entry}": ${(err as Error).message.split('\n')[0]}`,
-        { extension: entry }, 'Point extensions: at a compiled .js file or an installed package that exports a Nest module.');
+      throw new AwfError(
+        ErrorCodes.EXTENSION_LOAD_FAILED,
+        `cannot load extension "${entry}": ${(err as Error).message.split('\n')[0]}`,
+        { extension: entry },
+        'Point extensions: at a compiled .js file or an installed package that exports a Nest module.',
+      );
     }
     const candidates = [exported.default, ...Object.values(exported)].filter(isNestModule);
     if (candidates.length === 0) {
-      throw new AwfError(ErrorCodes.EXTENSION_LOAD_FAILED, `extension "${entry}" exports no Nest module`, { extension: entry },
-        'Export a class decorated with @Module() (as default, or as the only module export).');
+      throw new AwfError(
+        ErrorCodes.EXTENSION_LOAD_FAILED,
+        `extension "${entry}" exports no Nest module`,
+        { extension: entry },
+        'Export a class decorated with @Module() (as default, or as the only module export).',
+      );
     }
     return candidates[0];
   });
 }
 
 function isNestModule(value: unknown): value is NestModuleRef {
-  if (typeof value === 'function') return MODULE_METADATA_KEYS.some((k) => Reflect.getMetadata?.(k, value) !== undefined);
+  if (typeof value === 'function')
+    return MODULE_METADATA_KEYS.some((k) => Reflect.getMetadata?.(k, value) !== undefined);
   return typeof value === 'object' && value !== null && typeof (value as { module?: unknown }).module === 'function';
 }

@@ -19,12 +19,17 @@ export async function invoke(
   options: { signal?: AbortSignal; config?: Record<string, unknown> } = {},
 ): Promise<InvokeResult> {
   checkDefinition(definition);
-  const spec = Object.prototype.hasOwnProperty.call(definition.operations, operation) ? definition.operations[operation] : undefined;
+  const spec = Object.prototype.hasOwnProperty.call(definition.operations, operation)
+    ? definition.operations[operation]
+    : undefined;
   if (!spec) return failure(`unknown operation ${JSON.stringify(operation)} in plugin ${definition.name}`);
   const prepared = prepareInputs(spec, inputs);
   if (prepared.problems.length > 0) return failure(`invalid inputs: ${prepared.problems.join('; ')}`);
   try {
-    const returned = await spec.run(prepared.inputs, { signal: options.signal ?? new AbortController().signal, config: options.config ?? {} });
+    const returned = await spec.run(prepared.inputs, {
+      signal: options.signal ?? new AbortController().signal,
+      config: options.config ?? {},
+    });
     if (typeof returned === 'string') return { success: true, output: returned, data: {}, error: '' };
     return { success: true, output: '', data: returned ?? {}, error: '' };
   } catch (err) {

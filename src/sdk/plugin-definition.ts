@@ -32,7 +32,10 @@ export interface OperationSpec {
   inputs?: Record<string, InputSpec>;
   outputs?: Record<string, OutputSpec | OutputSpec['type']>;
   /** Throw to fail: the message reaches the agent as the tool's error text. */
-  run(inputs: Record<string, unknown>, ctx: OperationContext): Promise<OperationOutputs | string | void> | OperationOutputs | string | void;
+  run(
+    inputs: Record<string, unknown>,
+    ctx: OperationContext,
+  ): Promise<OperationOutputs | string | void> | OperationOutputs | string | void;
 }
 
 export interface PluginDefinition {
@@ -53,14 +56,22 @@ const OPERATION_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
 
 /** Catches authoring mistakes at start, before the plugin answers the handshake. */
 export function checkDefinition(definition: PluginDefinition): void {
-  if (!definition.name || !OPERATION_NAME.test(definition.name)) throw new Error(`plugin name ${JSON.stringify(definition.name)} must start with a letter and use only letters, digits, "_" and "-"`);
+  if (!definition.name || !OPERATION_NAME.test(definition.name))
+    throw new Error(
+      `plugin name ${JSON.stringify(definition.name)} must start with a letter and use only letters, digits, "_" and "-"`,
+    );
   if (!definition.version) throw new Error('plugin version is required');
   for (const [op, spec] of Object.entries(definition.operations ?? {})) {
-    if (!OPERATION_NAME.test(op)) throw new Error(`operation name ${JSON.stringify(op)} must start with a letter and use only letters, digits, "_" and "-"`);
+    if (!OPERATION_NAME.test(op))
+      throw new Error(
+        `operation name ${JSON.stringify(op)} must start with a letter and use only letters, digits, "_" and "-"`,
+      );
     if (typeof spec.run !== 'function') throw new Error(`operation ${op} has no run function`);
     for (const [input, inputSpec] of Object.entries(spec.inputs ?? {})) {
       if (!['string', 'integer', 'number', 'boolean'].includes(inputSpec.type)) {
-        throw new Error(`input ${op}.${input} has type ${JSON.stringify(inputSpec.type)}; tools accept string, integer, number and boolean`);
+        throw new Error(
+          `input ${op}.${input} has type ${JSON.stringify(inputSpec.type)}; tools accept string, integer, number and boolean`,
+        );
       }
     }
   }
@@ -79,7 +90,9 @@ export function operationSchema(name: string, spec: OperationSpec): OperationSch
       validation: s.validation ?? '',
     })),
     outputs: Object.entries(spec.outputs ?? {}).map(([output, s]) =>
-      typeof s === 'string' ? { name: output, type: s, description: '' } : { name: output, type: s.type, description: s.description ?? '' },
+      typeof s === 'string'
+        ? { name: output, type: s, description: '' }
+        : { name: output, type: s.type, description: s.description ?? '' },
     ),
   };
 }
@@ -87,7 +100,10 @@ export function operationSchema(name: string, spec: OperationSpec): OperationSch
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Applies defaults and checks types, required inputs and validations; returns the problems found. */
-export function prepareInputs(spec: OperationSpec, raw: Record<string, unknown>): { inputs: Record<string, unknown>; problems: string[] } {
+export function prepareInputs(
+  spec: OperationSpec,
+  raw: Record<string, unknown>,
+): { inputs: Record<string, unknown>; problems: string[] } {
   const inputs: Record<string, unknown> = { ...raw };
   const problems: string[] = [];
   for (const [name, s] of Object.entries(spec.inputs ?? {})) {
@@ -98,12 +114,17 @@ export function prepareInputs(spec: OperationSpec, raw: Record<string, unknown>)
     }
     const value = inputs[name];
     const typeOk =
-      s.type === 'string' ? typeof value === 'string'
-      : s.type === 'boolean' ? typeof value === 'boolean'
-      : s.type === 'integer' ? Number.isInteger(value)
-      : typeof value === 'number' && Number.isFinite(value);
+      s.type === 'string'
+        ? typeof value === 'string'
+        : s.type === 'boolean'
+          ? typeof value === 'boolean'
+          : s.type === 'integer'
+            ? Number.isInteger(value)
+            : typeof value === 'number' && Number.isFinite(value);
     if (!typeOk) {
-      problems.push(`${name} must be ${s.type === 'integer' ? 'an integer' : `a ${s.type}`}, got ${JSON.stringify(value)}`);
+      problems.push(
+        `${name} must be ${s.type === 'integer' ? 'an integer' : `a ${s.type}`}, got ${JSON.stringify(value)}`,
+      );
       continue;
     }
     if (s.validation === 'email' && !EMAIL.test(String(value))) problems.push(`${name} must be an email address`);

@@ -9,7 +9,10 @@ import { formatHandshake, MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE, APP_PROTOCOL_VER
 import { loadPluginProtocol } from './wire/proto';
 import { decodeValues, encodeValues } from './wire/value-codec';
 
-type Unary = (call: GrpcJs.ServerUnaryCall<Record<string, unknown>, unknown>, done: GrpcJs.sendUnaryData<unknown>) => void;
+type Unary = (
+  call: GrpcJs.ServerUnaryCall<Record<string, unknown>, unknown>,
+  done: GrpcJs.sendUnaryData<unknown>,
+) => void;
 
 /**
  * Serves a plugin the way go-plugin does, so awf and AWF can both load it: check the
@@ -19,12 +22,18 @@ type Unary = (call: GrpcJs.ServerUnaryCall<Record<string, unknown>, unknown>, do
  */
 export async function serve(definition: PluginDefinition): Promise<void> {
   if (process.env[MAGIC_COOKIE_KEY] !== MAGIC_COOKIE_VALUE) {
-    process.stderr.write(`${definition.name}: this program is an awf plugin; awf starts it when a workflow step exposes its operations.\n`);
+    process.stderr.write(
+      `${definition.name}: this program is an awf plugin; awf starts it when a workflow step exposes its operations.\n`,
+    );
     process.exit(1);
   }
-  const offered = (process.env.PLUGIN_PROTOCOL_VERSIONS ?? String(APP_PROTOCOL_VERSION)).split(',').map((v) => v.trim());
+  const offered = (process.env.PLUGIN_PROTOCOL_VERSIONS ?? String(APP_PROTOCOL_VERSION))
+    .split(',')
+    .map((v) => v.trim());
   if (!offered.includes(String(APP_PROTOCOL_VERSION))) {
-    process.stderr.write(`${definition.name}: host offers plugin protocol ${offered.join(',')}, this plugin speaks ${APP_PROTOCOL_VERSION}\n`);
+    process.stderr.write(
+      `${definition.name}: host offers plugin protocol ${offered.join(',')}, this plugin speaks ${APP_PROTOCOL_VERSION}\n`,
+    );
     process.exit(1);
   }
   try {
@@ -40,7 +49,9 @@ export async function serve(definition: PluginDefinition): Promise<void> {
   const { grpc, PluginService, OperationService, Health, GRPCController, GRPCStdio, GRPCBroker } = loadPluginProtocol();
   const server = new grpc.Server();
   const running = new AbortController();
-  const openStreams = new Set<GrpcJs.ServerWritableStream<unknown, unknown> | GrpcJs.ServerDuplexStream<unknown, unknown>>();
+  const openStreams = new Set<
+    GrpcJs.ServerWritableStream<unknown, unknown> | GrpcJs.ServerDuplexStream<unknown, unknown>
+  >();
   let config: Record<string, unknown> = {};
   const socketDir = mkdtempSync(join(process.env.PLUGIN_UNIX_SOCKET_DIR || tmpdir(), 'awf-plugin-'));
 
@@ -64,20 +75,35 @@ export async function serve(definition: PluginDefinition): Promise<void> {
   };
 
   const pluginService: Record<string, Unary> = {
-    getInfo: (_call, done) => done(null, { name: definition.name, version: definition.version, description: definition.description ?? '', capabilities: ['operations'] }),
+    getInfo: (_call, done) =>
+      done(null, {
+        name: definition.name,
+        version: definition.version,
+        description: definition.description ?? '',
+        capabilities: ['operations'],
+      }),
     init: (call, done) => {
       config = decodeValues(call.request.config as Record<string, Uint8Array>);
-      Promise.resolve(definition.init?.(config)).then(() => done(null, {}), (err: unknown) => done(grpcError(grpc, err), null));
+      Promise.resolve(definition.init?.(config)).then(
+        () => done(null, {}),
+        (err: unknown) => done(grpcError(grpc, err), null),
+      );
     },
     shutdown: (_call, done) => {
-      runShutdownHook().then(() => done(null, {}), (err: unknown) => done(grpcError(grpc, err), null));
+      runShutdownHook().then(
+        () => done(null, {}),
+        (err: unknown) => done(grpcError(grpc, err), null),
+      );
     },
   };
   const operationService: Record<string, Unary> = {
-    listOperations: (_call, done) => done(null, { operations: Object.entries(definition.operations).map(([n, s]) => operationSchema(n, s)) }),
+    listOperations: (_call, done) =>
+      done(null, { operations: Object.entries(definition.operations).map(([n, s]) => operationSchema(n, s)) }),
     getOperation: (call, done) => {
       const name = String(call.request.name ?? '');
-      const spec = Object.prototype.hasOwnProperty.call(definition.operations, name) ? definition.operations[name] : undefined;
+      const spec = Object.prototype.hasOwnProperty.call(definition.operations, name)
+        ? definition.operations[name]
+        : undefined;
       if (!spec) return done({ code: grpc.status.NOT_FOUND, details: `operation "${name}" not found` }, null);
       done(null, { operation: operationSchema(name, spec) });
     },
@@ -123,11 +149,18 @@ export async function serve(definition: PluginDefinition): Promise<void> {
 
   const clientCert = process.env.PLUGIN_CLIENT_CERT;
   const own = clientCert ? generateEphemeralCert() : undefined;
-  const credentials = own && clientCert
-    ? grpc.ServerCredentials.createSsl(Buffer.from(clientCert), [{ private_key: Buffer.from(own.keyPem), cert_chain: Buffer.from(own.certPem) }], true)
-    : grpc.ServerCredentials.createInsecure();
+  const credentials =
+    own && clientCert
+      ? grpc.ServerCredentials.createSsl(
+          Buffer.from(clientCert),
+          [{ private_key: Buffer.from(own.keyPem), cert_chain: Buffer.from(own.certPem) }],
+          true,
+        )
+      : grpc.ServerCredentials.createInsecure();
   const socket = join(socketDir, 'plugin.sock');
-  await new Promise<void>((resolve, reject) => server.bindAsync(`unix:${socket}`, credentials, (err) => (err ? reject(err) : resolve())));
+  await new Promise<void>((resolve, reject) =>
+    server.bindAsync(`unix:${socket}`, credentials, (err) => (err ? reject(err) : resolve())),
+  );
   process.stdout.write(formatHandshake({ network: 'unix', address: socket, certDer: own?.certDer }) + '\n');
 
   // Like go-plugin: Ctrl-C reaches the whole process group, and the host decides when we stop.

@@ -15,7 +15,10 @@ export type CliName = 'claude' | 'codex' | 'gemini' | 'opencode';
 
 export function cliBin(name: CliName): string {
   const dir = process.env.AWF_AGENT_CLI_BIN;
-  if (!dir) throw new Error('AWF_AGENT_CLI_BIN is unset: run through `npm run test:agents` (its global setup installs the CLIs)');
+  if (!dir)
+    throw new Error(
+      'AWF_AGENT_CLI_BIN is unset: run through `npm run test:agents` (its global setup installs the CLIs)',
+    );
   return join(dir, name);
 }
 
@@ -32,77 +35,157 @@ export interface AgentWorld {
 }
 
 /** A project with `files`, whose `.awf/config.yaml` loads `extensions`, set up for `cli` against `modelUrl`. */
-export function agentWorld(cli: CliName, modelUrl: string, opts: { extensions?: string[]; files?: Record<string, string> } = {}): AgentWorld {
+export function agentWorld(
+  cli: CliName,
+  modelUrl: string,
+  opts: { extensions?: string[]; files?: Record<string, string> } = {},
+): AgentWorld {
   const root = mkdtempSync(join(tmpdir(), `awf-agents-test-${cli}-`));
   const project = join(root, 'project');
   const home = join(root, 'home');
   const xdg = (d: string) => join(home, d);
-  for (const d of [project, join(project, '.awf'), xdg('.config'), xdg('.local/share'), xdg('.cache'), xdg('.local/state')]) mkdirSync(d, { recursive: true });
+  for (const d of [
+    project,
+    join(project, '.awf'),
+    xdg('.config'),
+    xdg('.local/share'),
+    xdg('.cache'),
+    xdg('.local/state'),
+  ])
+    mkdirSync(d, { recursive: true });
   if (opts.extensions?.length) {
-    writeFileSync(join(project, '.awf', 'config.yaml'), `extensions:\n${opts.extensions.map((e) => `  - ${JSON.stringify(e)}`).join('\n')}\n`);
+    writeFileSync(
+      join(project, '.awf', 'config.yaml'),
+      `extensions:\n${opts.extensions.map((e) => `  - ${JSON.stringify(e)}`).join('\n')}\n`,
+    );
   }
   for (const [name, content] of Object.entries(opts.files ?? {})) {
     mkdirSync(join(project, name, '..'), { recursive: true });
     writeFileSync(join(project, name), content);
   }
   const env: Record<string, string> = {
-    HOME: home, XDG_CONFIG_HOME: xdg('.config'), XDG_DATA_HOME: xdg('.local/share'), XDG_CACHE_HOME: xdg('.cache'), XDG_STATE_HOME: xdg('.local/state'),
-    AWF_LOG_LEVEL: 'warn', NO_COLOR: '1',
+    HOME: home,
+    XDG_CONFIG_HOME: xdg('.config'),
+    XDG_DATA_HOME: xdg('.local/share'),
+    XDG_CACHE_HOME: xdg('.cache'),
+    XDG_STATE_HOME: xdg('.local/state'),
+    AWF_LOG_LEVEL: 'warn',
+    NO_COLOR: '1',
   };
   const options: Record<string, unknown> = { binary: cliBin(cli) };
   setUpCli(cli, modelUrl, home, env, options);
   const proxyConfigPath = join(root, 'proxy-config.json');
   return {
-    project, home, env, options, proxyConfigPath,
+    project,
+    home,
+    env,
+    options,
+    proxyConfigPath,
     injection(interceptBuiltins, extra = {}) {
-      writeFileSync(proxyConfigPath, JSON.stringify({ version: 1, intercept_builtins: interceptBuiltins, plugin_tools: [], root_dir: project, ...extra }));
+      writeFileSync(
+        proxyConfigPath,
+        JSON.stringify({
+          version: 1,
+          intercept_builtins: interceptBuiltins,
+          plugin_tools: [],
+          root_dir: project,
+          ...extra,
+        }),
+      );
       return {
-        serverName: 'awf-proxy', command: process.execPath, args: [AWF_MAIN, 'mcp-serve', `--config=${proxyConfigPath}`],
-        env: { AWF_LOG_LEVEL: 'warn' }, configPath: proxyConfigPath, interceptBuiltins,
+        serverName: 'awf-proxy',
+        command: process.execPath,
+        args: [AWF_MAIN, 'mcp-serve', `--config=${proxyConfigPath}`],
+        env: { AWF_LOG_LEVEL: 'warn' },
+        configPath: proxyConfigPath,
+        interceptBuiltins,
       };
     },
     cleanup: () => (process.env.AGENTS_KEEP ? undefined : rmSync(root, { recursive: true, force: true })),
   };
 }
 
-function setUpCli(cli: CliName, url: string, home: string, env: Record<string, string>, options: Record<string, unknown>): void {
+function setUpCli(
+  cli: CliName,
+  url: string,
+  home: string,
+  env: Record<string, string>,
+  options: Record<string, unknown>,
+): void {
   switch (cli) {
     case 'claude':
       Object.assign(env, {
-        ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'scripted', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-        DISABLE_AUTOUPDATER: '1', DISABLE_TELEMETRY: '1', DISABLE_ERROR_REPORTING: '1',
+        ANTHROPIC_BASE_URL: url,
+        ANTHROPIC_API_KEY: 'scripted',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        DISABLE_AUTOUPDATER: '1',
+        DISABLE_TELEMETRY: '1',
+        DISABLE_ERROR_REPORTING: '1',
       });
       return;
     case 'codex': {
       const codexHome = join(home, '.codex');
       mkdirSync(codexHome);
-      writeFileSync(join(codexHome, 'config.toml'), [
-        'model_provider = "scripted"', 'check_for_update_on_startup = false',
-        '[analytics]', 'enabled = false', '[features]', 'plugins = false', 'remote_plugin = false', 'apps = false',
-        '[model_providers.scripted]', 'name = "scripted"', `base_url = "${url}/v1"`, 'env_key = "SCRIPTED_API_KEY"', 'wire_api = "responses"', '',
-      ].join('\n'));
+      writeFileSync(
+        join(codexHome, 'config.toml'),
+        [
+          'model_provider = "scripted"',
+          'check_for_update_on_startup = false',
+          '[analytics]',
+          'enabled = false',
+          '[features]',
+          'plugins = false',
+          'remote_plugin = false',
+          'apps = false',
+          '[model_providers.scripted]',
+          'name = "scripted"',
+          `base_url = "${url}/v1"`,
+          'env_key = "SCRIPTED_API_KEY"',
+          'wire_api = "responses"',
+          '',
+        ].join('\n'),
+      );
       Object.assign(env, { CODEX_HOME: codexHome, SCRIPTED_API_KEY: 'scripted' });
       options.model = 'gpt-5';
       return;
     }
     case 'gemini':
       mkdirSync(join(home, '.gemini'));
-      writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify({
-        general: { enableAutoUpdate: false }, privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false },
-        security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
-      }));
+      writeFileSync(
+        join(home, '.gemini', 'settings.json'),
+        JSON.stringify({
+          general: { enableAutoUpdate: false },
+          privacy: { usageStatisticsEnabled: false },
+          telemetry: { enabled: false },
+          security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
+        }),
+      );
       Object.assign(env, { GOOGLE_GEMINI_BASE_URL: url, GEMINI_API_KEY: 'scripted' });
       options.model = 'gemini-2.5-flash';
       return;
     case 'opencode':
       mkdirSync(join(home, '.config', 'opencode'), { recursive: true });
-      writeFileSync(join(home, '.config', 'opencode', 'opencode.json'), JSON.stringify({
-        model: 'scripted/scripted-model', autoupdate: false, share: 'disabled',
-        provider: { scripted: { npm: '@ai-sdk/openai-compatible', options: { baseURL: `${url}/v1`, apiKey: 'scripted' }, models: { 'scripted-model': { tool_call: true } } } },
-      }));
+      writeFileSync(
+        join(home, '.config', 'opencode', 'opencode.json'),
+        JSON.stringify({
+          model: 'scripted/scripted-model',
+          autoupdate: false,
+          share: 'disabled',
+          provider: {
+            scripted: {
+              npm: '@ai-sdk/openai-compatible',
+              options: { baseURL: `${url}/v1`, apiKey: 'scripted' },
+              models: { 'scripted-model': { tool_call: true } },
+            },
+          },
+        }),
+      );
       Object.assign(env, {
-        OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
-        OPENCODE_DISABLE_DEFAULT_PLUGINS: '1', OPENCODE_DISABLE_SHARE: '1',
+        OPENCODE_DISABLE_AUTOUPDATE: '1',
+        OPENCODE_DISABLE_MODELS_FETCH: '1',
+        OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+        OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
+        OPENCODE_DISABLE_SHARE: '1',
       });
       return;
   }
@@ -124,7 +207,9 @@ export function processesMentioning(needle: string): string[] {
 
 /** The provider temp dirs (`awf-<provider>-*`) currently in the temp dir. */
 export function providerTempDirs(provider: string): string[] {
-  return readdirSync(tmpdir()).filter((e) => e.startsWith(`awf-${provider}-`)).sort();
+  return readdirSync(tmpdir())
+    .filter((e) => e.startsWith(`awf-${provider}-`))
+    .sort();
 }
 
 export interface RecordingLogger extends AppLogger {
@@ -134,14 +219,29 @@ export interface RecordingLogger extends AppLogger {
 export function recordingLogger(): RecordingLogger {
   const lines: RecordingLogger['lines'] = [];
   const at = (level: string) => (fields: object, msg: string) => void lines.push({ level, fields, msg });
-  const logger: RecordingLogger = { lines, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), child: () => logger };
+  const logger: RecordingLogger = {
+    lines,
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    child: () => logger,
+  };
   return logger;
 }
 
 /** Async on purpose: the scripted model answers from this process's event loop. */
-export function awfRun(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function awfRun(
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [AWF_MAIN, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [AWF_MAIN, ...args], {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -149,4 +249,3 @@ export function awfRun(args: string[], cwd: string, env: Record<string, string>)
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
-

@@ -25,12 +25,17 @@ export const AGENT_CLI_PINS: Readonly<Record<string, string>> = {
  * neither CLI starts. Gemini CLI and Codex have none.
  */
 export const AGENT_CLI_ALLOW_SCRIPTS: Readonly<Record<string, true>> = Object.fromEntries(
-  ['@anthropic-ai/claude-code', 'opencode-ai'].map((name) => [`${name}@${AGENT_CLI_PINS[name]}`, true]));
+  ['@anthropic-ai/claude-code', 'opencode-ai'].map((name) => [`${name}@${AGENT_CLI_PINS[name]}`, true]),
+);
 
 export function agentCliCacheDir(): string {
-  const base = process.env.AWF_AGENT_CLI_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'awf-agent-clis');
+  const base =
+    process.env.AWF_AGENT_CLI_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'awf-agent-clis');
   // The allow list is part of the key: a set installed without the scripts is never reused.
-  const key = createHash('sha256').update(JSON.stringify({ pins: AGENT_CLI_PINS, allowScripts: AGENT_CLI_ALLOW_SCRIPTS })).digest('hex').slice(0, 12);
+  const key = createHash('sha256')
+    .update(JSON.stringify({ pins: AGENT_CLI_PINS, allowScripts: AGENT_CLI_ALLOW_SCRIPTS }))
+    .digest('hex')
+    .slice(0, 12);
   return join(base, key);
 }
 
@@ -43,7 +48,10 @@ export function installAgentClis(log: (line: string) => void = () => undefined):
   const staging = `${dir}.partial-${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
-  writeFileSync(join(staging, 'package.json'), JSON.stringify({ name: 'awf-agent-clis', private: true, allowScripts: AGENT_CLI_ALLOW_SCRIPTS }));
+  writeFileSync(
+    join(staging, 'package.json'),
+    JSON.stringify({ name: 'awf-agent-clis', private: true, allowScripts: AGENT_CLI_ALLOW_SCRIPTS }),
+  );
   const specs = Object.entries(AGENT_CLI_PINS).map(([name, version]) => `${name}@${version}`);
   log(`installing ${specs.join(' ')} into ${dir} (first use only)`);
   execFileSync('npm', ['install', '--prefix', staging, '--no-audit', '--no-fund', '--save-exact', ...specs], {

@@ -14,7 +14,9 @@ type Provider = CliName | 'openai_compatible';
 const PROVIDERS: Provider[] = ['claude', 'codex', 'gemini', 'opencode', 'openai_compatible'];
 
 function workflow(provider: Provider, options: Record<string, unknown>, proxy: boolean): string {
-  const opts = Object.entries(options).map(([k, v]) => `      ${k}: ${JSON.stringify(v)}`).join('\n');
+  const opts = Object.entries(options)
+    .map(([k, v]) => `      ${k}: ${JSON.stringify(v)}`)
+    .join('\n');
   const step = (name: string, extra: string) => `  ${name}:
     type: agent
     provider: ${provider}
@@ -35,7 +37,9 @@ ${step('recall', '    conversation: {continue_from: ask}\n    prompt: "Which wor
 
 describe.each(PROVIDERS)('a %s conversation continued by a later step', (provider) => {
   let model: ScriptedModel;
-  beforeAll(async () => { model = await startScriptedModel(); });
+  beforeAll(async () => {
+    model = await startScriptedModel();
+  });
   afterAll(() => model.close());
 
   it('resumes the earlier step: the model sees the first turn in the resumed request', async () => {
@@ -45,14 +49,24 @@ describe.each(PROVIDERS)('a %s conversation continued by a later step', (provide
     const root = join(world.project, '..');
     const tmp = join(root, 'tmp');
     mkdirSync(tmp);
-    const options = provider === 'openai_compatible' ? { base_url: `${model.url}/v1`, model: 'scripted', api_key: 'scripted' } : world.options;
+    const options =
+      provider === 'openai_compatible'
+        ? { base_url: `${model.url}/v1`, model: 'scripted', api_key: 'scripted' }
+        : world.options;
     // Gemini's session store moves with its private home when awf injects the proxy: prove it survives.
     writeFileSync(join(root, 'wf.yaml'), workflow(provider, options, provider === 'gemini'));
     try {
-      const run = await awfRun(['run', join(root, 'wf.yaml'), '-f', 'json'], world.project, { ...world.env, TMPDIR: tmp, AWF_STORAGE: join(root, 'storage') });
+      const run = await awfRun(['run', join(root, 'wf.yaml'), '-f', 'json'], world.project, {
+        ...world.env,
+        TMPDIR: tmp,
+        AWF_STORAGE: join(root, 'storage'),
+      });
       expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
       const report = JSON.parse(run.stdout);
-      expect(report.steps.map((s: { name: string; status: string }) => [s.name, s.status])).toEqual([['ask', 'success'], ['recall', 'success']]);
+      expect(report.steps.map((s: { name: string; status: string }) => [s.name, s.status])).toEqual([
+        ['ask', 'success'],
+        ['recall', 'success'],
+      ]);
 
       const bodies = model.requests.map((r) => JSON.stringify(r.body));
       const first = bodies.findIndex((b) => b.includes('PAPAYA-7731'));

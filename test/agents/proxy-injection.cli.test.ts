@@ -41,8 +41,15 @@ describe.each(Object.keys(PROVIDERS) as CliName[])('%s with the proxy injected (
     try {
       const provider = new PROVIDERS[cli](recordingLogger());
       const result = await provider.run({
-        workflow: 'wf', step: 'agent', runId: 'run-1', prompt: 'Echo a greeting.', options: world.options,
-        cwd: world.project, timeoutMs: 180_000, signal: new AbortController().signal, env: world.env,
+        workflow: 'wf',
+        step: 'agent',
+        runId: 'run-1',
+        prompt: 'Echo a greeting.',
+        options: world.options,
+        cwd: world.project,
+        timeoutMs: 180_000,
+        signal: new AbortController().signal,
+        env: world.env,
         proxy: world.injection(false),
       });
 

@@ -65,7 +65,13 @@ export async function startScriptedModel(script: ScriptedTurn[] = [], finalText 
     }
     const offered = api.offeredTools(body);
     const results = api.toolResults(body);
-    requests.push({ api: api.name, path, body, tools: offered.map((t) => (t.namespace ? `${t.namespace}.${t.name}` : t.name)), toolResults: results });
+    requests.push({
+      api: api.name,
+      path,
+      body,
+      tools: offered.map((t) => (t.namespace ? `${t.namespace}.${t.name}` : t.name)),
+      toolResults: results,
+    });
     api.send(res, body, path, decide(offered, results.length, results.at(-1)));
   }
 
@@ -113,7 +119,10 @@ export async function startScriptedModel(script: ScriptedTurn[] = [], finalText 
   };
 }
 
-/** `mcp__awf-proxy__Read`, `mcp_awf-proxy_Read`, `awf-proxy_Read` and Codex's `Read` in namespace `mcp__awf_proxy` all name `Read`. */
+/**
+ * `mcp__awf-proxy__Read`, `mcp_awf-proxy_Read`, `awf-proxy_Read` and Codex's `Read` in namespace
+ * `mcp__awf_proxy` all name `Read`.
+ */
 export function matches(offered: string, tool: string): boolean {
   return offered === tool || offered.endsWith(`_${tool}`);
 }

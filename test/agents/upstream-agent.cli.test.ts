@@ -20,7 +20,9 @@ states:
     prompt: "Echo a greeting, then add 19 and 23."
     timeout: 4m
     options:
-${Object.entries(options).map(([k, v]) => `      ${k}: ${JSON.stringify(v)}`).join('\n')}
+${Object.entries(options)
+  .map(([k, v]) => `      ${k}: ${JSON.stringify(v)}`)
+  .join('\n')}
     mcp_proxy:
       enable: true
       servers: [everything]
@@ -28,9 +30,17 @@ ${Object.entries(options).map(([k, v]) => `      ${k}: ${JSON.stringify(v)}`).jo
   done: {type: terminal, status: success, message: "{{.states.agent.Output}}"}
 `;
 
-function awfRun(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function awfRun(
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [AWF_MAIN, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [AWF_MAIN, ...args], {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -41,33 +51,52 @@ function awfRun(args: string[], cwd: string, env: Record<string, string>): Promi
 
 describe('awf run with a claude step that names an upstream MCP server', () => {
   let model: ScriptedModel;
-  beforeAll(async () => { model = await startScriptedModel(); });
+  beforeAll(async () => {
+    model = await startScriptedModel();
+  });
   afterAll(() => model.close());
 
   it('lets claude call everything_echo and everything_get-sum through the proxy, audited with their source', async () => {
-    model.reset([
-      { tool: 'everything_echo', args: { message: 'hello from claude' } },
-      { tool: 'everything_get-sum', args: { a: 19, b: 23 } },
-    ], 'DONE');
+    model.reset(
+      [
+        { tool: 'everything_echo', args: { message: 'hello from claude' } },
+        { tool: 'everything_get-sum', args: { a: 19, b: 23 } },
+      ],
+      'DONE',
+    );
     const world = agentWorld('claude', model.url);
     const root = join(world.project, '..');
     const tmp = join(root, 'tmp');
     const storage = join(root, 'storage');
     mkdirSync(tmp);
-    writeFileSync(join(world.project, '.awf', 'config.yaml'),
-      `mcp_servers:\n  everything:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(SERVER_EVERYTHING)}, stdio, ${JSON.stringify(root)}]\n`);
+    writeFileSync(
+      join(world.project, '.awf', 'config.yaml'),
+      `mcp_servers:\n  everything:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(SERVER_EVERYTHING)}, stdio, ${JSON.stringify(root)}]\n`,
+    );
     writeFileSync(join(root, 'wf.yaml'), workflow(world.options));
     try {
-      const run = await awfRun(['run', join(root, 'wf.yaml'), '-f', 'json'], world.project, { ...world.env, TMPDIR: tmp, AWF_STORAGE: storage });
+      const run = await awfRun(['run', join(root, 'wf.yaml'), '-f', 'json'], world.project, {
+        ...world.env,
+        TMPDIR: tmp,
+        AWF_STORAGE: storage,
+      });
       expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
       const withTools = model.requests.filter((r) => r.tools.length > 0);
-      expect(withTools[0].tools).toEqual(expect.arrayContaining(['mcp__awf-proxy__everything_echo', 'mcp__awf-proxy__everything_get-sum']));
+      expect(withTools[0].tools).toEqual(
+        expect.arrayContaining(['mcp__awf-proxy__everything_echo', 'mcp__awf-proxy__everything_get-sum']),
+      );
       const results = withTools.at(-1)!.toolResults.join('\n');
       expect(results).toContain('Echo: hello from claude');
       expect(results).toMatch(/42/);
       const runs = readdirSync(join(storage, 'runs'));
-      const events = readFileSync(join(storage, 'runs', runs[0], 'agent.events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-      expect(events.map((e) => [e.tool, e.source, e.status])).toEqual([['everything_echo', 'mcp:everything', 'ok'], ['everything_get-sum', 'mcp:everything', 'ok']]);
+      const events = readFileSync(join(storage, 'runs', runs[0], 'agent.events.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(events.map((e) => [e.tool, e.source, e.status])).toEqual([
+        ['everything_echo', 'mcp:everything', 'ok'],
+        ['everything_get-sum', 'mcp:everything', 'ok'],
+      ]);
       expect(readdirSync(tmp).filter((entry) => entry.startsWith('awf-'))).toEqual([]);
       expect(processesMentioning(root)).toEqual([]);
     } finally {

@@ -37,7 +37,9 @@ const NOTES = 'title: release notes\nstatus: draft\n';
 const AUDIT_BUILT = existsSync(join(AWF_MAIN, '..', 'infrastructure', 'telemetry', 'audit-trail.interceptor.js'));
 
 function workflow(provider: Provider, options: Record<string, unknown>): string {
-  const opts = Object.entries(options).map(([k, v]) => `      ${k}: ${JSON.stringify(v)}`).join('\n');
+  const opts = Object.entries(options)
+    .map(([k, v]) => `      ${k}: ${JSON.stringify(v)}`)
+    .join('\n');
   return `name: agents-proof
 version: "1.0"
 states:
@@ -67,25 +69,37 @@ ${opts}
 
 describe.each(Object.keys(EXPECT) as Provider[])('awf run with a %s agent step behind the proxy', (provider) => {
   let model: ScriptedModel;
-  beforeAll(async () => { model = await startScriptedModel(); });
+  beforeAll(async () => {
+    model = await startScriptedModel();
+  });
   afterAll(() => model.close());
 
   it('reads then edits a file through the proxy, offered only our tools, audited, leaving nothing behind', async () => {
-    model.reset([
-      { tool: 'Read', args: { file_path: 'notes.txt' } },
-      { tool: 'Edit', args: { file_path: 'notes.txt', old_string: 'status: draft', new_string: 'status: reviewed' } },
-    ], 'DONE');
+    model.reset(
+      [
+        { tool: 'Read', args: { file_path: 'notes.txt' } },
+        { tool: 'Edit', args: { file_path: 'notes.txt', old_string: 'status: draft', new_string: 'status: reviewed' } },
+      ],
+      'DONE',
+    );
     const cli: CliName = provider === 'openai_compatible' ? 'claude' : provider;
     const world = agentWorld(cli, model.url, { files: { 'notes.txt': NOTES } });
     const root = join(world.project, '..');
     const tmp = join(root, 'tmp');
     const storage = join(root, 'storage');
     mkdirSync(tmp);
-    const options = provider === 'openai_compatible' ? { base_url: `${model.url}/v1`, model: 'scripted', api_key: 'scripted' } : world.options;
+    const options =
+      provider === 'openai_compatible'
+        ? { base_url: `${model.url}/v1`, model: 'scripted', api_key: 'scripted' }
+        : world.options;
     writeFileSync(join(root, 'wf.yaml'), workflow(provider, options));
     try {
       // TMPDIR private to this run: every temp file awf makes (proxy config, agent config) lands here.
-      const run = await awfRun(['run', join(root, 'wf.yaml'), '-f', 'json'], world.project, { ...world.env, TMPDIR: tmp, AWF_STORAGE: storage });
+      const run = await awfRun(['run', join(root, 'wf.yaml'), '-f', 'json'], world.project, {
+        ...world.env,
+        TMPDIR: tmp,
+        AWF_STORAGE: storage,
+      });
       expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
 
       expect(readFileSync(join(world.project, 'notes.txt'), 'utf8')).toBe('title: release notes\nstatus: reviewed\n');
@@ -97,7 +111,9 @@ describe.each(Object.keys(EXPECT) as Provider[])('awf run with a %s agent step b
       const withTools = model.requests.filter((r) => r.tools.length > 0);
       expect(withTools.length).toBeGreaterThanOrEqual(3);
       for (const request of withTools) {
-        expect(request.tools).toEqual(expect.arrayContaining(['Read', 'Edit', 'Write', 'Bash', 'Glob', 'Grep'].map(e.offered)));
+        expect(request.tools).toEqual(
+          expect.arrayContaining(['Read', 'Edit', 'Write', 'Bash', 'Glob', 'Grep'].map(e.offered)),
+        );
         const ours = new Set(['Read', 'Edit', 'Write', 'Bash', 'Glob', 'Grep'].map(e.offered));
         const native = request.tools.filter((t) => !ours.has(t));
         if (e.nativeOff) expect(native).toEqual([]);
@@ -110,8 +126,14 @@ describe.each(Object.keys(EXPECT) as Provider[])('awf run with a %s agent step b
         expect(report.steps[0].tool_calls).toBe(2);
         const runs = readdirSync(join(storage, 'runs'));
         expect(runs).toHaveLength(1);
-        const events = readFileSync(join(storage, 'runs', runs[0], 'agent.events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-        expect(events.map((ev) => [ev.tool, ev.status, ev.step])).toEqual([['Read', 'ok', 'agent'], ['Edit', 'ok', 'agent']]);
+        const events = readFileSync(join(storage, 'runs', runs[0], 'agent.events.jsonl'), 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l));
+        expect(events.map((ev) => [ev.tool, ev.status, ev.step])).toEqual([
+          ['Read', 'ok', 'agent'],
+          ['Edit', 'ok', 'agent'],
+        ]);
       }
 
       expect(readdirSync(tmp).filter((entry) => entry.startsWith('awf-'))).toEqual([]);

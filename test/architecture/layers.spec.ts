@@ -25,12 +25,18 @@ interface Violation {
 function cruise(args: string[]): Violation[] {
   let out: string;
   try {
-    out = execFileSync(DEPCRUISE, [...args, '--output-type', 'json'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
+    out = execFileSync(DEPCRUISE, [...args, '--output-type', 'json'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    });
   } catch (err) {
     out = (err as { stdout: string }).stdout; // exits non-zero when it finds violations
   }
   // Known violations (.dependency-cruiser-known-violations.json, with --ignore-known) come back as 'ignore'.
-  return (JSON.parse(out) as { summary: { violations: Violation[] } }).summary.violations.filter((v) => v.rule.severity !== 'ignore');
+  return (JSON.parse(out) as { summary: { violations: Violation[] } }).summary.violations.filter(
+    (v) => v.rule.severity !== 'ignore',
+  );
 }
 
 describe('layer rules', () => {
@@ -98,9 +104,12 @@ describe('layer rules', () => {
         writeFileSync(join(ROOT, path), text);
       }
       const config = `${scratch}/cruise.cjs`;
-      writeFileSync(join(ROOT, config), `const { layerRules } = require('../scripts/layers/layer-table.cjs');
+      writeFileSync(
+        join(ROOT, config),
+        `const { layerRules } = require('../scripts/layers/layer-table.cjs');
 module.exports = { forbidden: layerRules('${src}'), options: { tsPreCompilationDeps: true, doNotFollow: { path: 'node_modules' } } };
-`);
+`,
+      );
       found = cruise([src, '--config', config]);
     }, 120_000);
 

@@ -24,7 +24,12 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 /** Runs awf under a pseudo-terminal (util-linux `script`), as a user at a terminal would. */
 function onTty(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): string {
   const line = [process.execPath, AWF_MAIN, ...args].map((a) => `'${a}'`).join(' ');
-  const r = spawnSync('script', ['-qfec', line, '/dev/null'], { cwd, env: { ...process.env, AWF_LOG_LEVEL: 'warn', ...env }, encoding: 'utf8', timeout: 20_000 });
+  const r = spawnSync('script', ['-qfec', line, '/dev/null'], {
+    cwd,
+    env: { ...process.env, AWF_LOG_LEVEL: 'warn', ...env },
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
   return r.stdout;
 }
 
@@ -32,7 +37,8 @@ describe('global flags, in any position', () => {
   const project = scratchDir({ 'wf.yaml': WORKFLOW, '.awf/workflows/hello.yaml': WORKFLOW });
   const env = { AWF_STORAGE: join(project.dir, 'store'), NO_COLOR: '', FORCE_COLOR: '' };
   afterAll(() => project.cleanup());
-  const awf = (args: string[], extra: NodeJS.ProcessEnv = {}) => runAwf(args, { cwd: project.dir, env: { ...env, ...extra } });
+  const awf = (args: string[], extra: NodeJS.ProcessEnv = {}) =>
+    runAwf(args, { cwd: project.dir, env: { ...env, ...extra } });
 
   it('prints the run id at the start in text mode, before or after the command name', () => {
     const r = awf(['run', 'wf.yaml', '-i', 'who=you']);
@@ -41,24 +47,41 @@ describe('global flags, in any position', () => {
     expect(r.stderr).toMatch(new RegExp(`^Workflow started: hello\\nWorkflow ID: ${UUID.source}\\n`));
   });
 
-  it.each([[['-q', 'run', 'wf.yaml']], [['run', 'wf.yaml', '--quiet']]])('-q %p keeps stderr free of progress', (args) => {
-    const r = awf(args);
-    expect(r.status).toBe(0);
-    expect(r.stdout).toBe('hello world\n');
-    expect(r.stderr).toBe('');
-  });
+  it.each([[['-q', 'run', 'wf.yaml']], [['run', 'wf.yaml', '--quiet']]])(
+    '-q %p keeps stderr free of progress',
+    (args) => {
+      const r = awf(args);
+      expect(r.status).toBe(0);
+      expect(r.stdout).toBe('hello world\n');
+      expect(r.stderr).toBe('');
+    },
+  );
 
-  it.each([[['--format', 'json', 'run', 'wf.yaml']], [['run', 'wf.yaml', '-f', 'json']], [['run', '--format=json', 'wf.yaml']]])('-f json %p prints one report with schema_version', (args) => {
+  it.each([
+    [['--format', 'json', 'run', 'wf.yaml']],
+    [['run', 'wf.yaml', '-f', 'json']],
+    [['run', '--format=json', 'wf.yaml']],
+  ])('-f json %p prints one report with schema_version', (args) => {
     const r = awf(args);
     expect(r.status).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ schema_version: 1, workflow: 'hello', status: 'success', run_id: expect.stringMatching(UUID) });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      schema_version: 1,
+      workflow: 'hello',
+      status: 'success',
+      run_id: expect.stringMatching(UUID),
+    });
   });
 
   it('puts an error before the run as one JSON object on stdout with -f json', () => {
     const r = awf(['--format', 'json', 'run', 'missing-workflow']);
     expect(r.status).toBe(1);
     expect(r.stderr).toBe('');
-    expect(JSON.parse(r.stdout)).toMatchObject({ schema_version: 1, status: 'error', exit_code: 1, error: { code: 'USER.WORKFLOW.NOT_FOUND' } });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      schema_version: 1,
+      status: 'error',
+      exit_code: 1,
+      error: { code: 'USER.WORKFLOW.NOT_FOUND' },
+    });
   });
 
   it('refuses an unknown format with exit 1 and a coded line', () => {
@@ -74,7 +97,9 @@ describe('global flags, in any position', () => {
 
   it('colours only where asked: FORCE_COLOR in a pipe, --no-color and NO_COLOR beat it', () => {
     expect(awf(['run', 'missing-workflow']).stderr).not.toContain('\x1b[');
-    expect(awf(['run', 'missing-workflow'], { FORCE_COLOR: '1' }).stderr).toContain('\x1b[31m[USER.WORKFLOW.NOT_FOUND]\x1b[0m');
+    expect(awf(['run', 'missing-workflow'], { FORCE_COLOR: '1' }).stderr).toContain(
+      '\x1b[31m[USER.WORKFLOW.NOT_FOUND]\x1b[0m',
+    );
     expect(awf(['run', 'missing-workflow', '--no-color'], { FORCE_COLOR: '1' }).stderr).not.toContain('\x1b[');
     expect(awf(['run', 'missing-workflow'], { FORCE_COLOR: '1', NO_COLOR: '1' }).stderr).not.toContain('\x1b[');
   });
@@ -97,7 +122,9 @@ describe('global flags, in any position', () => {
       const r = awf(['run', 'wf.yaml', ...flag], { AWF_LOG_LEVEL: '' });
       expect(r.stderr).toMatch(/"level":20/);
     }
-    expect(awf(['--log-level', 'loud', 'list']).stderr).toMatch(/^\[USER\.CLI\.INVALID_ARGS\] invalid log level "loud"/);
+    expect(awf(['--log-level', 'loud', 'list']).stderr).toMatch(
+      /^\[USER\.CLI\.INVALID_ARGS\] invalid log level "loud"/,
+    );
   });
 
   it('-f table draws a box, -f quiet prints names only', () => {

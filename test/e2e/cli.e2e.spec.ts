@@ -43,13 +43,21 @@ describe('the awf CLI', () => {
 
 describe('extension modules from .awf/config.yaml', () => {
   it('refuses to serve when two modules serve the same tool name, naming both sources', () => {
-    const project = projectWithExtensions([ECHO_EXTENSION, resolve(REPO_ROOT, 'test/fixtures/extension/clashing-tools.module.js')]);
+    const project = projectWithExtensions([
+      ECHO_EXTENSION,
+      resolve(REPO_ROOT, 'test/fixtures/extension/clashing-tools.module.js'),
+    ]);
     try {
-      writeFileSync(join(project.dir, 'proxy.json'), JSON.stringify({ version: 1, intercept_builtins: false, plugin_tools: [] }));
+      writeFileSync(
+        join(project.dir, 'proxy.json'),
+        JSON.stringify({ version: 1, intercept_builtins: false, plugin_tools: [] }),
+      );
       const result = runAwf(['mcp-serve', '--config=proxy.json'], { cwd: project.dir });
       expect(result.status).toBe(1);
       expect(result.stdout).toBe('');
-      expect(result.stderr).toContain('[USER.MCP_PROXY.NAME_COLLISION] tool "echo" is served by both module:echo-tools and module:clashing-tools');
+      expect(result.stderr).toContain(
+        '[USER.MCP_PROXY.NAME_COLLISION] tool "echo" is served by both module:echo-tools and module:clashing-tools',
+      );
     } finally {
       project.cleanup();
     }
@@ -60,7 +68,9 @@ describe('extension modules from .awf/config.yaml', () => {
     try {
       const result = runAwf(['--version'], { cwd: project.dir });
       expect(result.status).toBe(1);
-      expect(result.stderr).toContain('[USER.CONFIG.EXTENSION_LOAD_FAILED] cannot load extension "./does-not-exist.js"');
+      expect(result.stderr).toContain(
+        '[USER.CONFIG.EXTENSION_LOAD_FAILED] cannot load extension "./does-not-exist.js"',
+      );
     } finally {
       project.cleanup();
     }
@@ -81,12 +91,19 @@ describe('extension modules from .awf/config.yaml', () => {
 
 describe('embedding the proxy in a Node program', () => {
   it('serves a plain ToolProvider over MCP stdio with serveTools()', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [resolve(REPO_ROOT, 'test/fixtures/embed/serve-embedded.js')], cwd: REPO_ROOT, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [resolve(REPO_ROOT, 'test/fixtures/embed/serve-embedded.js')],
+      cwd: REPO_ROOT,
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'embed-test', version: '1.0.0' });
     await client.connect(transport);
     try {
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['now']);
-      expect(await client.callTool({ name: 'now', arguments: {} })).toEqual({ content: [{ type: 'text', text: '1970-01-01T00:00:00.000Z' }] });
+      expect(await client.callTool({ name: 'now', arguments: {} })).toEqual({
+        content: [{ type: 'text', text: '1970-01-01T00:00:00.000Z' }],
+      });
     } finally {
       await client.close();
     }

@@ -8,27 +8,46 @@ import { REPO_ROOT, runAwf, scratchDir, spawnAwf } from '../support/cli';
 /** Every shipped example is a workflow a user can copy: each must pass `awf validate` as shipped. */
 describe('examples/', () => {
   const examples = [
-    ...readdirSync(join(REPO_ROOT, 'examples')).filter((f) => f.endsWith('.yaml')).map((f) => `examples/${f}`),
+    ...readdirSync(join(REPO_ROOT, 'examples'))
+      .filter((f) => f.endsWith('.yaml'))
+      .map((f) => `examples/${f}`),
     'examples/plugins/workflow.yaml',
     'examples/plugins/operations.yaml',
   ];
 
   it('ships the three kinds of example the guide describes', () => {
-    expect(examples).toEqual(expect.arrayContaining(['examples/shell-pipeline.yaml', 'examples/script-agent-demo.yaml', 'examples/claude-review.yaml']));
+    expect(examples).toEqual(
+      expect.arrayContaining([
+        'examples/shell-pipeline.yaml',
+        'examples/script-agent-demo.yaml',
+        'examples/claude-review.yaml',
+      ]),
+    );
   });
 
-  it.each(examples)('%s validates with the example plugins installed', (file) => {
-    const result = runAwf(['validate', file], { env: { AWF_PLUGINS_PATH: join(REPO_ROOT, 'examples/plugins') }, timeout: 120_000 });
-    // conversation.yaml runs offline on the script agent, which cannot resume: that warning is its point.
-    const stderr = result.stderr.split('\n').filter((l) => !l.startsWith('warning: [USER.AGENT.CANNOT_RESUME]')).join('\n');
-    expect(stderr).not.toMatch(/\[(USER|WORKFLOW)\./);
-    expect(result.status).toBe(0);
-  }, 150_000);
+  it.each(examples)(
+    '%s validates with the example plugins installed',
+    (file) => {
+      const result = runAwf(['validate', file], {
+        env: { AWF_PLUGINS_PATH: join(REPO_ROOT, 'examples/plugins') },
+        timeout: 120_000,
+      });
+      // conversation.yaml runs offline on the script agent, which cannot resume: that warning is its point.
+      const stderr = result.stderr
+        .split('\n')
+        .filter((l) => !l.startsWith('warning: [USER.AGENT.CANNOT_RESUME]'))
+        .join('\n');
+      expect(stderr).not.toMatch(/\[(USER|WORKFLOW)\./);
+      expect(result.status).toBe(0);
+    },
+    150_000,
+  );
 });
 
 /** The examples of AWF's composite features run offline, as shipped (command steps and the `script` agent). */
 describe('examples/ that run offline', () => {
-  const run = (file: string, args: string[] = []) => runAwf(['run', file, ...args], { cwd: REPO_ROOT, timeout: 120_000 });
+  const run = (file: string, args: string[] = []) =>
+    runAwf(['run', file, ...args], { cwd: REPO_ROOT, timeout: 120_000 });
 
   it('parallel-agents.yaml: two agent branches with their own proxy and a command branch', () => {
     const r = run('examples/parallel-agents.yaml');
@@ -54,9 +73,13 @@ describe('examples/ that run offline', () => {
 
   it('templates.yaml: range, with, if/else if, variables, printf, len/index, split/join, array inputs', () => {
     const r = run('examples/templates.yaml');
-    expect(r.stdout).toBe('0:src/math.js\n1:src/greet.js\n2:README.md\nplan={"checks":["lint","test"],"owner":{"name":"ada"}}\n'
-      + 'mode=quick\nfiles=3 first=src/math.js\na+b+c\nworkflow=templates step=report\n');
-    expect(run('examples/templates.yaml', ['-i', 'mode=full', '-i', 'files=["x"]']).stdout).toMatch(/^0:x\n[\s\S]*mode=full\nfiles=1 first=x\n/);
+    expect(r.stdout).toBe(
+      '0:src/math.js\n1:src/greet.js\n2:README.md\nplan={"checks":["lint","test"],"owner":{"name":"ada"}}\n' +
+        'mode=quick\nfiles=3 first=src/math.js\na+b+c\nworkflow=templates step=report\n',
+    );
+    expect(run('examples/templates.yaml', ['-i', 'mode=full', '-i', 'files=["x"]']).stdout).toMatch(
+      /^0:x\n[\s\S]*mode=full\nfiles=1 first=x\n/,
+    );
     expect(r.status).toBe(0);
   }, 150_000);
 
@@ -78,7 +101,9 @@ describe('examples/ that run offline', () => {
     const kv = scratchDir();
     try {
       const r = runAwf(['run', 'examples/plugins/operations.yaml', '--input', 'city=Nantes'], {
-        cwd: REPO_ROOT, timeout: 120_000, env: { AWF_PLUGINS_PATH: join(REPO_ROOT, 'examples/plugins'), AWF_KV_FILE: join(kv.dir, 'kv.json') },
+        cwd: REPO_ROOT,
+        timeout: 120_000,
+        env: { AWF_PLUGINS_PATH: join(REPO_ROOT, 'examples/plugins'), AWF_KV_FILE: join(kv.dir, 'kv.json') },
       });
       expect(r.stdout).toBe('recalled Nantes (clock answered: yes)\n');
       expect(r.status).toBe(0);
@@ -88,7 +113,9 @@ describe('examples/ that run offline', () => {
   }, 150_000);
 
   it('http-request.yaml: http.request against a local server on 127.0.0.1', async () => {
-    const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"hello":"world"}'));
+    const server = createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"hello":"world"}'),
+    );
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
@@ -105,7 +132,9 @@ describe('examples/ that run offline', () => {
 
   it('hooks.yaml: hooks in order on success, and workflow_error with .error on failure', () => {
     const ok = run('examples/hooks.yaml');
-    expect(ok.stderr).toMatch(/^starting hooks \(run [0-9a-f-]{36}\)\nabout to build\nbuild exited 0\n✓ build .*\nfinished: built ok\n$/);
+    expect(ok.stderr).toMatch(
+      /^starting hooks \(run [0-9a-f-]{36}\)\nabout to build\nbuild exited 0\n✓ build .*\nfinished: built ok\n$/,
+    );
     expect(ok.status).toBe(0);
     const failed = run('examples/hooks.yaml', ['--input', 'fail=yes']);
     expect(failed.stderr).toContain('failed in build (execution error, exit 1): step "build" failed (exit code 1)');

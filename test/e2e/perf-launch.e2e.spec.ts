@@ -10,10 +10,26 @@ const DIST = resolve(REPO_ROOT, 'dist');
 const SECRET = 'perf-launch-s3cr3t-value';
 
 /** Every way awf starts: the snapshot launch that `awf run` injects, the bundle, and plain tsc output. */
-const launches: Array<{ name: string; args: (a: string[]) => { command: string; args: string[] }; env: Record<string, string> }> = [
-  { name: 'the launch command (startup snapshot when built)', args: (a: string[]) => selfCommand(a, { distDir: DIST }), env: {} },
-  { name: 'the bundle', args: (a: string[]) => selfCommand(a, { distDir: DIST, env: { AWF_NO_SNAPSHOT: '1' } }), env: {} },
-  { name: 'plain tsc output', args: (a: string[]) => selfCommand(a, { distDir: DIST, env: { AWF_NO_SNAPSHOT: '1' } }), env: { AWF_NO_BUNDLE: '1' } },
+const launches: Array<{
+  name: string;
+  args: (a: string[]) => { command: string; args: string[] };
+  env: Record<string, string>;
+}> = [
+  {
+    name: 'the launch command (startup snapshot when built)',
+    args: (a: string[]) => selfCommand(a, { distDir: DIST }),
+    env: {},
+  },
+  {
+    name: 'the bundle',
+    args: (a: string[]) => selfCommand(a, { distDir: DIST, env: { AWF_NO_SNAPSHOT: '1' } }),
+    env: {},
+  },
+  {
+    name: 'plain tsc output',
+    args: (a: string[]) => selfCommand(a, { distDir: DIST, env: { AWF_NO_SNAPSHOT: '1' } }),
+    env: { AWF_NO_BUNDLE: '1' },
+  },
 ];
 
 describe.each(launches)('awf mcp-serve started from $name', ({ args, env }) => {
@@ -30,7 +46,10 @@ describe.each(launches)('awf mcp-serve started from $name', ({ args, env }) => {
   beforeAll(async () => {
     const cmd = args(['mcp-serve', `--config=${config}`]);
     transport = new StdioClientTransport({
-      command: cmd.command, args: cmd.args, cwd: project.dir, stderr: 'pipe',
+      command: cmd.command,
+      args: cmd.args,
+      cwd: project.dir,
+      stderr: 'pipe',
       env: { ...(process.env as Record<string, string>), AWF_LOG_LEVEL: 'info', PERF_TEST_TOKEN: SECRET, ...env },
     });
     transport.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
@@ -45,13 +64,22 @@ describe.each(launches)('awf mcp-serve started from $name', ({ args, env }) => {
   it('serves the tools of extension modules, including one that injects a Nest class by type', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['echo', 'whoami']));
-    expect(await client.callTool({ name: 'echo', arguments: { text: 'hi' } })).toEqual({ content: [{ type: 'text', text: 'hi' }] });
+    expect(await client.callTool({ name: 'echo', arguments: { text: 'hi' } })).toEqual({
+      content: [{ type: 'text', text: 'hi' }],
+    });
     const who = await client.callTool({ name: 'whoami', arguments: {} });
-    expect(JSON.parse((who.content as Array<{ text: string }>)[0].text)).toEqual({ pid: transport.pid, moduleRef: true });
+    expect(JSON.parse((who.content as Array<{ text: string }>)[0].text)).toEqual({
+      pid: transport.pid,
+      moduleRef: true,
+    });
   });
 
   it('reads the environment, pid and log level of its own process, not of the build', () => {
-    const ready = stderr.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((l) => l.msg === 'mcp-serve ready');
+    const ready = stderr
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .find((l) => l.msg === 'mcp-serve ready');
     expect(ready).toMatchObject({ pid: transport.pid });
     expect(ready.root).toContain('***');
     expect(stderr).not.toContain(SECRET);
@@ -63,6 +91,9 @@ describe('the launch command for mcp-serve', () => {
     const meta = join(DIST, 'awf-mcp.blob.json');
     const built = existsSync(meta);
     expect(selfCommand(['mcp-serve'], { distDir: DIST }).args.includes('--snapshot-blob')).toBe(built);
-    expect(selfCommand(['mcp-serve'], { distDir: DIST, env: { AWF_NO_SNAPSHOT: '1' } }).args).toEqual([join(DIST, 'main.js'), 'mcp-serve']);
+    expect(selfCommand(['mcp-serve'], { distDir: DIST, env: { AWF_NO_SNAPSHOT: '1' } }).args).toEqual([
+      join(DIST, 'main.js'),
+      'mcp-serve',
+    ]);
   });
 });

@@ -6,7 +6,9 @@ const STEPS = 12;
 
 /** A workflow of script-agent steps, each reading one file through its own `awf mcp-serve`. */
 function scripts(): string {
-  const states = Array.from({ length: STEPS }, (_, i) => `  s${i + 1}:
+  const states = Array.from(
+    { length: STEPS },
+    (_, i) => `  s${i + 1}:
     type: agent
     provider: script
     prompt: read it
@@ -16,7 +18,8 @@ function scripts(): string {
         - tool: Read
           args: {file_path: note.txt}
           expect: hello
-    on_success: ${i + 1 < STEPS ? `s${i + 2}` : 'done'}`);
+    on_success: ${i + 1 < STEPS ? `s${i + 2}` : 'done'}`,
+  );
   return `name: many-steps\nstates:\n  initial: s1\n${states.join('\n')}\n  done: {type: terminal}\n`;
 }
 

@@ -14,7 +14,12 @@ const SLOW_MACHINE_MS = 90_000;
 
 describe('awf plugin list / enable / disable', () => {
   const dir = mkdtempSync(join(tmpdir(), 'awf-plugin-cli-'));
-  const env = { AWF_PLUGINS_PATH: EXAMPLES, XDG_DATA_HOME: join(dir, 'xdg'), AWF_KV_FILE: join(dir, 'kv.json'), AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS: '30000' };
+  const env = {
+    AWF_PLUGINS_PATH: EXAMPLES,
+    XDG_DATA_HOME: join(dir, 'xdg'),
+    AWF_KV_FILE: join(dir, 'kv.json'),
+    AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS: '30000',
+  };
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('lists installed plugins with version, status and operations', () => {
@@ -35,15 +40,23 @@ describe('awf plugin list / enable / disable', () => {
     expect(JSON.parse(readFileSync(join(dir, 'xdg/awf/plugins/plugins.json'), 'utf8')).kv.enabled).toBe(false);
     const list = runAwf(['plugin', 'list', '-f', 'json'], { env, cwd: dir, timeout: SLOW_MACHINE_MS });
     const plugins = JSON.parse(list.stdout).plugins as Array<{ name: string; status: string; operations: unknown[] }>;
-    expect(plugins.map((p) => [p.name, p.status, p.operations.length])).toEqual([['kv', 'disabled', 0], ['time', 'enabled', 1]]);
+    expect(plugins.map((p) => [p.name, p.status, p.operations.length])).toEqual([
+      ['kv', 'disabled', 0],
+      ['time', 'enabled', 1],
+    ]);
     const config = join(dir, 'proxy.json');
-    writeFileSync(config, JSON.stringify({ version: 1, intercept_builtins: false, plugin_tools: [{ plugin: 'kv', expose: ['get'] }] }));
+    writeFileSync(
+      config,
+      JSON.stringify({ version: 1, intercept_builtins: false, plugin_tools: [{ plugin: 'kv', expose: ['get'] }] }),
+    );
     const serve = runAwf(['mcp-serve', `--config=${config}`], { env, cwd: dir, timeout: SLOW_MACHINE_MS });
     expect(serve.status).toBe(1);
     expect(serve.stderr).toContain('[USER.MCP_PROXY.UNKNOWN_PLUGIN] plugin "kv" is disabled');
     expect(serve.stderr).toContain('awf plugin enable kv');
     expect(runAwf(['plugin', 'enable', 'kv'], { env, cwd: dir, timeout: SLOW_MACHINE_MS }).status).toBe(0);
-    expect(runAwf(['plugin', 'list'], { env, cwd: dir, timeout: SLOW_MACHINE_MS }).stdout).toContain('kv    1.0.0    enabled  get, set, list');
+    expect(runAwf(['plugin', 'list'], { env, cwd: dir, timeout: SLOW_MACHINE_MS }).stdout).toContain(
+      'kv    1.0.0    enabled  get, set, list',
+    );
   });
 
   it('refuses to enable a plugin that is not installed', () => {
@@ -71,19 +84,32 @@ describe('awf plugin init: from scaffold to a tool an agent calls', () => {
     symlinkSync(join(REPO_ROOT, 'node_modules/typescript'), join(project, 'node_modules/typescript'));
     symlinkSync(join(REPO_ROOT, 'node_modules/@types'), join(project, 'node_modules/@types'));
     symlinkSync('../typescript/bin/tsc', join(project, 'node_modules/.bin/tsc'));
-    const test = spawnSync('npm', ['test'], { cwd: project, encoding: 'utf8', timeout: 120_000, env: { ...process.env, npm_config_offline: 'true' } });
+    const test = spawnSync('npm', ['test'], {
+      cwd: project,
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...process.env, npm_config_offline: 'true' },
+    });
     expect(test.stderr + test.stdout).toMatch(/# pass 2/);
     expect(test.status).toBe(0);
     expect(existsSync(join(project, 'dist/plugin.js'))).toBe(true);
   }, 150_000);
 
   it('is listed by awf and serves weather_greet over MCP', async () => {
-    expect(runAwf(['plugin', 'list'], { cwd: dir, env, timeout: SLOW_MACHINE_MS }).stdout).toContain('weather  0.1.0    enabled  greet');
-    const session = await connectMcpServe(dir, { intercept_builtins: false, plugin_tools: [{ plugin: 'weather', expose: ['greet'] }] }, { env });
+    expect(runAwf(['plugin', 'list'], { cwd: dir, env, timeout: SLOW_MACHINE_MS }).stdout).toContain(
+      'weather  0.1.0    enabled  greet',
+    );
+    const session = await connectMcpServe(
+      dir,
+      { intercept_builtins: false, plugin_tools: [{ plugin: 'weather', expose: ['greet'] }] },
+      { env },
+    );
     try {
       const { tools } = await session.client.listTools();
       expect(tools.map((t) => t.name)).toEqual(['weather_greet']);
-      expect(await session.client.callTool({ name: 'weather_greet', arguments: { name: 'Ada' } })).toMatchObject({ structuredContent: { greeting: 'Hello, Ada!' } });
+      expect(await session.client.callTool({ name: 'weather_greet', arguments: { name: 'Ada' } })).toMatchObject({
+        structuredContent: { greeting: 'Hello, Ada!' },
+      });
     } finally {
       await session.close();
     }

@@ -24,14 +24,26 @@ function alive(pid: number): boolean {
 
 describeEach(launchPaths(), 'awf mcp-serve exposes the time and kv example plugins to the MCP SDK client', (launch) => {
   const dir = mkdtempSync(join(tmpdir(), 'awf-plugin-e2e-'));
-  const env = { AWF_PLUGINS_PATH: EXAMPLES, XDG_DATA_HOME: join(dir, 'xdg'), AWF_KV_FILE: join(dir, 'kv.json'), AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS: '30000' };
+  const env = {
+    AWF_PLUGINS_PATH: EXAMPLES,
+    XDG_DATA_HOME: join(dir, 'xdg'),
+    AWF_KV_FILE: join(dir, 'kv.json'),
+    AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS: '30000',
+  };
   let session: McpSession;
 
   beforeAll(async () => {
-    session = await connectMcpServe(dir, {
-      intercept_builtins: false,
-      plugin_tools: [{ plugin: 'time', expose: ['now'] }, { plugin: 'kv', expose: ['get', 'set', 'list'] }],
-    }, { env: { ...env, AWF_LOG_LEVEL: 'debug' }, launch });
+    session = await connectMcpServe(
+      dir,
+      {
+        intercept_builtins: false,
+        plugin_tools: [
+          { plugin: 'time', expose: ['now'] },
+          { plugin: 'kv', expose: ['get', 'set', 'list'] },
+        ],
+      },
+      { env: { ...env, AWF_LOG_LEVEL: 'debug' }, launch },
+    );
   });
   afterAll(async () => {
     await session?.close();
@@ -51,7 +63,9 @@ describeEach(launchPaths(), 'awf mcp-serve exposes the time and kv example plugi
       },
       required: [],
     });
-    expect(tools.find((t) => t.name === 'time_now')!.description).toContain('Returns a JSON object with fields: iso8601 (string)');
+    expect(tools.find((t) => t.name === 'time_now')!.description).toContain(
+      'Returns a JSON object with fields: iso8601 (string)',
+    );
   });
 
   it('calls time_now and gets the time as JSON text and structuredContent', async () => {
@@ -68,8 +82,13 @@ describeEach(launchPaths(), 'awf mcp-serve exposes the time and kv example plugi
     await session.client.callTool({ name: 'kv_set', arguments: { key: 'country', value: 'France' } });
     const replaced = await session.client.callTool({ name: 'kv_set', arguments: { key: 'city', value: 'Paris' } });
     expect(replaced.structuredContent).toEqual({ key: 'city', replaced: true });
-    expect((await session.client.callTool({ name: 'kv_get', arguments: { key: 'city' } })).structuredContent).toEqual({ key: 'city', value: 'Paris' });
-    expect((await session.client.callTool({ name: 'kv_list', arguments: { prefix: 'c', limit: 1 } })).structuredContent).toEqual({ keys: ['city'], total: 2 });
+    expect((await session.client.callTool({ name: 'kv_get', arguments: { key: 'city' } })).structuredContent).toEqual({
+      key: 'city',
+      value: 'Paris',
+    });
+    expect(
+      (await session.client.callTool({ name: 'kv_list', arguments: { prefix: 'c', limit: 1 } })).structuredContent,
+    ).toEqual({ keys: ['city'], total: 2 });
     expect(JSON.parse(readFileSync(env.AWF_KV_FILE, 'utf8'))).toEqual({ city: 'Paris', country: 'France' });
   });
 
@@ -79,23 +98,36 @@ describeEach(launchPaths(), 'awf mcp-serve exposes the time and kv example plugi
     const badKey = await session.client.callTool({ name: 'kv_set', arguments: { key: 'no spaces', value: 'x' } });
     expect((badKey.content as Content)[0].text).toContain('invalid key "no spaces"');
     const badType = await session.client.callTool({ name: 'kv_list', arguments: { limit: 'ten' } });
-    expect(badType).toMatchObject({ isError: true, content: [{ text: 'invalid inputs: limit must be an integer, got "ten"' }] });
+    expect(badType).toMatchObject({
+      isError: true,
+      content: [{ text: 'invalid inputs: limit must be an integer, got "ten"' }],
+    });
   });
 
   it('logs plugin start-up under the plugin name and stops the plugins when the client goes away', async () => {
-    const started = session.stderr().split('\n').filter((l) => l.includes('"plugin started"')).map((l) => JSON.parse(l) as { plugin: string; plugin_pid: number; tls: boolean });
+    const started = session
+      .stderr()
+      .split('\n')
+      .filter((l) => l.includes('"plugin started"'))
+      .map((l) => JSON.parse(l) as { plugin: string; plugin_pid: number; tls: boolean });
     expect(started.map((s) => s.plugin).sort()).toEqual(['kv', 'time']);
     expect(started.every((s) => s.tls)).toBe(true);
     await session.close();
     const deadline = Date.now() + 10_000;
-    while (started.some((s) => alive(s.plugin_pid)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    while (started.some((s) => alive(s.plugin_pid)) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
     expect(started.filter((s) => alive(s.plugin_pid))).toEqual([]);
   });
 });
 
 describe('awf mcp-serve refuses plugin_tools it cannot serve, before serving anything', () => {
   const dir = mkdtempSync(join(tmpdir(), 'awf-plugin-e2e-'));
-  const env = { AWF_PLUGINS_PATH: EXAMPLES, XDG_DATA_HOME: join(dir, 'xdg'), AWF_KV_FILE: join(dir, 'kv.json'), AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS: '30000' };
+  const env = {
+    AWF_PLUGINS_PATH: EXAMPLES,
+    XDG_DATA_HOME: join(dir, 'xdg'),
+    AWF_KV_FILE: join(dir, 'kv.json'),
+    AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS: '30000',
+  };
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   const serve = (pluginTools: unknown[]) => {
@@ -127,8 +159,15 @@ describe('awf mcp-serve without plugins does not load gRPC', () => {
   it('answers tools/list without ever requiring @grpc/grpc-js or proto-loader', async () => {
     const report = join(dir, 'modules.json');
     const hook = join(dir, 'report-modules.js');
-    writeFileSync(hook, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify(Object.keys(require.cache))));\n`);
-    const session = await connectMcpServe(dir, { intercept_builtins: true }, { env: { AWF_NO_BUNDLE: '1', NODE_OPTIONS: `--require ${hook}` } });
+    writeFileSync(
+      hook,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify(Object.keys(require.cache))));\n`,
+    );
+    const session = await connectMcpServe(
+      dir,
+      { intercept_builtins: true },
+      { env: { AWF_NO_BUNDLE: '1', NODE_OPTIONS: `--require ${hook}` } },
+    );
     await session.client.listTools();
     await session.close();
     const deadline = Date.now() + 10_000;

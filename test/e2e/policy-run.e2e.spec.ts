@@ -48,12 +48,19 @@ const CALLS = `- tool: Bash
 function events(dataDir: string): Record<string, unknown>[] {
   const runs = join(dataDir, 'awf', 'runs');
   const [run] = readdirSync(runs);
-  return readFileSync(join(runs, run, 'work.events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  return readFileSync(join(runs, run, 'work.events.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 }
 
 describe('mcp_proxy.policy in a workflow run', () => {
   it('merges .awf/config.yaml defaults with the step policy (narrow only) and records each decision', () => {
-    const p = workflowProject({ '.awf/config.yaml': DEFAULTS, 'README.md': 'hi\n', 'wf.yaml': workflow('tools: {allow: [Bash, Write]}', CALLS) });
+    const p = workflowProject({
+      '.awf/config.yaml': DEFAULTS,
+      'README.md': 'hi\n',
+      'wf.yaml': workflow('tools: {allow: [Bash, Write]}', CALLS),
+    });
     try {
       const r = awf(['run', 'wf.yaml'], { cwd: p.dir, env: p.env });
       expect(r.stderr).not.toMatch(/script call \d+ expected/);
@@ -76,11 +83,14 @@ describe('mcp_proxy.policy in a workflow run', () => {
   });
 
   it('awf validate reports every policy problem at once, with codes', () => {
-    const bad = workflow(`tools: {allow: [Bash, Grep, "kv_*"], deny: ["src/[x"], extra: 1}
+    const bad = workflow(
+      `tools: {allow: [Bash, Grep, "kv_*"], deny: ["src/[x"], extra: 1}
 paths: {write: ["/etc/**"]}
 bash: {allow: ["curl x"]}
 approve: [Grep]
-budgets: {calls: -1}`, '- tool: Bash\n  args: {command: echo}');
+budgets: {calls: -1}`,
+      '- tool: Bash\n  args: {command: echo}',
+    );
     const p = workflowProject({ '.awf/config.yaml': DEFAULTS, 'wf.yaml': bad });
     try {
       const r = awf(['validate', 'wf.yaml'], { cwd: p.dir, env: p.env });
@@ -94,7 +104,8 @@ budgets: {calls: -1}`, '- tool: Bash\n  args: {command: echo}');
         `[USER.POLICY.NO_SUCH_TOOL] ${at}.tools.allow[2]: "kv_*" names no tool this step serves`,
         `[USER.POLICY.NEVER_MATCHES] ${at}.approve[0]: "Grep" can never match`,
         `[USER.POLICY.NEVER_MATCHES] ${at}.bash.allow[0]: "curl x" can never match: .awf/config.yaml: bash.deny "curl *" always refuses it`,
-      ]) expect(r.stderr).toContain(line);
+      ])
+        expect(r.stderr).toContain(line);
     } finally {
       p.cleanup();
     }
@@ -105,18 +116,30 @@ budgets: {calls: -1}`, '- tool: Bash\n  args: {command: echo}');
   expect: {is_error: true, contains: POLICY.APPROVAL_DENIED}`;
 
   it('without a terminal denies what needs approval, unless --approve=all or an auto rule', () => {
-    const p = workflowProject({ 'wf.yaml': workflow('approve: [Write]', WRITE), 'auto.yaml': workflow('approve: [{match: Write, auto: true}]', '- tool: Write\n  args: {file_path: auto.txt, content: x}') });
+    const p = workflowProject({
+      'wf.yaml': workflow('approve: [Write]', WRITE),
+      'auto.yaml': workflow(
+        'approve: [{match: Write, auto: true}]',
+        '- tool: Write\n  args: {file_path: auto.txt, content: x}',
+      ),
+    });
     try {
       const denied = awf(['run', 'wf.yaml'], { cwd: p.dir, env: p.env, input: '' });
       expect(denied.status).toBe(0);
       expect(existsSync(join(p.dir, 'out.txt'))).toBe(false);
-      expect(events(p.env.XDG_DATA_HOME)[0].policy).toEqual({ decision: 'rejected', code: 'POLICY.APPROVAL_DENIED', rule: 'step work: approve "Write"' });
+      expect(events(p.env.XDG_DATA_HOME)[0].policy).toEqual({
+        decision: 'rejected',
+        code: 'POLICY.APPROVAL_DENIED',
+        rule: 'step work: approve "Write"',
+      });
       const flagged = awf(['run', 'wf.yaml', '--approve=all'], { cwd: p.dir, env: p.env, input: '' });
       expect(flagged.status).not.toBe(0); // the script expected a denial and got a success
       expect(readFileSync(join(p.dir, 'out.txt'), 'utf8')).toBe('x');
       expect(awf(['run', 'auto.yaml'], { cwd: p.dir, env: p.env, input: '' }).status).toBe(0);
       expect(existsSync(join(p.dir, 'auto.txt'))).toBe(true);
-      expect(awf(['run', 'wf.yaml', '--approve=maybe'], { cwd: p.dir, env: p.env }).stderr).toMatch(/USER\.CLI\.INVALID_ARGS.*--approve must be ask, all or none/);
+      expect(awf(['run', 'wf.yaml', '--approve=maybe'], { cwd: p.dir, env: p.env }).stderr).toMatch(
+        /USER\.CLI\.INVALID_ARGS.*--approve must be ask, all or none/,
+      );
       expect(p.leftovers()).toEqual([]);
     } finally {
       p.cleanup();
@@ -134,7 +157,11 @@ budgets: {calls: -1}`, '- tool: Bash\n  args: {command: echo}');
     const p = workflowProject({ 'wf.yaml': workflow('approve: [Write, "Bash:git push*"]', calls) });
     try {
       const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(AWF_MAIN)} run wf.yaml`;
-      const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: p.dir, env: { ...process.env, ...p.env, API_TOKEN: 's3cr3t-v4lue' }, stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn('script', ['-qfec', command, '/dev/null'], {
+        cwd: p.dir,
+        env: { ...process.env, ...p.env, API_TOKEN: 's3cr3t-v4lue' },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       let screen = '';
       const answers = ['a', 'd'];
       let asked = 0;
@@ -155,7 +182,11 @@ budgets: {calls: -1}`, '- tool: Bash\n  args: {command: echo}');
       expect(asked).toBe(2); // "always" covered the second Write
       expect(code).toBe(0);
       expect(readFileSync(join(p.dir, 'b.txt'), 'utf8')).toBe('again');
-      expect(events(p.env.XDG_DATA_HOME).map((e) => (e.policy as { decision: string }).decision)).toEqual(['approved', 'approved', 'rejected']);
+      expect(events(p.env.XDG_DATA_HOME).map((e) => (e.policy as { decision: string }).decision)).toEqual([
+        'approved',
+        'approved',
+        'rejected',
+      ]);
     } finally {
       p.cleanup();
     }

@@ -38,7 +38,8 @@ states:
 `;
 
 async function waitFor(file: string): Promise<void> {
-  for (const until = Date.now() + 90_000; !existsSync(file); await sleep(50)) if (Date.now() > until) throw new Error(`${file} never appeared`);
+  for (const until = Date.now() + 90_000; !existsSync(file); await sleep(50))
+    if (Date.now() > until) throw new Error(`${file} never appeared`);
 }
 
 const json = (r: { stdout: string }) => JSON.parse(r.stdout);
@@ -52,27 +53,52 @@ describe('run history and resume', () => {
       const history = json(awf(['history', '-f', 'json'], { cwd: p.dir, env: p.env }));
       expect(history.schema_version).toBe(1);
       expect(history.runs).toHaveLength(2);
-      expect(history.runs[1]).toMatchObject({ run_id: first.run_id, workflow: 'three', status: 'success', steps: 3, terminal: 'done' });
-      expect(json(awf(['runs', 'list', '--limit', '1', '-f', 'json'], { cwd: p.dir, env: p.env })).runs).toHaveLength(1);
+      expect(history.runs[1]).toMatchObject({
+        run_id: first.run_id,
+        workflow: 'three',
+        status: 'success',
+        steps: 3,
+        terminal: 'done',
+      });
+      expect(json(awf(['runs', 'list', '--limit', '1', '-f', 'json'], { cwd: p.dir, env: p.env })).runs).toHaveLength(
+        1,
+      );
       expect(json(awf(['history', '--workflow', 'other', '-f', 'json'], { cwd: p.dir, env: p.env })).runs).toEqual([]);
       expect(json(awf(['history', '--status', 'failure', '-f', 'json'], { cwd: p.dir, env: p.env })).runs).toEqual([]);
       expect(json(awf(['history', '--since', '1h', '-f', 'json'], { cwd: p.dir, env: p.env })).runs).toHaveLength(2);
-      expect(json(awf(['history', '--since', '2000-01-01', '-f', 'json'], { cwd: p.dir, env: p.env })).runs).toHaveLength(2);
-      expect(awf(['history', '--since', 'yesterday'], { cwd: p.dir, env: p.env }).stderr).toMatch(/^\[USER\.CLI\.INVALID_ARGS\] --since "yesterday"/);
+      expect(
+        json(awf(['history', '--since', '2000-01-01', '-f', 'json'], { cwd: p.dir, env: p.env })).runs,
+      ).toHaveLength(2);
+      expect(awf(['history', '--since', 'yesterday'], { cwd: p.dir, env: p.env }).stderr).toMatch(
+        /^\[USER\.CLI\.INVALID_ARGS\] --since "yesterday"/,
+      );
 
       const status = awf(['status', first.run_id.slice(0, 8)], { cwd: p.dir, env: p.env });
       expect(status.status).toBe(0);
       expect(status.stdout).toContain(`run ${first.run_id}`);
       expect(status.stdout).toMatch(/^1 +b +step +success/m);
-      expect(json(awf(['status', first.run_id.slice(0, 8), '-f', 'json'], { cwd: p.dir, env: p.env })).step_records.map((s: { name: string }) => s.name)).toEqual(['a', 'b', 'c']);
-      expect(awf(['runs', 'show', first.run_id.slice(0, 8)], { cwd: p.dir, env: p.env }).stdout).toContain(`run ${first.run_id}`);
+      expect(
+        json(awf(['status', first.run_id.slice(0, 8), '-f', 'json'], { cwd: p.dir, env: p.env })).step_records.map(
+          (s: { name: string }) => s.name,
+        ),
+      ).toEqual(['a', 'b', 'c']);
+      expect(awf(['runs', 'show', first.run_id.slice(0, 8)], { cwd: p.dir, env: p.env }).stdout).toContain(
+        `run ${first.run_id}`,
+      );
       const unknown = awf(['status', 'ffffffff'], { cwd: p.dir, env: p.env });
-      expect([unknown.status, unknown.stderr.split('\n')[0]]).toEqual([1, '[USER.RUN.NOT_FOUND] no run "ffffffff" in the history']);
+      expect([unknown.status, unknown.stderr.split('\n')[0]]).toEqual([
+        1,
+        '[USER.RUN.NOT_FOUND] no run "ffffffff" in the history',
+      ]);
 
-      expect(awf(['runs', 'prune', '--older-than', '30d'], { cwd: p.dir, env: p.env }).stdout).toMatch(/^removed 0 runs started before /);
+      expect(awf(['runs', 'prune', '--older-than', '30d'], { cwd: p.dir, env: p.env }).stdout).toMatch(
+        /^removed 0 runs started before /,
+      );
       const runDir = join(p.env.XDG_DATA_HOME, 'awf', 'runs', first.run_id);
       expect(existsSync(runDir)).toBe(true);
-      const pruned = json(awf(['runs', 'prune', '--older-than', '2999-01-01', '-f', 'json'], { cwd: p.dir, env: p.env }));
+      const pruned = json(
+        awf(['runs', 'prune', '--older-than', '2999-01-01', '-f', 'json'], { cwd: p.dir, env: p.env }),
+      );
       expect(pruned.removed).toHaveLength(2);
       expect(existsSync(runDir)).toBe(false);
       expect(json(awf(['history', '-f', 'json'], { cwd: p.dir, env: p.env })).runs).toEqual([]);
@@ -87,7 +113,11 @@ describe('run history and resume', () => {
       const failed = awf(['run', 'wf.yaml', '-i', 'who=me'], { cwd: p.dir, env: p.env });
       expect(failed.status).toBe(3);
       const id = /Workflow ID: (\S+)/.exec(failed.stderr)![1];
-      expect(json(awf(['resume-list', '-f', 'json'], { cwd: p.dir, env: p.env })).runs.map((r: { run_id: string }) => r.run_id)).toEqual([id]);
+      expect(
+        json(awf(['resume-list', '-f', 'json'], { cwd: p.dir, env: p.env })).runs.map(
+          (r: { run_id: string }) => r.run_id,
+        ),
+      ).toEqual([id]);
       writeFileSync(join(p.dir, 'go'), '');
       const resumed = awf(['resume', id.slice(0, 10)], { cwd: p.dir, env: p.env });
       expect(resumed.status).toBe(0);
@@ -95,9 +125,17 @@ describe('run history and resume', () => {
       expect(readFileSync(join(p.dir, 'ran.log'), 'utf8')).toBe('a\nb\nb\nc\n');
       const after = json(awf(['status', id, '-f', 'json'], { cwd: p.dir, env: p.env }));
       expect(after).toMatchObject({ status: 'success', inputs: { who: 'me' } });
-      expect(after.step_records.map((s: { name: string; status: string }) => `${s.name}:${s.status}`)).toEqual(['a:success', 'b:failure', 'b:success', 'c:success']);
+      expect(after.step_records.map((s: { name: string; status: string }) => `${s.name}:${s.status}`)).toEqual([
+        'a:success',
+        'b:failure',
+        'b:success',
+        'c:success',
+      ]);
       const again = awf(['resume', id], { cwd: p.dir, env: p.env });
-      expect([again.status, again.stderr.split('\n')[0]]).toEqual([1, `[USER.RUN.NOT_RESUMABLE] run ${id} already succeeded`]);
+      expect([again.status, again.stderr.split('\n')[0]]).toEqual([
+        1,
+        `[USER.RUN.NOT_RESUMABLE] run ${id} already succeeded`,
+      ]);
       const from = awf(['resume', id, '--from', 'nope'], { cwd: p.dir, env: p.env });
       expect(from.status).toBe(1);
     } finally {
@@ -136,7 +174,10 @@ describe('run history and resume', () => {
     try {
       const n = 6;
       const runs = Array.from({ length: n }, (_, i) => {
-        const child = spawn(process.execPath, [AWF_MAIN, 'run', 'wf.yaml', '-i', `who=${i}`, '-q'], { cwd: p.dir, env: { ...process.env, ...p.env, AWF_LOG_LEVEL: 'warn' } });
+        const child = spawn(process.execPath, [AWF_MAIN, 'run', 'wf.yaml', '-i', `who=${i}`, '-q'], {
+          cwd: p.dir,
+          env: { ...process.env, ...p.env, AWF_LOG_LEVEL: 'warn' },
+        });
         let err = '';
         child.stderr.on('data', (c: Buffer) => (err += c.toString()));
         return once(child, 'exit').then(([code]) => ({ code, err }));
@@ -144,7 +185,9 @@ describe('run history and resume', () => {
       expect(await Promise.all(runs)).toEqual(Array.from({ length: n }, () => ({ code: 0, err: '' })));
       const history = json(awf(['history', '-f', 'json', '-n', '50'], { cwd: p.dir, env: p.env })).runs;
       expect(history).toHaveLength(n);
-      expect(history.every((r: { status: string; steps: number }) => r.status === 'success' && r.steps === 3)).toBe(true);
+      expect(history.every((r: { status: string; steps: number }) => r.status === 'success' && r.steps === 3)).toBe(
+        true,
+      );
     } finally {
       p.cleanup();
     }

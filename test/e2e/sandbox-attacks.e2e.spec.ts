@@ -1,5 +1,19 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, existsSync, readdirSync, mkdirSync, mkdtempSync, openSync, readFileSync, realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync, ftruncateSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  readdirSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+  ftruncateSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +28,8 @@ import { pathWith, reportMissing, RIPGREP } from '../support/optional-tools';
 // created or changed.
 const SENTINEL = 'SECRET-SENTINEL';
 reportMissing('ripgrep', RIPGREP);
-const JS_TIMEOUT_ADVICE = 'narrow the path or simplify the pattern, or install ripgrep (rg), whose regex engine cannot backtrack';
+const JS_TIMEOUT_ADVICE =
+  'narrow the path or simplify the pattern, or install ripgrep (rg), whose regex engine cannot backtrack';
 const SIBLINGS = ['outside', 'proj2', 'proj-old', 'projectile', 'proj.bak'];
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), 'awf-attack-')));
@@ -88,8 +103,11 @@ const HOSTILE_PATHS: Array<[string, string]> = [
 ];
 
 /** One hostile path per item: what the plain and installed launches run (the snapshot runs all). */
-const CORE_PATHS = HOSTILE_PATHS.filter(([item], i) => HOSTILE_PATHS.findIndex(([other]) => other.split(' ')[0] === item.split(' ')[0]) === i);
-const ONLY_ON_SNAPSHOT = 'on the snapshot launch only (the one awf run hands agents); the core of this suite runs on every launch';
+const CORE_PATHS = HOSTILE_PATHS.filter(
+  ([item], i) => HOSTILE_PATHS.findIndex(([other]) => other.split(' ')[0] === item.split(' ')[0]) === i,
+);
+const ONLY_ON_SNAPSHOT =
+  'on the snapshot launch only (the one awf run hands agents); the core of this suite runs on every launch';
 
 beforeAll(() => {
   buildLayout();
@@ -113,14 +131,23 @@ describeEach(launchPaths(), 'sandbox attacks through awf mcp-serve', (launch) =>
       execFileSync('mknod', [join(root, 'zero-dev'), 'c', '1', '5'], { stdio: 'ignore' });
       specials.push('zero-dev');
     } catch {
-      // creating a device needs CAP_MKNOD (or it exists from the previous launch); FIFO and socket still cover the check
+      // creating a device needs CAP_MKNOD (or it exists from the previous launch);
+      // FIFO and socket still cover the check
       if (existsSync(join(root, 'zero-dev'))) specials.push('zero-dev');
     }
     socket = createServer().listen(join(root, 'sock'));
     const limits = { read_max_bytes: 1_000_000, grep_max_results: 50 };
     // `session` is ripgrep's when one can be had (test/support/optional-tools.ts), `jsSession` the JS walker's.
-    session = await connectMcpServe(base, { root_dir: root, limits }, { env: { ...env, ...(RIPGREP ? { PATH: pathWith(RIPGREP) } : {}) }, launch });
-    jsSession = await connectMcpServe(base, { root_dir: root, limits }, { env: { ...env, AWF_GREP_ENGINE: 'js' }, launch });
+    session = await connectMcpServe(
+      base,
+      { root_dir: root, limits },
+      { env: { ...env, ...(RIPGREP ? { PATH: pathWith(RIPGREP) } : {}) }, launch },
+    );
+    jsSession = await connectMcpServe(
+      base,
+      { root_dir: root, limits },
+      { env: { ...env, AWF_GREP_ENGINE: 'js' }, launch },
+    );
   }, 120_000);
   afterAll(async () => {
     await session?.close();
@@ -158,8 +185,12 @@ describeEach(launchPaths(), 'sandbox attacks through awf mcp-serve', (launch) =>
   it('item 11: a symlinked root accepts both spellings and still refuses escapes', async () => {
     const linked = await connectMcpServe(base, { root_dir: join(base, 'root-link') }, { launch });
     try {
-      expect((await callBuiltin(linked, 'Read', { file_path: join(base, 'root-link', 'inside.txt') })).text).toBe('     1\tinside content');
-      expect((await callBuiltin(linked, 'Read', { file_path: join(root, 'inside.txt') })).text).toBe('     1\tinside content');
+      expect((await callBuiltin(linked, 'Read', { file_path: join(base, 'root-link', 'inside.txt') })).text).toBe(
+        '     1\tinside content',
+      );
+      expect((await callBuiltin(linked, 'Read', { file_path: join(root, 'inside.txt') })).text).toBe(
+        '     1\tinside content',
+      );
       refused(await callBuiltin(linked, 'Read', { file_path: join(base, 'root-link', '..', 'outside', 'secret.txt') }));
       expect((await callBuiltin(linked, 'Bash', { command: 'pwd' })).text).toBe(`${root}\n`);
     } finally {
@@ -170,12 +201,16 @@ describeEach(launchPaths(), 'sandbox attacks through awf mcp-serve', (launch) =>
   it('item 12: FIFOs, sockets and devices inside the root are refused without hanging', async () => {
     for (const special of specials) {
       expect((await call('Read', { file_path: special })).text).toMatch(/not a regular file/);
-      expect((await call('Edit', { file_path: special, old_string: 'a', new_string: 'b' })).text).toMatch(/not a regular file/);
+      expect((await call('Edit', { file_path: special, old_string: 'a', new_string: 'b' })).text).toMatch(
+        /not a regular file/,
+      );
       expect((await call('Write', { file_path: special, content: 'x' })).text).toMatch(/not a regular file/);
       expect((await call('Grep', { pattern: 'x', path: special })).text).toMatch(/not a regular file/);
     }
     expect((await call('Grep', { pattern: 'inside' })).text).toBe(`Found 1 file\n${join(root, 'inside.txt')}`);
-    expect((await callBuiltin(jsSession, 'Grep', { pattern: 'inside' })).text).toBe(`Found 1 file\n${join(root, 'inside.txt')}`);
+    expect((await callBuiltin(jsSession, 'Grep', { pattern: 'inside' })).text).toBe(
+      `Found 1 file\n${join(root, 'inside.txt')}`,
+    );
   });
 
   it('item 12: a huge sparse file is capped, not read whole', async () => {
@@ -184,10 +219,16 @@ describeEach(launchPaths(), 'sandbox attacks through awf mcp-serve', (launch) =>
     closeSync(fd);
     try {
       expect((await call('Read', { file_path: 'sparse.log' })).text).toMatch(/binary file/);
-      expect((await call('Edit', { file_path: 'sparse.log', old_string: 'a', new_string: 'b' })).text).toMatch(/above the 1000000-byte read limit/);
+      expect((await call('Edit', { file_path: 'sparse.log', old_string: 'a', new_string: 'b' })).text).toMatch(
+        /above the 1000000-byte read limit/,
+      );
       for (const s of [session, jsSession]) {
-        expect((await callBuiltin(s, 'Grep', { pattern: 'x', path: 'sparse.log' })).text).toMatch(/above the 67108864-byte limit for one file/);
-        expect((await callBuiltin(s, 'Grep', { pattern: 'inside' })).text).toBe(`Found 1 file\n${join(root, 'inside.txt')}`);
+        expect((await callBuiltin(s, 'Grep', { pattern: 'x', path: 'sparse.log' })).text).toMatch(
+          /above the 67108864-byte limit for one file/,
+        );
+        expect((await callBuiltin(s, 'Grep', { pattern: 'inside' })).text).toBe(
+          `Found 1 file\n${join(root, 'inside.txt')}`,
+        );
       }
     } finally {
       unlinkSync(join(root, 'sparse.log'));
@@ -195,7 +236,8 @@ describeEach(launchPaths(), 'sandbox attacks through awf mcp-serve', (launch) =>
   });
 
   it('item 13: Glob refuses absolute and ".." patterns', async () => {
-    for (const pattern of ['/etc/*', '/**/*', '../*', '../outside/**', 'sub/../../*', '{..,sub}/*', '~/*']) refused(await call('Glob', { pattern }));
+    for (const pattern of ['/etc/*', '/**/*', '../*', '../outside/**', 'sub/../../*', '{..,sub}/*', '~/*'])
+      refused(await call('Glob', { pattern }));
   });
 
   it('item 13: Glob and Grep never walk a directory symlink out of the root, even one to /', async () => {
@@ -210,11 +252,18 @@ describeEach(launchPaths(), 'sandbox attacks through awf mcp-serve', (launch) =>
 
   it('item 14: a catastrophically backtracking regex is stopped by the timeout and the server keeps serving', async () => {
     writeFileSync(join(root, 'redos.txt'), `${'a'.repeat(40)}!\n`);
-    const bounded = await connectMcpServe(base, { root_dir: root }, { env: { AWF_GREP_ENGINE: 'js', AWF_GREP_TIMEOUT_MS: '3000' }, launch });
+    const bounded = await connectMcpServe(
+      base,
+      { root_dir: root },
+      { env: { AWF_GREP_ENGINE: 'js', AWF_GREP_TIMEOUT_MS: '3000' }, launch },
+    );
     try {
       const started = Date.now();
       const slow = await callBuiltin(bounded, 'Grep', { pattern: '^(a+)+$', path: 'redos.txt' });
-      expect(slow).toEqual({ isError: true, text: `Grep: the search took longer than 3000 ms and was stopped; ${JS_TIMEOUT_ADVICE}` });
+      expect(slow).toEqual({
+        isError: true,
+        text: `Grep: the search took longer than 3000 ms and was stopped; ${JS_TIMEOUT_ADVICE}`,
+      });
       expect(Date.now() - started).toBeLessThan(30_000);
       expect((await callBuiltin(bounded, 'Grep', { pattern: 'inside', path: 'inside.txt' })).isError).toBe(false);
       // The default engine with the default limit: ripgrep's regex cannot backtrack; without it
@@ -222,7 +271,11 @@ describeEach(launchPaths(), 'sandbox attacks through awf mcp-serve', (launch) =>
       if (!full) {
         const byDefault = await call('Grep', { pattern: '^(a+)+$', path: 'redos.txt' });
         if (RIPGREP) expect(byDefault).toEqual({ isError: false, text: 'No matches found' });
-        else expect(byDefault).toEqual({ isError: true, text: `Grep: the search took longer than 20000 ms and was stopped; ${JS_TIMEOUT_ADVICE}` });
+        else
+          expect(byDefault).toEqual({
+            isError: true,
+            text: `Grep: the search took longer than 20000 ms and was stopped; ${JS_TIMEOUT_ADVICE}`,
+          });
       }
     } finally {
       await bounded.close();
@@ -252,40 +305,61 @@ describeEach(launchPaths(), 'sandbox attacks through awf mcp-serve', (launch) =>
 
   it('items 17–19: Edit refuses 0 and 2+ matches and files over the read cap, leaving them unchanged; CRLF survives', async () => {
     writeFileSync(join(root, 'edit.txt'), 'foo bar foo\r\nbaz\r\n');
-    expect((await call('Edit', { file_path: 'edit.txt', old_string: 'absent', new_string: 'x' })).text).toMatch(/not found/);
-    expect((await call('Edit', { file_path: 'edit.txt', old_string: 'foo', new_string: 'x' })).text).toMatch(/matches 2 times/);
+    expect((await call('Edit', { file_path: 'edit.txt', old_string: 'absent', new_string: 'x' })).text).toMatch(
+      /not found/,
+    );
+    expect((await call('Edit', { file_path: 'edit.txt', old_string: 'foo', new_string: 'x' })).text).toMatch(
+      /matches 2 times/,
+    );
     expect(readFileSync(join(root, 'edit.txt'), 'utf8')).toBe('foo bar foo\r\nbaz\r\n');
-    expect((await call('Edit', { file_path: 'edit.txt', old_string: 'foo', new_string: 'qux', replace_all: true })).isError).toBe(false);
-    expect((await call('Edit', { file_path: 'edit.txt', old_string: 'qux\nbaz', new_string: 'qux\nBAZ' })).isError).toBe(false);
+    expect(
+      (await call('Edit', { file_path: 'edit.txt', old_string: 'foo', new_string: 'qux', replace_all: true })).isError,
+    ).toBe(false);
+    expect(
+      (await call('Edit', { file_path: 'edit.txt', old_string: 'qux\nbaz', new_string: 'qux\nBAZ' })).isError,
+    ).toBe(false);
     expect(readFileSync(join(root, 'edit.txt'), 'utf8')).toBe('qux bar qux\r\nBAZ\r\n');
     const big = `${'y'.repeat(600_000)}\n${'y'.repeat(600_000)}\n`;
     writeFileSync(join(root, 'big.txt'), big);
-    expect((await call('Edit', { file_path: 'big.txt', old_string: 'y', new_string: 'z', replace_all: true })).text).toMatch(/read limit; refusing/);
+    expect(
+      (await call('Edit', { file_path: 'big.txt', old_string: 'y', new_string: 'z', replace_all: true })).text,
+    ).toMatch(/read limit; refusing/);
     expect(readFileSync(join(root, 'big.txt'), 'utf8')).toBe(big);
   });
 
   it('item 20: a timeout kills the whole process group, grandchildren included, within budget', async () => {
     const started = Date.now();
     // /proc is the host's procfs: /proc/self is the host pid, also inside Bash's PID namespace.
-    const result = await call('Bash', { command: `sh -c "sh -c 'readlink /proc/self > gc.pid; exec sleep 600' & wait"`, timeout: 1500 });
+    const result = await call('Bash', {
+      command: `sh -c "sh -c 'readlink /proc/self > gc.pid; exec sleep 600' & wait"`,
+      timeout: 1500,
+    });
     expect(result.isError).toBe(true);
     expect(result.text).toMatch(/^Command timed out after 1500 ms; its process group was killed/);
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(isRunning(Number(readFileSync(join(root, 'gc.pid'), 'utf8')))).toBe(false);
   });
 
-  itUnless(full, 'item 21: an output flood is cut in the middle and memory stays bounded', async () => {
-    const result = await call('Bash', { command: 'yes | head -c 100000000' });
-    expect(result.isError).toBe(false);
-    expect(result.text).toContain('[99970000 characters cut from the middle of the output]');
-    expect(result.text.length).toBeLessThan(30_200);
-    const status = readFileSync(`/proc/${session.transport.pid}/status`, 'utf8');
-    const peakKb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1]);
-    expect(peakKb).toBeLessThan(400 * 1024);
-  }, 90_000);
+  itUnless(
+    full,
+    'item 21: an output flood is cut in the middle and memory stays bounded',
+    async () => {
+      const result = await call('Bash', { command: 'yes | head -c 100000000' });
+      expect(result.isError).toBe(false);
+      expect(result.text).toContain('[99970000 characters cut from the middle of the output]');
+      expect(result.text.length).toBeLessThan(30_200);
+      const status = readFileSync(`/proc/${session.transport.pid}/status`, 'utf8');
+      const peakKb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1]);
+      expect(peakKb).toBeLessThan(400 * 1024);
+    },
+    90_000,
+  );
 
   it('item 21: background processes do not outlive the call', async () => {
-    const result = await call('Bash', { command: "sh -c 'readlink /proc/self > bg.pid; exec sleep 600' & while [ ! -s bg.pid ]; do sleep 0.05; done; echo started" });
+    const result = await call('Bash', {
+      command:
+        "sh -c 'readlink /proc/self > bg.pid; exec sleep 600' & while [ ! -s bg.pid ]; do sleep 0.05; done; echo started",
+    });
     expect(result.text).toBe('started\n');
     await new Promise((r) => setTimeout(r, 200));
     expect(isRunning(Number(readFileSync(join(root, 'bg.pid'), 'utf8')))).toBe(false);
@@ -293,13 +367,18 @@ describeEach(launchPaths(), 'sandbox attacks through awf mcp-serve', (launch) =>
 
   it('issue 21 hole 4: setsid, double-forked and daemonised children do not outlive the call, and the timeout answers on time', async () => {
     const marker = (n: number): string => `${600 + n}.${process.pid}`;
-    const alive = (n: number): boolean => readdirSync('/proc').some((pid) => {
-      try {
-        return /^\d+$/.test(pid) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`sleep\0${marker(n)}`) && isRunning(Number(pid));
-      } catch {
-        return false;
-      }
-    });
+    const alive = (n: number): boolean =>
+      readdirSync('/proc').some((pid) => {
+        try {
+          return (
+            /^\d+$/.test(pid) &&
+            readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`sleep\0${marker(n)}`) &&
+            isRunning(Number(pid))
+          );
+        } catch {
+          return false;
+        }
+      });
     const detached = `setsid sleep ${marker(1)} & (setsid sh -c 'sleep ${marker(2)} &' &); nohup sleep ${marker(3)} >/dev/null 2>&1 & echo spawned`;
     expect(await call('Bash', { command: detached })).toEqual({ isError: false, text: 'spawned\n' });
     await new Promise((r) => setTimeout(r, 300));
@@ -318,7 +397,10 @@ describeEach(launchPaths(), 'sandbox attacks through awf mcp-serve', (launch) =>
     expect(missing.text).toBe('ARGSENT-missing-3.txt does not exist');
     await call('Grep', { pattern: 'ARGSENT-(', path: 'ARGSENT-dir' });
     await new Promise((r) => setTimeout(r, 300));
-    const lines = session.stderr().split('\n').filter((l) => l.includes('"tool call"') || l.includes('tool call'));
+    const lines = session
+      .stderr()
+      .split('\n')
+      .filter((l) => l.includes('"tool call"') || l.includes('tool call'));
     expect(lines.some((l) => l.includes('<file_path> does not exist'))).toBe(true);
     expect(session.stderr()).not.toContain('ARGSENT');
   });
@@ -332,7 +414,10 @@ describeEach(launchPaths(), 'sandbox attacks through awf mcp-serve', (launch) =>
     expect(env.text).not.toContain('plain-sentinel-4242');
     expect(env.text).not.toContain('tok-sentinel-9876');
     expect(env.text).not.toContain('AWF_SENTINEL_PLAIN');
-    expect(await call('Bash', { command: 'echo "token=tok-sentinel-9876"' })).toEqual({ isError: false, text: 'token=***\n' });
+    expect(await call('Bash', { command: 'echo "token=tok-sentinel-9876"' })).toEqual({
+      isError: false,
+      text: 'token=***\n',
+    });
   });
 
   it('item 24: Bash starts in the root and refuses a cwd outside it', async () => {

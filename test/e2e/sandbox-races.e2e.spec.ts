@@ -1,5 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { callBuiltin, type CallOutcome } from '../support/builtin-e2e';
@@ -34,9 +44,14 @@ try { fs.renameSync(real, target); } catch {}
 try { fs.unlinkSync(link); } catch {}
 `;
 
-/** Flips each `[target, to]` with its own flipper process while `call` runs, IN_FLIGHT at a time; returns the calls made. */
+/**
+ * Flips each `[target, to]` with its own flipper process while `call` runs, IN_FLIGHT at a time;
+ * returns the calls made.
+ */
 async function whileFlipping(flips: Array<[string, string]>, call: (i: number) => Promise<void>): Promise<number> {
-  const flippers: ChildProcess[] = flips.map(([target, to]) => spawn(process.execPath, ['-e', FLIPPER, target, to, String(FLIP_MS + 500)], { stdio: 'ignore' }));
+  const flippers: ChildProcess[] = flips.map(([target, to]) =>
+    spawn(process.execPath, ['-e', FLIPPER, target, to, String(FLIP_MS + 500)], { stdio: 'ignore' }),
+  );
   const end = Date.now() + FLIP_MS;
   let calls = 0;
   const worker = async (): Promise<void> => {
@@ -46,7 +61,9 @@ async function whileFlipping(flips: Array<[string, string]>, call: (i: number) =
     await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
   } finally {
     // They stop on their own shortly after and put the real one back: killing them mid-swap could leave the link.
-    await Promise.all(flippers.map((f) => new Promise((done) => (f.exitCode !== null ? done(null) : f.once('exit', done)))));
+    await Promise.all(
+      flippers.map((f) => new Promise((done) => (f.exitCode !== null ? done(null) : f.once('exit', done)))),
+    );
   }
   return calls;
 }
@@ -61,10 +78,14 @@ describeEach([PLAIN, SNAPSHOT], 'races against the sandbox', (launch) => {
     const root = join(base, 'proj');
     const outside = join(base, 'outside');
     let session: McpSession;
-    const call = (tool: string, args: Record<string, unknown>): Promise<CallOutcome> => callBuiltin(session, tool, args);
+    const call = (tool: string, args: Record<string, unknown>): Promise<CallOutcome> =>
+      callBuiltin(session, tool, args);
     const leaked = (outcome: CallOutcome): boolean => outcome.text.includes(SECRET);
 
-    /** A fresh layout per case: a Write that lands while `d` is renamed away creates a new `d`, which is fine but not the one the next case expects. */
+    /**
+     * A fresh layout per case: a Write that lands while `d` is renamed away creates a new `d`,
+     * which is fine but not the one the next case expects.
+     */
     const layout = (): void => {
       // The root itself stays: mcp-serve holds it open for its whole life.
       mkdirSync(root, { recursive: true });
@@ -87,7 +108,10 @@ describeEach([PLAIN, SNAPSHOT], 'races against the sandbox', (launch) => {
       rmSync(base, { recursive: true, force: true });
     });
     // Two flippers: `d` (which the calls aim at) and `e` beside it, both swapped for links out.
-    const DIRS: Array<[string, string]> = [[join(root, 'd'), outside], [join(root, 'e'), outside]];
+    const DIRS: Array<[string, string]> = [
+      [join(root, 'd'), outside],
+      [join(root, 'e'), outside],
+    ];
     const outsideNames = (): string[] => readdirSync(outside).filter((n) => n !== 'secret.txt');
     /**
      * The JS Grep worker does not start from the startup snapshot on main yet (helper "fresh"
@@ -97,7 +121,9 @@ describeEach([PLAIN, SNAPSHOT], 'races against the sandbox', (launch) => {
     const jsWorkerBroken = async (): Promise<boolean> => {
       const probe = await call('Grep', { pattern: 'inside', path: 'f' });
       if (!/integer typed array/.test(probe.text)) return false;
-      console.warn(`SKIPPED: Grep (js) under the snapshot launch fails before searching (${probe.text}); the case needs the worker fix`);
+      console.warn(
+        `SKIPPED: Grep (js) under the snapshot launch fails before searching (${probe.text}); the case needs the worker fix`,
+      );
       return true;
     };
 
@@ -111,7 +137,12 @@ describeEach([PLAIN, SNAPSHOT], 'races against the sandbox', (launch) => {
 
     it('Edit never rewrites the file outside', async () => {
       await whileFlipping(DIRS, async (i) => {
-        await call('Edit', { file_path: 'd/secret.txt', old_string: 'EDITME', new_string: `EDITME${i % 10}`, replace_all: true });
+        await call('Edit', {
+          file_path: 'd/secret.txt',
+          old_string: 'EDITME',
+          new_string: `EDITME${i % 10}`,
+          replace_all: true,
+        });
       });
       expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe(`${SECRET} EDITME\n`);
       expect(outsideNames()).toEqual([]);
@@ -180,7 +211,8 @@ describeEach([PLAIN, SNAPSHOT], 'races against the sandbox', (launch) => {
           const result = await call(tool, args);
           expect(result).toEqual({ isError: true, text: expect.stringMatching(/hard\.txt has 2 hard links/) });
         }
-        if (!(await jsWorkerBroken())) expect((await call('Grep', { pattern: 'linked', output_mode: 'content' })).text).toBe('No matches found');
+        if (!(await jsWorkerBroken()))
+          expect((await call('Grep', { pattern: 'linked', output_mode: 'content' })).text).toBe('No matches found');
         expect((await call('Glob', { pattern: 'hard*' })).text).toBe('No files found');
         expect(readFileSync(join(root, 'hard.txt'), 'utf8')).toBe(`${SECRET} linked\n`);
       } finally {

@@ -21,7 +21,12 @@ describe('the file exporter on process.exit', () => {
         process.exit(3);`;
       const run = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
       expect(run.status).toBe(3);
-      expect(readFileSync(file, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { name: string }).name)).toEqual(['a', 'b', 'c']);
+      expect(
+        readFileSync(file, 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => (JSON.parse(l) as { name: string }).name),
+      ).toEqual(['a', 'b', 'c']);
     } finally {
       project.cleanup();
     }

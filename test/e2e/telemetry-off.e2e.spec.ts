@@ -19,7 +19,11 @@ describe('tracing off costs nothing: no OpenTelemetry SDK module is loaded', () 
 
   async function loadedModules(config: Record<string, unknown>): Promise<string[]> {
     const out = join(project.dir, `probe-${Math.random().toString(36).slice(2)}.json`);
-    const serve = await startRawServe(project.dir, { step: 'probe', ...config }, { ...UNBUNDLED, NODE_OPTIONS: `--require ${PROBE}`, AWF_PROBE_OUT: out });
+    const serve = await startRawServe(
+      project.dir,
+      { step: 'probe', ...config },
+      { ...UNBUNDLED, NODE_OPTIONS: `--require ${PROBE}`, AWF_PROBE_OUT: out },
+    );
     const [answer] = await serve.call([{ name: 'echo', arguments: { text: 'x' } }]);
     expect(answer).toMatchObject({ result: { content: [{ text: 'x' }] } });
     expect(await serve.stop('stdin')).toBe(0);

@@ -18,7 +18,12 @@ describe('awf mcp-serve exports tool-call spans over OTLP/HTTP protobuf, under t
     run_id: 'run-otlp',
     workflow: 'demo',
     events_path: join(project.dir, 'events.jsonl'),
-    telemetry: { exporter: 'otlp', endpoint: receiver.endpoint, traceparent: STEP_TRACEPARENT, service_name: 'awf-e2e' },
+    telemetry: {
+      exporter: 'otlp',
+      endpoint: receiver.endpoint,
+      traceparent: STEP_TRACEPARENT,
+      service_name: 'awf-e2e',
+    },
   });
 
   it('sends one span per call with its name, parent, attributes and error status, flushed when stdin closes', async () => {
@@ -31,21 +36,35 @@ describe('awf mcp-serve exports tool-call spans over OTLP/HTTP protobuf, under t
     expect(receiver.spans.map((s) => s.name).sort()).toEqual(['tool.call echo', 'tool.call explode']);
     for (const span of receiver.spans) {
       expect(span).toMatchObject({ traceId: TRACE_ID, parentSpanId: STEP_SPAN_ID, service: 'awf-e2e' });
-      expect(span.attributes).toMatchObject({ 'tool.source': 'module:echo-tools', 'awf.step': 'review', 'awf.run_id': 'run-otlp' });
+      expect(span.attributes).toMatchObject({
+        'tool.source': 'module:echo-tools',
+        'awf.step': 'review',
+        'awf.run_id': 'run-otlp',
+      });
       expect(typeof span.attributes['tool.duration_ms']).toBe('number');
     }
     const echo = receiver.spans.find((s) => s.name === 'tool.call echo')!;
-    expect(echo.attributes).toMatchObject({ 'tool.name': 'echo', 'tool.status': 'ok', 'tool.args_shape': '{"text":5}' });
+    expect(echo.attributes).toMatchObject({
+      'tool.name': 'echo',
+      'tool.status': 'ok',
+      'tool.args_shape': '{"text":5}',
+    });
     expect(JSON.stringify(echo.attributes)).not.toContain('hello');
     const explode = receiver.spans.find((s) => s.name === 'tool.call explode')!;
-    expect(explode.attributes).toMatchObject({ 'tool.status': 'error', 'tool.error': 'explode failed: kaboom from explode' });
+    expect(explode.attributes).toMatchObject({
+      'tool.status': 'error',
+      'tool.error': 'explode failed: kaboom from explode',
+    });
     expect(explode.status).toEqual({ code: 'STATUS_CODE_ERROR', message: 'explode failed: kaboom from explode' });
     expect(receiver.requests.every((r) => r.headers['x-awf-tenant'] === 'acme')).toBe(true);
   });
 
   it('flushes its spans when it is stopped with SIGTERM', async () => {
     const serve = await startRawServe(project.dir, config());
-    await serve.call([{ name: 'echo', arguments: { text: 'one' } }, { name: 'echo', arguments: { text: 'two' } }]);
+    await serve.call([
+      { name: 'echo', arguments: { text: 'one' } },
+      { name: 'echo', arguments: { text: 'two' } },
+    ]);
     await serve.stop('SIGTERM');
     expect(receiver.spans).toHaveLength(2);
     expect(receiver.spans.every((s) => s.parentSpanId === STEP_SPAN_ID)).toBe(true);
@@ -53,7 +72,11 @@ describe('awf mcp-serve exports tool-call spans over OTLP/HTTP protobuf, under t
 
   it('joins the trace from TRACEPARENT when the config carries none', async () => {
     const { telemetry, ...rest } = config();
-    const serve = await startRawServe(project.dir, { ...rest, telemetry: { ...telemetry, traceparent: undefined } }, { TRACEPARENT: STEP_TRACEPARENT });
+    const serve = await startRawServe(
+      project.dir,
+      { ...rest, telemetry: { ...telemetry, traceparent: undefined } },
+      { TRACEPARENT: STEP_TRACEPARENT },
+    );
     await serve.call([{ name: 'echo', arguments: { text: 'x' } }]);
     await serve.stop('stdin');
     expect(receiver.spans).toEqual([expect.objectContaining({ traceId: TRACE_ID, parentSpanId: STEP_SPAN_ID })]);
@@ -61,7 +84,11 @@ describe('awf mcp-serve exports tool-call spans over OTLP/HTTP protobuf, under t
 
   it('honours OTEL_EXPORTER_OTLP_ENDPOINT and OTEL_SERVICE_NAME when the config has no telemetry block', async () => {
     const { telemetry: _telemetry, ...rest } = config();
-    const serve = await startRawServe(project.dir, rest, { OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_SERVICE_NAME: 'from-env' });
+    const serve = await startRawServe(project.dir, rest, {
+      OTEL_TRACES_EXPORTER: 'otlp',
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+      OTEL_SERVICE_NAME: 'from-env',
+    });
     await serve.call([{ name: 'echo', arguments: { text: 'x' } }]);
     await serve.stop('stdin');
     expect(receiver.spans).toEqual([expect.objectContaining({ name: 'tool.call echo', service: 'from-env' })]);

@@ -32,28 +32,48 @@ ${calls}
   done: {type: terminal}
 `;
 
-const lines = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+const lines = (file: string) =>
+  readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('a workflow step with servers: [everything] (server-everything over stdio, through awf mcp-serve)', () => {
   it('lets the script agent call everything_echo and everything_get-sum; the audit and the spans show both', () => {
     const p = workflowProject({
       '.awf/config.yaml': config(),
-      'wf.yaml': workflow('[everything]', `        - tool: everything_echo
+      'wf.yaml': workflow(
+        '[everything]',
+        `        - tool: everything_echo
           args: {message: hello upstream}
           expect: 'Echo: hello upstream'
         - tool: everything_get-sum
           args: {a: 19, b: 23}
-          expect: '42'`),
+          expect: '42'`,
+      ),
     });
     try {
       const r = awf(['run', 'wf.yaml', '-f', 'json'], { cwd: p.dir, env: p.env });
       expect(r.stderr).not.toContain('[EXECUTION');
       expect(r.status).toBe(0);
       const report = JSON.parse(r.stdout);
-      expect(JSON.parse(report.steps[0].output).map((c: { tool: string; is_error: boolean }) => [c.tool, c.is_error])).toEqual([['everything_echo', false], ['everything_get-sum', false]]);
+      expect(
+        JSON.parse(report.steps[0].output).map((c: { tool: string; is_error: boolean }) => [c.tool, c.is_error]),
+      ).toEqual([
+        ['everything_echo', false],
+        ['everything_get-sum', false],
+      ]);
       const runDir = join(p.dir, 'data', 'awf', 'runs', report.run_id);
-      const audit = lines(join(runDir, readdirSync(runDir).find((f) => f.endsWith('.events.jsonl'))!));
-      expect(audit.map((e) => [e.tool, e.source, e.status])).toEqual([['everything_echo', 'mcp:everything', 'ok'], ['everything_get-sum', 'mcp:everything', 'ok']]);
+      const audit = lines(
+        join(
+          runDir,
+          readdirSync(runDir).find((f) => f.endsWith('.events.jsonl'))!,
+        ),
+      );
+      expect(audit.map((e) => [e.tool, e.source, e.status])).toEqual([
+        ['everything_echo', 'mcp:everything', 'ok'],
+        ['everything_get-sum', 'mcp:everything', 'ok'],
+      ]);
       const spans = lines(join(p.dir, 'spans.jsonl'));
       const step = spans.find((s) => s.name === 'step agent');
       const calls = spans.filter((s) => String(s.name).startsWith('tool.call everything_'));
@@ -70,12 +90,15 @@ describe('a workflow step with servers: [everything] (server-everything over std
   it('hides what expose leaves out: everything_get-sum is not served', () => {
     const p = workflowProject({
       '.awf/config.yaml': config(),
-      'wf.yaml': workflow('[{name: everything, expose: [echo]}]', `        - tool: everything_echo
+      'wf.yaml': workflow(
+        '[{name: everything, expose: [echo]}]',
+        `        - tool: everything_echo
           args: {message: still here}
           expect: 'Echo: still here'
         - tool: everything_get-sum
           args: {a: 1, b: 2}
-          expect: {is_error: true, contains: everything_get-sum}`),
+          expect: {is_error: true, contains: everything_get-sum}`,
+      ),
     });
     try {
       const r = awf(['run', 'wf.yaml', '-f', 'json'], { cwd: p.dir, env: p.env });
@@ -88,13 +111,18 @@ describe('a workflow step with servers: [everything] (server-everything over std
   it('awf validate names an unknown server and an invalid definition with USER.MCP_PROXY codes (exit 1)', () => {
     const p = workflowProject({
       '.awf/config.yaml': config(),
-      'wf.yaml': workflow('[everything, nosuch, {name: inline, url: "ftp://x"}]', `        - tool: everything_echo
-          args: {message: x}`),
+      'wf.yaml': workflow(
+        '[everything, nosuch, {name: inline, url: "ftp://x"}]',
+        `        - tool: everything_echo
+          args: {message: x}`,
+      ),
     });
     try {
       const r = awf(['validate', 'wf.yaml'], { cwd: p.dir, env: p.env });
       expect(r.status).toBe(1);
-      expect(r.stderr + r.stdout).toContain('[USER.MCP_PROXY.UNKNOWN_SERVER] states.agent.mcp_proxy.servers[1]: unknown server "nosuch"');
+      expect(r.stderr + r.stdout).toContain(
+        '[USER.MCP_PROXY.UNKNOWN_SERVER] states.agent.mcp_proxy.servers[1]: unknown server "nosuch"',
+      );
       expect(r.stderr + r.stdout).toContain('[USER.MCP_PROXY.INVALID_URL] states.agent.mcp_proxy.servers[2].url');
     } finally {
       p.cleanup();
@@ -107,8 +135,11 @@ describe('a workflow step with servers: [everything] (server-everything over std
     command: ${JSON.stringify(process.execPath)}
     args: ['-e', 'console.error("cannot reach database at db:5432"); process.exit(2)']
 `),
-      'wf.yaml': workflow('[everything, broken]', `        - tool: everything_echo
-          args: {message: never}`),
+      'wf.yaml': workflow(
+        '[everything, broken]',
+        `        - tool: everything_echo
+          args: {message: never}`,
+      ),
     });
     try {
       const r = awf(['run', 'wf.yaml'], { cwd: p.dir, env: p.env });

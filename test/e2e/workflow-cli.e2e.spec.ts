@@ -4,7 +4,8 @@ import { awf, WORKFLOW_FIXTURES, workflowProject } from './workflow-support';
 
 jest.setTimeout(120_000);
 
-const validate = (name: string, extra: string[] = []) => awf(['validate', join(WORKFLOW_FIXTURES, `${name}.yaml`), ...extra]);
+const validate = (name: string, extra: string[] = []) =>
+  awf(['validate', join(WORKFLOW_FIXTURES, `${name}.yaml`), ...extra]);
 
 describe('awf validate (the fixture list is covered in test/integration/workflow/validate-fixtures.spec.ts)', () => {
   it('says a valid workflow is valid (exit 0)', () => {
@@ -15,7 +16,9 @@ describe('awf validate (the fixture list is covered in test/integration/workflow
 
   it('prints each USER problem as [CODE] path: message on stderr and exits 1', () => {
     const r = validate('mcp-proxy-unknown-key');
-    expect(r.stderr).toContain('[USER.MCP_PROXY.UNKNOWN_KEY] states.start.mcp_proxy: unknown field(s) in mcp_proxy: sandbox');
+    expect(r.stderr).toContain(
+      '[USER.MCP_PROXY.UNKNOWN_KEY] states.start.mcp_proxy: unknown field(s) in mcp_proxy: sandbox',
+    );
     expect(r.stdout).toBe('');
     expect(r.status).toBe(1);
   });
@@ -36,7 +39,8 @@ describe('awf validate (the fixture list is covered in test/integration/workflow
       '[WORKFLOW.TEMPLATE.UNDEFINED_REFERENCE] states.lint.command: {{.states.build.output}}: a state has no field "output"',
       '[WORKFLOW.TEMPLATE.SYNTAX] states.talk.prompt:',
       '[WORKFLOW.VALIDATION.INVALID_CONDITION] states.check.transitions[0].when:',
-    ]) expect(r.stderr).toContain(line);
+    ])
+      expect(r.stderr).toContain(line);
     expect(r.stderr).toContain('13 errors');
     expect(r.status).toBe(2);
   });
@@ -44,8 +48,17 @@ describe('awf validate (the fixture list is covered in test/integration/workflow
   it('prints one JSON verdict with -f json; a missing workflow is USER.WORKFLOW.NOT_FOUND (exit 1)', () => {
     const r = validate('mcp-proxy-unknown-plugin', ['-f', 'json']);
     expect(JSON.parse(r.stdout)).toEqual({
-      schema_version: 1, valid: false, workflow: 'mcp-proxy-unknown-plugin', file: join(WORKFLOW_FIXTURES, 'mcp-proxy-unknown-plugin.yaml'),
-      errors: [{ code: 'USER.MCP_PROXY.UNKNOWN_PLUGIN', path: 'states.start.mcp_proxy.plugin_tools[0].plugin', message: expect.stringContaining('nonexistent_plugin') }],
+      schema_version: 1,
+      valid: false,
+      workflow: 'mcp-proxy-unknown-plugin',
+      file: join(WORKFLOW_FIXTURES, 'mcp-proxy-unknown-plugin.yaml'),
+      errors: [
+        {
+          code: 'USER.MCP_PROXY.UNKNOWN_PLUGIN',
+          path: 'states.start.mcp_proxy.plugin_tools[0].plugin',
+          message: expect.stringContaining('nonexistent_plugin'),
+        },
+      ],
       warnings: [],
     });
     expect(r.status).toBe(1);
@@ -82,7 +95,10 @@ states:
   it('runs a workflow by name from ./.awf/workflows: progress on stderr, output on stdout, secrets masked', () => {
     const p = workflowProject({ '.awf/workflows/pipeline.yaml': pipeline });
     try {
-      const r = awf(['run', 'pipeline', '--input', 'text=one two three'], { cwd: p.dir, env: { ...p.env, MY_SECRET: 'hunter2-value' } });
+      const r = awf(['run', 'pipeline', '--input', 'text=one two three'], {
+        cwd: p.dir,
+        env: { ...p.env, MY_SECRET: 'hunter2-value' },
+      });
       expect(r.stdout).toBe('words=3 token=*** env=***\n');
       expect(r.stderr).toMatch(/^✓ count {2}success {2}\d+(ms|\.\ds)$/m);
       expect(r.stderr).toMatch(/^✓ report {2}success/m);
@@ -98,12 +114,36 @@ states:
     try {
       const r = awf(['run', 'pipeline', '-i', 'text=', '-f', 'json'], { cwd: p.dir, env: p.env });
       const report = JSON.parse(r.stdout);
-      expect(report).toMatchObject({ workflow: 'pipeline', status: 'failure', terminal: 'empty', error: { code: 'EXECUTION.WORKFLOW.TERMINAL_FAILURE', message: 'no words in input' } });
+      expect(report).toMatchObject({
+        workflow: 'pipeline',
+        status: 'failure',
+        terminal: 'empty',
+        error: { code: 'EXECUTION.WORKFLOW.TERMINAL_FAILURE', message: 'no words in input' },
+      });
       expect(report.steps).toEqual([
-        { name: 'count', type: 'step', status: 'success', duration_ms: expect.any(Number), exit_code: 0, output: '0\n', tool_calls: 0 },
-        { name: 'report', type: 'step', status: 'success', duration_ms: expect.any(Number), exit_code: 0, output: 'words=0 token=*** env=\n', tool_calls: 0 },
+        {
+          name: 'count',
+          type: 'step',
+          status: 'success',
+          duration_ms: expect.any(Number),
+          exit_code: 0,
+          output: '0\n',
+          tool_calls: 0,
+        },
+        {
+          name: 'report',
+          type: 'step',
+          status: 'success',
+          duration_ms: expect.any(Number),
+          exit_code: 0,
+          output: 'words=0 token=*** env=\n',
+          tool_calls: 0,
+        },
       ]);
-      expect(JSON.parse(r.stderr.trim().split('\n').pop()!)).toMatchObject({ status: 'error', error: { code: 'EXECUTION.WORKFLOW.TERMINAL_FAILURE' } });
+      expect(JSON.parse(r.stderr.trim().split('\n').pop()!)).toMatchObject({
+        status: 'error',
+        error: { code: 'EXECUTION.WORKFLOW.TERMINAL_FAILURE' },
+      });
       expect(r.status).toBe(3);
     } finally {
       p.cleanup();
@@ -163,7 +203,8 @@ states:
     const p = workflowProject({
       '.awf/workflows/pipeline.yaml': pipeline,
       'extra/review.yaml': 'name: review\ndescription: Reviews code\nstates:\n  initial: d\n  d: {type: terminal}\n',
-      'config/awf/workflows/pipeline.yaml': 'name: pipeline\ndescription: shadowed\nstates:\n  initial: d\n  d: {type: terminal}\n',
+      'config/awf/workflows/pipeline.yaml':
+        'name: pipeline\ndescription: shadowed\nstates:\n  initial: d\n  d: {type: terminal}\n',
     });
     try {
       const env = { ...p.env, AWF_WORKFLOWS_PATH: join(p.dir, 'extra') };
@@ -173,7 +214,10 @@ states:
       expect(text.stdout).toMatch(/^pipeline\s+local\s+1\.0\s+Counts words$/m);
       expect(text.stdout).not.toContain('shadowed');
       const json = JSON.parse(awf(['list', '-f', 'json'], { cwd: p.dir, env }).stdout).workflows;
-      expect(json.map((w: { name: string; source: string }) => `${w.name}:${w.source}`)).toEqual(['review:env', 'pipeline:local']);
+      expect(json.map((w: { name: string; source: string }) => `${w.name}:${w.source}`)).toEqual([
+        'review:env',
+        'pipeline:local',
+      ]);
       const none = awf(['list'], { cwd: join(p.dir, 'tmp'), env: { ...p.env, XDG_CONFIG_HOME: join(p.dir, 'tmp') } });
       expect(none.stdout).toContain('No workflows found. Looked in:');
     } finally {

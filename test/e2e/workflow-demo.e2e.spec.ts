@@ -16,9 +16,18 @@ describe('example (b): the script agent fixes the sample project through the pro
       expect(r.stderr).not.toMatch(/^\[/m);
       expect(r.status).toBe(0);
       const report = JSON.parse(r.stdout);
-      expect(report.steps.map((s: { name: string; status: string }) => `${s.name}:${s.status}`)).toEqual(['prepare:success', 'fix:success', 'cleanup:success']);
+      expect(report.steps.map((s: { name: string; status: string }) => `${s.name}:${s.status}`)).toEqual([
+        'prepare:success',
+        'fix:success',
+        'cleanup:success',
+      ]);
       const calls = JSON.parse(report.steps[1].output);
-      expect(calls.map((c: { tool: string; is_error: boolean }) => `${c.tool}:${c.is_error}`)).toEqual(['Grep:false', 'Read:false', 'Edit:false', 'Bash:false']);
+      expect(calls.map((c: { tool: string; is_error: boolean }) => `${c.tool}:${c.is_error}`)).toEqual([
+        'Grep:false',
+        'Read:false',
+        'Edit:false',
+        'Bash:false',
+      ]);
       expect(calls[3].text).toContain('all 5 checks passed');
       expect(report.output).toContain('Fixed src/math.js through the proxy');
       expect(readFileSync(SAMPLE_MATH, 'utf8')).toBe(before);

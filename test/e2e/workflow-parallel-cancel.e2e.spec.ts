@@ -18,8 +18,9 @@ async function waitFor(files: string[], timeoutMs = 90_000): Promise<void> {
 describe('Ctrl-C in the middle of a parallel step', () => {
   it('stops the command branch and the agent branch with its own mcp-serve: no process, no temp file, exit 130', async () => {
     const marker = `awf-par-cancel-${process.pid}-${Date.now()}`;
-    const p = workflowProject({
-      'wf.yaml': `name: par-cancel
+    const p = workflowProject(
+      {
+        'wf.yaml': `name: par-cancel
 hooks:
   workflow_cancel: [{command: 'touch cancel-hook-ran'}]
 states:
@@ -37,7 +38,9 @@ states:
           args: {started_file: '{{.env.STARTED_FILE}}'}
   done: {type: terminal}
 `,
-    }, [SLOW_EXTENSION]);
+      },
+      [SLOW_EXTENSION],
+    );
     let child: ReturnType<typeof spawnAwf> | undefined;
     try {
       const started = join(p.dir, 'agent-up');

@@ -38,13 +38,20 @@ states:
 `;
 
 /** The same steps, ending on a success terminal whose message (the run's output) quotes both. */
-const succeeding = workflow.replace(/on_failure: \{message:.*\n/, 'on_failure: report\n')
-  + '  report: {type: terminal, message: "{{.states.show.Output}} / {{.states.fail.Stderr}}"}\n';
+const succeeding =
+  workflow.replace(/on_failure: \{message:.*\n/, 'on_failure: report\n') +
+  '  report: {type: terminal, message: "{{.states.show.Output}} / {{.states.fail.Stderr}}"}\n';
 
 describe('awf run masks inputs named like AWF secrets', () => {
   const p = workflowProject({ 'secrets.yaml': workflow, 'succeeding.yaml': succeeding });
-  const inputs = [`API_KEY_PROD=${KEY}`, `token_x=${TOKEN}`, `Secret_Note=${NOTE}`, `PASSWORD=${PASSWORD}`, `vault=${DECLARED}`, `OPENAI_API_KEY=${PLAIN}`]
-    .flatMap((i) => ['-i', i]);
+  const inputs = [
+    `API_KEY_PROD=${KEY}`,
+    `token_x=${TOKEN}`,
+    `Secret_Note=${NOTE}`,
+    `PASSWORD=${PASSWORD}`,
+    `vault=${DECLARED}`,
+    `OPENAI_API_KEY=${PLAIN}`,
+  ].flatMap((i) => ['-i', i]);
   afterAll(() => p.cleanup());
 
   it('in the output and the progress lines', () => {
@@ -62,7 +69,10 @@ describe('awf run masks inputs named like AWF secrets', () => {
   });
 
   it('in the -f json report, the spans and the run record', () => {
-    const r = awf(['run', 'secrets.yaml', ...inputs, '-f', 'json', '--otel-exporter', 'file'], { cwd: p.dir, env: p.env });
+    const r = awf(['run', 'secrets.yaml', ...inputs, '-f', 'json', '--otel-exporter', 'file'], {
+      cwd: p.dir,
+      env: p.env,
+    });
     const report = JSON.parse(r.stdout);
     expect(report.steps[0].output).toBe(`*** *** *** *** *** ${PLAIN}\n`);
     expect(report.error.message).toContain('deploy failed with ***');

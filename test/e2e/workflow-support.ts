@@ -9,11 +9,18 @@ export const SLOW_EXTENSION = resolve(REPO_ROOT, 'test/fixtures/workflow-extensi
 export function workflowProject(files: Record<string, string> = {}, extensions: string[] = []) {
   const project = scratchDir({
     ...files,
-    ...(extensions.length ? { '.awf/config.yaml': `extensions:\n${extensions.map((e) => `  - ${JSON.stringify(e)}`).join('\n')}\n` } : {}),
+    ...(extensions.length
+      ? { '.awf/config.yaml': `extensions:\n${extensions.map((e) => `  - ${JSON.stringify(e)}`).join('\n')}\n` }
+      : {}),
   });
   const tmp = join(project.dir, 'tmp');
   mkdirSync(tmp);
-  const env = { TMPDIR: tmp, XDG_DATA_HOME: join(project.dir, 'data'), XDG_CONFIG_HOME: join(project.dir, 'config'), AWF_WORKFLOWS_PATH: '' };
+  const env = {
+    TMPDIR: tmp,
+    XDG_DATA_HOME: join(project.dir, 'data'),
+    XDG_CONFIG_HOME: join(project.dir, 'config'),
+    AWF_WORKFLOWS_PATH: '',
+  };
   return { ...project, tmp, env, leftovers: () => readdirSync(tmp) };
 }
 

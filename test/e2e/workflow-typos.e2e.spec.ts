@@ -31,7 +31,8 @@ states:
 describe('unknown keys and providers', () => {
   const p = workflowProject({ 'typo.yaml': typo, 'provider.yaml': provider });
   afterAll(() => p.cleanup());
-  const line = 'warning: [WORKFLOW.PARSE.UNKNOWN_FIELD] states.build.retyr: unknown key "retyr" (did you mean "retry"?); it is ignored';
+  const line =
+    'warning: [WORKFLOW.PARSE.UNKNOWN_FIELD] states.build.retyr: unknown key "retyr" (did you mean "retry"?); it is ignored';
 
   it('validate warns of a misspelt key and exits 0', () => {
     const r = awf(['validate', 'typo.yaml'], { cwd: p.dir, env: p.env });
@@ -42,10 +43,16 @@ describe('unknown keys and providers', () => {
 
   it('validate --strict makes it an error (exit 2), and -f json lists it', () => {
     const r = awf(['validate', 'typo.yaml', '--strict'], { cwd: p.dir, env: p.env });
-    expect(r.stderr).toContain('[WORKFLOW.PARSE.UNKNOWN_FIELD] states.build.retyr: unknown key "retyr" (did you mean "retry"?)');
+    expect(r.stderr).toContain(
+      '[WORKFLOW.PARSE.UNKNOWN_FIELD] states.build.retyr: unknown key "retyr" (did you mean "retry"?)',
+    );
     expect(r.status).toBe(2);
     const json = JSON.parse(awf(['validate', 'typo.yaml', '-f', 'json'], { cwd: p.dir, env: p.env }).stdout);
-    expect(json).toMatchObject({ valid: true, errors: [], warnings: [{ code: 'WORKFLOW.PARSE.UNKNOWN_FIELD', path: 'states.build.retyr' }] });
+    expect(json).toMatchObject({
+      valid: true,
+      errors: [],
+      warnings: [{ code: 'WORKFLOW.PARSE.UNKNOWN_FIELD', path: 'states.build.retyr' }],
+    });
   });
 
   it('run prints the warning once, then runs', () => {
@@ -57,12 +64,19 @@ describe('unknown keys and providers', () => {
 
   it('an unknown provider is a warning in validate, an error with --strict, and a coded error at run time', () => {
     const v = awf(['validate', 'provider.yaml'], { cwd: p.dir, env: p.env });
-    expect(v.stderr).toMatch(/warning: \[USER\.AGENT\.UNKNOWN_PROVIDER\] states\.ask\.provider: unknown agent provider "anthropic" \(available: .*claude.*\)/);
+    expect(v.stderr).toMatch(
+      /warning: \[USER\.AGENT\.UNKNOWN_PROVIDER\] states\.ask\.provider: unknown agent provider "anthropic" \(available: .*claude.*\)/,
+    );
     expect(v.status).toBe(0);
     expect(awf(['validate', 'provider.yaml', '--strict'], { cwd: p.dir, env: p.env }).status).toBe(1);
     const r = awf(['run', 'provider.yaml', '-f', 'json'], { cwd: p.dir, env: p.env });
     const report = JSON.parse(r.stdout);
-    expect(report.error).toMatchObject({ code: 'USER.AGENT.UNKNOWN_PROVIDER', message: expect.stringMatching(/unknown agent provider "anthropic" \(available: .*claude.*codex.*gemini.*opencode.*\)/) });
+    expect(report.error).toMatchObject({
+      code: 'USER.AGENT.UNKNOWN_PROVIDER',
+      message: expect.stringMatching(
+        /unknown agent provider "anthropic" \(available: .*claude.*codex.*gemini.*opencode.*\)/,
+      ),
+    });
     expect(r.status).toBe(1);
   });
 });

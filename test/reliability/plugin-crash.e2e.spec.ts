@@ -8,7 +8,7 @@ import { childrenOf, installReliabilityPlugin, stillPresent, waitUntil } from '.
 jest.setTimeout(240_000);
 
 type Content = Array<{ type: string; text: string }>;
-const text = (res: unknown): string => ((res as { content: Content }).content).map((c) => c.text).join('\n');
+const text = (res: unknown): string => (res as { content: Content }).content.map((c) => c.text).join('\n');
 
 /** Item 2 of the reliability issue, plugin half: kill -9 of a real plugin process under a call. */
 describe('kill -9 of a plugin while a call to it is in flight, over awf mcp-serve', () => {
@@ -24,11 +24,18 @@ describe('kill -9 of a plugin while a call to it is in flight, over awf mcp-serv
   };
 
   /** Starts a `rel_hold` call, waits until the plugin has it, kills the plugin with SIGKILL. */
-  const killUnderCall = async (round: number): Promise<{ killed: number; result: Awaited<ReturnType<McpSession['client']['callTool']>> }> => {
+  const killUnderCall = async (
+    round: number,
+  ): Promise<{ killed: number; result: Awaited<ReturnType<McpSession['client']['callTool']>> }> => {
     const started = join(dir, `started-${round}`);
     const killed = await waitUntil(livePlugin, 'the plugin process under mcp-serve');
-    const call = session.client.callTool({ name: 'rel_hold', arguments: { started_file: started } }, undefined, { timeout: 120_000 });
-    await waitUntil(() => existsSync(started) && readFileSync(started, 'utf8') === String(killed), `the hold call to reach plugin ${killed}`);
+    const call = session.client.callTool({ name: 'rel_hold', arguments: { started_file: started } }, undefined, {
+      timeout: 120_000,
+    });
+    await waitUntil(
+      () => existsSync(started) && readFileSync(started, 'utf8') === String(killed),
+      `the hold call to reach plugin ${killed}`,
+    );
     process.kill(killed, 'SIGKILL');
     return { killed, result: await call };
   };
@@ -37,9 +44,13 @@ describe('kill -9 of a plugin while a call to it is in flight, over awf mcp-serv
     const plugins = join(dir, 'plugins');
     installReliabilityPlugin(plugins);
     writeFileSync(join(dir, 'notes.txt'), 'still readable\n');
-    session = await connectMcpServe(dir, { intercept_builtins: true, plugin_tools: [{ plugin: 'rel', expose: ['hold', 'pid'] }] }, {
-      env: { AWF_PLUGINS_PATH: plugins, XDG_DATA_HOME: join(dir, 'xdg'), AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS: '30000' },
-    });
+    session = await connectMcpServe(
+      dir,
+      { intercept_builtins: true, plugin_tools: [{ plugin: 'rel', expose: ['hold', 'pid'] }] },
+      {
+        env: { AWF_PLUGINS_PATH: plugins, XDG_DATA_HOME: join(dir, 'xdg'), AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS: '30000' },
+      },
+    );
     servePid = session.transport.pid!;
   });
   afterAll(async () => {

@@ -17,13 +17,18 @@ jest.setTimeout(180_000);
 /** Plugins stop when the last dispatcher using them closes, not only when the container does. */
 describe('closing a tool dispatcher stops the plugins only it was using', () => {
   const dataHome = mkdtempSync(join(tmpdir(), 'awf-rel-close-'));
-  const fixtures = fixturePlugins({ one: { operations: { pid: { behaviour: 'pid' } } }, two: { operations: { pid: { behaviour: 'pid' } } } });
+  const fixtures = fixturePlugins({
+    one: { operations: { pid: { behaviour: 'pid' } } },
+    two: { operations: { pid: { behaviour: 'pid' } } },
+  });
   const saved = { path: process.env.AWF_PLUGINS_PATH, xdg: process.env.XDG_DATA_HOME };
   let app: TestingModule;
   let factory: ToolRouterFactory;
 
-  const open = (pluginTools: PluginToolSpec[]) => factory.open(buildToolScope({ version: 1, intercept_builtins: false, plugin_tools: pluginTools }));
-  const pidOf = async (d: Awaited<ReturnType<typeof open>>, tool: string) => (await d.call(tool, {})).structuredContent!.pid as number;
+  const open = (pluginTools: PluginToolSpec[]) =>
+    factory.open(buildToolScope({ version: 1, intercept_builtins: false, plugin_tools: pluginTools }));
+  const pidOf = async (d: Awaited<ReturnType<typeof open>>, tool: string) =>
+    (await d.call(tool, {})).structuredContent!.pid as number;
 
   beforeAll(async () => {
     process.env.AWF_PLUGINS_PATH = fixtures.dir;
@@ -42,7 +47,10 @@ describe('closing a tool dispatcher stops the plugins only it was using', () => 
   });
 
   it('keeps a plugin another dispatcher still uses, and stops it with the last one', async () => {
-    const both = await open([{ plugin: 'one', expose: ['pid'] }, { plugin: 'two', expose: ['pid'] }]);
+    const both = await open([
+      { plugin: 'one', expose: ['pid'] },
+      { plugin: 'two', expose: ['pid'] },
+    ]);
     const onlyOne = await open([{ plugin: 'one', expose: ['pid'] }]);
     const host = app.get(PluginHost);
     const [one, two] = [await pidOf(both, 'one_pid'), await pidOf(both, 'two_pid')];
@@ -59,7 +67,12 @@ describe('closing a tool dispatcher stops the plugins only it was using', () => 
   });
 
   it('stops what a dispatcher started when opening it fails', async () => {
-    await expect(open([{ plugin: 'one', expose: ['pid'] }, { plugin: 'two', expose: ['nope'] }])).rejects.toMatchObject({ code: 'USER.MCP_PROXY.UNKNOWN_OPERATION' });
+    await expect(
+      open([
+        { plugin: 'one', expose: ['pid'] },
+        { plugin: 'two', expose: ['nope'] },
+      ]),
+    ).rejects.toMatchObject({ code: 'USER.MCP_PROXY.UNKNOWN_OPERATION' });
     const host = app.get(PluginHost);
     expect([host.isRunning('one'), host.isRunning('two')]).toEqual([false, false]);
   });

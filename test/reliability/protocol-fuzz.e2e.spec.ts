@@ -49,7 +49,11 @@ async function runFuzz(): Promise<Outcome> {
       await send(Array.from({ length: 40 }, () => (rng.chance(0.3) ? gen.valid() : gen.hostile())));
       const init = gen.initialize();
       await send([init, gen.initialized()]);
-      await server.waitFor(() => init.expect.kind === 'valid' && server.answered.has(idKey(init.expect.id)), 20_000, 'initialize');
+      await server.waitFor(
+        () => init.expect.kind === 'valid' && server.answered.has(idKey(init.expect.id)),
+        20_000,
+        'initialize',
+      );
       baselineKiB = memoryOf(server.pid)!.rssKiB;
       sampler = new RssSampler(server.pid);
 
@@ -67,14 +71,26 @@ async function runFuzz(): Promise<Outcome> {
         }
       }
       await send([...batch, ...Array.from({ length: 20 }, () => gen.valid())]);
-      await server.waitFor(() => [...mustAnswer].every((k) => server.answered.has(k)), 60_000, 'an answer to every request that must have one');
+      await server.waitFor(
+        () => [...mustAnswer].every((k) => server.answered.has(k)),
+        60_000,
+        'an answer to every request that must have one',
+      );
     } catch (err) {
       interrupted = (err as Error).message;
     }
     const { peakKiB, lastKiB } = sampler?.stop() ?? { peakKiB: 0, lastKiB: 0 };
     const hwmKiB = memoryOf(server.pid)?.hwmKiB ?? 0;
     const exit = await withTimeout(server.end(), 10_000, { code: null, signal: 'timeout' as NodeJS.Signals });
-    return { frames, responses: server.responses, foreignLines: server.foreignLines, exit, stderr: server.stderr, interrupted, memory: { baselineKiB, peakKiB, hwmKiB, lastKiB } };
+    return {
+      frames,
+      responses: server.responses,
+      foreignLines: server.foreignLines,
+      exit,
+      stderr: server.stderr,
+      interrupted,
+      memory: { baselineKiB, peakKiB, hwmKiB, lastKiB },
+    };
   } finally {
     server.kill();
     project.cleanup();
@@ -89,13 +105,17 @@ describe(`awf mcp-serve under a protocol fuzz (seed ${seed}; replay with AWF_FUZ
     const { baselineKiB, peakKiB, hwmKiB, lastKiB } = outcome.memory;
     process.stderr.write(
       `[protocol fuzz] ${outcome.frames.length} frames (${HOSTILE_FRAMES} hostile), ${outcome.responses.length} answers; ` +
-        (outcome.interrupted ? `INTERRUPTED: ${outcome.interrupted.split('\n')[0]}; stderr: ${outcome.stderr.slice(-3000)}\n` : '') +
+        (outcome.interrupted
+          ? `INTERRUPTED: ${outcome.interrupted.split('\n')[0]}; stderr: ${outcome.stderr.slice(-3000)}\n`
+          : '') +
         `RSS after initialize ${(baselineKiB / 1024).toFixed(1)} MiB, peak ${(peakKiB / 1024).toFixed(1)} MiB, VmHWM ${(hwmKiB / 1024).toFixed(1)} MiB, at end ${(lastKiB / 1024).toFixed(1)} MiB\n`,
     );
   }, 150_000);
 
   it('sends at least 10 000 malformed or hostile frames', () => {
-    expect(outcome.frames.filter((f) => f.hostile || f.label.startsWith('oversized')).length).toBeGreaterThanOrEqual(HOSTILE_FRAMES);
+    expect(outcome.frames.filter((f) => f.hostile || f.label.startsWith('oversized')).length).toBeGreaterThanOrEqual(
+      HOSTILE_FRAMES,
+    );
   });
 
   it('never crashes: serves to the end, exits 0 when stdin closes, without a stack trace', () => {
@@ -118,7 +138,9 @@ describe(`awf mcp-serve under a protocol fuzz (seed ${seed}; replay with AWF_FUZ
 
   it('never answers a notification, a response, or a request without a usable id, and never answers twice', () => {
     expect(violations(outcome, (f) => f.expect.kind === 'none' || f.expect.kind === 'may')).toEqual([]);
-    const known = new Set(outcome.frames.flatMap((f) => ('id' in f.expect && f.expect.kind !== 'none' ? [idKey(f.expect.id)] : [])));
+    const known = new Set(
+      outcome.frames.flatMap((f) => ('id' in f.expect && f.expect.kind !== 'none' ? [idKey(f.expect.id)] : [])),
+    );
     expect(outcome.responses.filter((r) => !known.has(idKey(r.id))).map(short)).toEqual([]);
   });
 
@@ -148,7 +170,10 @@ function violations(outcome: Outcome, select: (f: Frame) => boolean): string[] {
     } else if (e.kind === 'error') {
       if (answers.length !== 1) out.push(`${where}: ${answers.length} answers`);
       else if (!answers[0].error) out.push(`${where}: answered with a result ${short(answers[0])}`);
-      else if (e.code !== undefined && answers[0].error.code !== e.code) out.push(`${where}: error code ${answers[0].error.code}, expected ${e.code} (${answers[0].error.message.slice(0, 200)})`);
+      else if (e.code !== undefined && answers[0].error.code !== e.code)
+        out.push(
+          `${where}: error code ${answers[0].error.code}, expected ${e.code} (${answers[0].error.message.slice(0, 200)})`,
+        );
     } else if (e.kind === 'may') {
       if (answers.length > 1) out.push(`${where}: ${answers.length} answers`);
     } else if (answers.length > 0) {

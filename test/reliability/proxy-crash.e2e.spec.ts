@@ -52,7 +52,9 @@ states:
       for (const pid of serves) process.kill(pid, 'SIGKILL');
       const [code] = await once(child, 'exit');
       expect(stderr).toMatch(/EXECUTION\.[A-Z_]+\.[A-Z_]+/);
-      expect(stderr).toContain("[EXECUTION.MCP_PROXY.DIED] the step's MCP proxy (awf mcp-serve) exited during the call to");
+      expect(stderr).toContain(
+        "[EXECUTION.MCP_PROXY.DIED] the step's MCP proxy (awf mcp-serve) exited during the call to",
+      );
       expect(stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
       expect(existsSync(join(p.dir, 'recovered'))).toBe(true);
       expect([0, 2, 3]).toContain(code);

@@ -46,7 +46,14 @@ describe.each([
       const started = join(p.dir, 'started');
       const child = spawn(process.execPath, [AWF_MAIN, 'run', 'wf.yaml'], {
         cwd: p.dir,
-        env: { ...process.env, AWF_LOG_LEVEL: 'warn', ...p.env, AWF_PLUGINS_PATH: join(p.dir, 'plugins'), AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS: '30000', STARTED_FILE: started },
+        env: {
+          ...process.env,
+          AWF_LOG_LEVEL: 'warn',
+          ...p.env,
+          AWF_PLUGINS_PATH: join(p.dir, 'plugins'),
+          AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS: '30000',
+          STARTED_FILE: started,
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
         detached: true,
       });
@@ -67,7 +74,9 @@ describe.each([
       process.kill(to.startsWith('awf') ? child.pid! : -child.pid!, signal);
       const [status] = await exited;
       const tookMs = Date.now() - sentAt;
-      process.stderr.write(`[signals] ${signal} to ${to}: exit ${status} after ${tookMs} ms; tree was ${tree.map((t) => t.pid).join(', ')}\n`);
+      process.stderr.write(
+        `[signals] ${signal} to ${to}: exit ${status} after ${tookMs} ms; tree was ${tree.map((t) => t.pid).join(', ')}\n`,
+      );
 
       expect({ status, stderr }).toEqual({ status: code, stderr: expect.not.stringMatching(/\n\s+at .+:\d+:\d+/) });
       expect(tookMs).toBeLessThan(EXIT_BOUND_MS);
@@ -90,12 +99,18 @@ describe.each([
     try {
       const plugins = join(p.dir, 'plugins');
       installReliabilityPlugin(plugins);
-      const session = await connectMcpServe(p.dir, { intercept_builtins: true, plugin_tools: [{ plugin: 'rel', expose: ['hold'] }] }, {
-        env: { ...p.env, AWF_PLUGINS_PATH: plugins, AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS: '30000' },
-      });
+      const session = await connectMcpServe(
+        p.dir,
+        { intercept_builtins: true, plugin_tools: [{ plugin: 'rel', expose: ['hold'] }] },
+        {
+          env: { ...p.env, AWF_PLUGINS_PATH: plugins, AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS: '30000' },
+        },
+      );
       const servePid = session.transport.pid!;
       const started = join(p.dir, 'started');
-      const call = session.client.callTool({ name: 'rel_hold', arguments: { started_file: started } }, undefined, { timeout: 120_000 }).catch((e: Error) => e);
+      const call = session.client
+        .callTool({ name: 'rel_hold', arguments: { started_file: started } }, undefined, { timeout: 120_000 })
+        .catch((e: Error) => e);
       await waitUntil(() => existsSync(started), 'the plugin call to start', 90_000);
       const tree = treeOf(servePid);
       expect(tree.some((t) => t.cmdline.includes('reliability-plugin.js'))).toBe(true);
@@ -105,7 +120,9 @@ describe.each([
       const leftAtExit = stillPresent(tree.map((t) => t.pid));
       const until = Date.now() + 5_000;
       while (stillPresent(tree.map((t) => t.pid)).length && Date.now() < until) await sleep(50);
-      process.stderr.write(`[signals] ${signal} to mcp-serve: at its exit ${leftAtExit.length} of its tree left (${leftAtExit.map((l) => l.cmdline.slice(0, 60)).join('; ')}); temp: ${p.leftovers().join(', ')}\n`);
+      process.stderr.write(
+        `[signals] ${signal} to mcp-serve: at its exit ${leftAtExit.length} of its tree left (${leftAtExit.map((l) => l.cmdline.slice(0, 60)).join('; ')}); temp: ${p.leftovers().join(', ')}\n`,
+      );
       await call;
       await session.close();
       expect(stillPresent(tree.map((t) => t.pid))).toEqual([]);
@@ -125,19 +142,38 @@ describe.each([
  */
 describe('a stubborn plugin does not outlive awf mcp-serve', () => {
   const cases = [
-    { how: 'SIGKILL of mcp-serve (the kernel kills it: parent-death signal)', signals: ['SIGKILL'] as const, env: {} as Record<string, string> },
-    { how: 'a second SIGTERM forcing mcp-serve out before its orderly stop ends (exit hook; parent-death signal off)', signals: ['SIGTERM', 'SIGTERM'] as const, env: { AWF_PLUGIN_PDEATHSIG: '0' } },
+    {
+      how: 'SIGKILL of mcp-serve (the kernel kills it: parent-death signal)',
+      signals: ['SIGKILL'] as const,
+      env: {} as Record<string, string>,
+    },
+    {
+      how: 'a second SIGTERM forcing mcp-serve out before its orderly stop ends (exit hook; parent-death signal off)',
+      signals: ['SIGTERM', 'SIGTERM'] as const,
+      env: { AWF_PLUGIN_PDEATHSIG: '0' },
+    },
   ];
   it.each(cases)('$how', async ({ signals, env }) => {
     const p = workflowProject();
-    const plugins = fixturePlugins({ stubborn: { startup: 'stubborn', operations: { sleep: { behaviour: 'sleep' } } } });
+    const plugins = fixturePlugins({
+      stubborn: { startup: 'stubborn', operations: { sleep: { behaviour: 'sleep' } } },
+    });
     try {
-      const session = await connectMcpServe(p.dir, { intercept_builtins: false, plugin_tools: [{ plugin: 'stubborn', expose: ['sleep'] }] }, {
-        env: { ...p.env, ...env, AWF_PLUGINS_PATH: plugins.dir, AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS: '30000' },
-      });
+      const session = await connectMcpServe(
+        p.dir,
+        { intercept_builtins: false, plugin_tools: [{ plugin: 'stubborn', expose: ['sleep'] }] },
+        {
+          env: { ...p.env, ...env, AWF_PLUGINS_PATH: plugins.dir, AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS: '30000' },
+        },
+      );
       const servePid = session.transport.pid!;
-      const call = session.client.callTool({ name: 'stubborn_sleep', arguments: { ms: 120_000 } }, undefined, { timeout: 180_000 }).catch((e: Error) => e);
-      const plugin = await waitUntil(() => childrenOf(servePid).find((c) => c.cmdline.includes('fixture-plugin.js')), 'the plugin under mcp-serve');
+      const call = session.client
+        .callTool({ name: 'stubborn_sleep', arguments: { ms: 120_000 } }, undefined, { timeout: 180_000 })
+        .catch((e: Error) => e);
+      const plugin = await waitUntil(
+        () => childrenOf(servePid).find((c) => c.cmdline.includes('fixture-plugin.js')),
+        'the plugin under mcp-serve',
+      );
       await sleep(300);
       for (const signal of signals) {
         process.kill(servePid, signal);
@@ -145,7 +181,11 @@ describe('a stubborn plugin does not outlive awf mcp-serve', () => {
       }
       await waitUntil(() => stillPresent([servePid]).length === 0, 'mcp-serve to exit', 30_000);
       // Not reaped by mcp-serve any more: give the kernel and init a moment, never a timing claim.
-      await waitUntil(() => stillPresent([plugin.pid]).length === 0 || undefined, `plugin ${plugin.pid} to be gone`, 5_000).catch(() => undefined);
+      await waitUntil(
+        () => stillPresent([plugin.pid]).length === 0 || undefined,
+        `plugin ${plugin.pid} to be gone`,
+        5_000,
+      ).catch(() => undefined);
       const left = stillPresent([plugin.pid]);
       left.forEach((l) => process.kill(l.pid, 'SIGKILL'));
       await call;

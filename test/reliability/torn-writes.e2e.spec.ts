@@ -13,7 +13,12 @@ const ROUNDS = Number(process.env.AWF_TORN_ROUNDS ?? 8);
 const MiB = 1024 * 1024;
 /** Big enough that reading, replacing and writing it takes a while; under the 10 MiB frame cap. */
 const LIMITS = { read_max_bytes: 16 * MiB, write_max_bytes: 16 * MiB };
-const INIT = JSON.stringify({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'torn', version: '1' } } });
+const INIT = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 'init',
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'torn', version: '1' } },
+});
 const TEMP_PATTERN = /^\.target\.txt\.awf-[0-9a-f]{12}\.tmp$/;
 
 /** `size` bytes of numbered lines: any prefix, suffix or mix of two versions shows. */
@@ -43,15 +48,26 @@ interface Round {
 }
 
 async function startServe(dir: string): Promise<RawMcpServe> {
-  const server = RawMcpServe.start(dir, { intercept_builtins: true, root_dir: dir, limits: LIMITS }, { AWF_LOG_LEVEL: 'warn' });
-  await server.write(Buffer.from(`${INIT}\n${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`));
+  const server = RawMcpServe.start(
+    dir,
+    { intercept_builtins: true, root_dir: dir, limits: LIMITS },
+    { AWF_LOG_LEVEL: 'warn' },
+  );
+  await server.write(
+    Buffer.from(`${INIT}\n${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`),
+  );
   await server.waitFor(() => server.answered.has(idKey('init')), 60_000, 'initialize');
   return server;
 }
 
 function callFrame(tool: 'Write' | 'Edit', file: string): Buffer {
-  const args = tool === 'Write' ? { file_path: file, content: NEW_WRITE } : { file_path: file, old_string: EDIT_FROM, new_string: 'edited line 0 ' };
-  return Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', id: 'call', method: 'tools/call', params: { name: tool, arguments: args } })}\n`);
+  const args =
+    tool === 'Write'
+      ? { file_path: file, content: NEW_WRITE }
+      : { file_path: file, old_string: EDIT_FROM, new_string: 'edited line 0 ' };
+  return Buffer.from(
+    `${JSON.stringify({ jsonrpc: '2.0', id: 'call', method: 'tools/call', params: { name: tool, arguments: args } })}\n`,
+  );
 }
 
 /** How long a full call takes here, from the last byte sent to the answer. */
@@ -79,7 +95,9 @@ describe(`a Write or Edit of a ${(OLD.length / MiB).toFixed(0)} MiB file cut off
 
   beforeAll(async () => {
     const took = { Write: await calibrate(dir, 'Write'), Edit: await calibrate(dir, 'Edit') };
-    process.stderr.write(`[torn writes] a full call takes ${took.Write} ms (Write) and ${took.Edit} ms (Edit) after its last byte is sent\n`);
+    process.stderr.write(
+      `[torn writes] a full call takes ${took.Write} ms (Write) and ${took.Edit} ms (Edit) after its last byte is sent\n`,
+    );
     const file = join(dir, 'target.txt');
     for (let i = 0; i < ROUNDS * 2; i++) {
       const tool = i % 2 === 0 ? 'Write' : 'Edit';
@@ -94,12 +112,27 @@ describe(`a Write or Edit of a ${(OLD.length / MiB).toFixed(0)} MiB file cut off
       const answered = server.answered.has(idKey('call'));
       server.child.kill(signal);
       const { code, signal: by } = await server.exited;
-      if (signal === 'SIGTERM') expect({ code, by, stderr: server.stderr }).toEqual({ code: 0, by: null, stderr: expect.not.stringMatching(/\n\s+at .+:\d+:\d+/) });
+      if (signal === 'SIGTERM')
+        expect({ code, by, stderr: server.stderr }).toEqual({
+          code: 0,
+          by: null,
+          stderr: expect.not.stringMatching(/\n\s+at .+:\d+:\d+/),
+        });
       const bytes = readFileSync(file, 'utf8');
       const outcome = bytes === OLD ? 'old' : bytes === (tool === 'Write' ? NEW_WRITE : NEW_EDIT) ? 'new' : 'torn';
-      rounds.push({ tool, signal, delayMs, answered, outcome, temps: readdirSync(dir).filter((n) => n.startsWith('.target.txt')) });
+      rounds.push({
+        tool,
+        signal,
+        delayMs,
+        answered,
+        outcome,
+        temps: readdirSync(dir).filter((n) => n.startsWith('.target.txt')),
+      });
     }
-    for (const r of rounds) process.stderr.write(`[torn writes] ${r.tool} ${r.signal} after ${r.delayMs} ms: ${r.outcome}${r.answered ? ' (answered before the signal)' : ''}${r.temps.length ? `, left ${r.temps.join(', ')}` : ''}\n`);
+    for (const r of rounds)
+      process.stderr.write(
+        `[torn writes] ${r.tool} ${r.signal} after ${r.delayMs} ms: ${r.outcome}${r.answered ? ' (answered before the signal)' : ''}${r.temps.length ? `, left ${r.temps.join(', ')}` : ''}\n`,
+      );
   });
 
   it('leaves exactly the old bytes or exactly the new ones, every time', () => {

@@ -31,10 +31,23 @@ describe.each([
     const p = workflowProject();
     const owner = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
     try {
-      const session = await connectMcpServe(p.dir, { intercept_builtins: false, upstreams: [everything], ...(how === 'owner' ? { owner_pid: owner.pid } : {}) }, { env: p.env });
+      const session = await connectMcpServe(
+        p.dir,
+        { intercept_builtins: false, upstreams: [everything], ...(how === 'owner' ? { owner_pid: owner.pid } : {}) },
+        { env: p.env },
+      );
       const servePid = session.transport.pid!;
-      const [upstream] = await until(() => childrenOf(servePid, MARKER).length > 0 && childrenOf(servePid, MARKER), 'the upstream under mcp-serve');
-      const call = session.client.callTool({ name: 'everything_trigger-long-running-operation', arguments: { duration: 60, steps: 2 } }, undefined, { timeout: 120_000 }).catch((e: Error) => e);
+      const [upstream] = await until(
+        () => childrenOf(servePid, MARKER).length > 0 && childrenOf(servePid, MARKER),
+        'the upstream under mcp-serve',
+      );
+      const call = session.client
+        .callTool(
+          { name: 'everything_trigger-long-running-operation', arguments: { duration: 60, steps: 2 } },
+          undefined,
+          { timeout: 120_000 },
+        )
+        .catch((e: Error) => e);
       await sleep(300);
       if (how === 'stdin') await session.close();
       else if (how === 'owner') owner.kill('SIGKILL');
@@ -57,15 +70,28 @@ describe('an upstream killed mid-call, through awf mcp-serve', () => {
   it('gives the agent an isError naming it and its stderr, and the next call works', async () => {
     const p = workflowProject();
     try {
-      const session = await connectMcpServe(p.dir, { intercept_builtins: false, upstreams: [everything] }, { env: p.env });
+      const session = await connectMcpServe(
+        p.dir,
+        { intercept_builtins: false, upstreams: [everything] },
+        { env: p.env },
+      );
       const servePid = session.transport.pid!;
-      const [upstream] = await until(() => childrenOf(servePid, MARKER).length > 0 && childrenOf(servePid, MARKER), 'the upstream under mcp-serve');
-      const call = session.client.callTool({ name: 'everything_trigger-long-running-operation', arguments: { duration: 60, steps: 2 } }, undefined, { timeout: 120_000 });
+      const [upstream] = await until(
+        () => childrenOf(servePid, MARKER).length > 0 && childrenOf(servePid, MARKER),
+        'the upstream under mcp-serve',
+      );
+      const call = session.client.callTool(
+        { name: 'everything_trigger-long-running-operation', arguments: { duration: 60, steps: 2 } },
+        undefined,
+        { timeout: 120_000 },
+      );
       await sleep(500);
       process.kill(upstream, 'SIGKILL');
       const crashed = await call;
       expect(crashed.isError).toBe(true);
-      expect((crashed.content as Array<{ text: string }>)[0].text).toMatch(/MCP server "everything" crashed during everything_trigger-long-running-operation \(it was killed by SIGKILL\)[\s\S]*awf starts it again/);
+      expect((crashed.content as Array<{ text: string }>)[0].text).toMatch(
+        /MCP server "everything" crashed during everything_trigger-long-running-operation \(it was killed by SIGKILL\)[\s\S]*awf starts it again/,
+      );
       const again = await session.client.callTool({ name: 'everything_echo', arguments: { message: 'again' } });
       expect(again).toMatchObject({ content: [{ type: 'text', text: 'Echo: again' }] });
       expect(childrenOf(servePid, MARKER).filter((pid) => pid !== upstream)).toHaveLength(1);

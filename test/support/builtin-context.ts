@@ -25,7 +25,11 @@ export function builtinSandbox(): { base: string; root: string; outside: string;
   return { base, root, outside, cleanup: () => rmSync(base, { recursive: true, force: true }) };
 }
 
-export function builtinContext(rootDir: string, limits: Partial<ProxyLimits> = {}, signal: AbortSignal = new AbortController().signal): ToolCallContext {
+export function builtinContext(
+  rootDir: string,
+  limits: Partial<ProxyLimits> = {},
+  signal: AbortSignal = new AbortController().signal,
+): ToolCallContext {
   return {
     scope: { rootDir, interceptBuiltins: true, pluginTools: [], limits: { ...DEFAULT_LIMITS, ...limits } },
     signal,
@@ -40,7 +44,12 @@ export function text(result: ToolResult): string {
 /** The real provider with every tool wired as Nest would, minus the container. */
 export function builtinTools(masker: SecretMasker = new ValueSecretMasker({})): BuiltinToolProvider {
   const sandbox = new PathSandbox();
-  return new BuiltinToolProvider(new ReadTool(sandbox), new WriteTool(sandbox), new EditTool(sandbox), new BashTool(sandbox, masker),
-    new GlobTool(sandbox), new GrepTool(sandbox));
+  return new BuiltinToolProvider(
+    new ReadTool(sandbox),
+    new WriteTool(sandbox),
+    new EditTool(sandbox),
+    new BashTool(sandbox, masker),
+    new GlobTool(sandbox),
+    new GrepTool(sandbox),
+  );
 }
-

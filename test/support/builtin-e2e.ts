@@ -9,7 +9,11 @@ export interface CallOutcome {
 }
 
 /** One tools/call through the real SDK client, flattened to what an agent reads. */
-export async function callBuiltin(session: McpSession, name: string, args: Record<string, unknown>): Promise<CallOutcome> {
+export async function callBuiltin(
+  session: McpSession,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<CallOutcome> {
   const result = await session.client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 });
   const content = result.content as Array<{ type: string; text: string }>;
   return { isError: result.isError === true, text: content.map((c) => c.text).join('\n') };

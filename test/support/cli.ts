@@ -7,7 +7,10 @@ import { join, resolve } from 'node:path';
 export const AWF_MAIN = resolve(__dirname, '../../dist/main.js');
 export const REPO_ROOT = resolve(__dirname, '../..');
 
-export function runAwf(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string; timeout?: number } = {}): SpawnSyncReturns<string> {
+export function runAwf(
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string; timeout?: number } = {},
+): SpawnSyncReturns<string> {
   return spawnSync(process.execPath, [AWF_MAIN, ...args], {
     cwd: options.cwd ?? REPO_ROOT,
     env: { ...process.env, AWF_LOG_LEVEL: 'warn', ...options.env },
@@ -37,7 +40,9 @@ export function scratchDir(files: Record<string, string> = {}): { dir: string; c
 
 /** Writes a project whose .awf/config.yaml loads the given extension modules. */
 export function projectWithExtensions(extensions: string[]): { dir: string; cleanup: () => void } {
-  return scratchDir({ '.awf/config.yaml': `extensions:\n${extensions.map((e) => `  - ${JSON.stringify(e)}`).join('\n')}\n` });
+  return scratchDir({
+    '.awf/config.yaml': `extensions:\n${extensions.map((e) => `  - ${JSON.stringify(e)}`).join('\n')}\n`,
+  });
 }
 
 export const ECHO_EXTENSION = resolve(REPO_ROOT, 'test/fixtures/extension/echo-tools.module.js');

@@ -24,7 +24,10 @@ function buildKey(): string {
     const info = statSync(join(dist, file));
     if (info.isFile()) hash.update(`${file}:${info.size}:${info.mtimeMs}\n`);
   }
-  return hash.update(readFileSync(join(REPO_ROOT, 'package.json'))).digest('hex').slice(0, 12);
+  return hash
+    .update(readFileSync(join(REPO_ROOT, 'package.json')))
+    .digest('hex')
+    .slice(0, 12);
 }
 
 const short = (text: string | Buffer): string => createHash('sha256').update(text).digest('hex').slice(0, 8);
@@ -46,17 +49,29 @@ export function installPackedPackage(): InstalledPackage {
   const key = buildKey();
   const stamp = join(dir, 'installed-build');
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === key) return { packageDir };
-  for (const old of readdirSync(tmpdir()).filter((d) => d.startsWith(prefix) && join(tmpdir(), d) !== dir)) rmSync(join(tmpdir(), old), { recursive: true, force: true });
+  for (const old of readdirSync(tmpdir()).filter((d) => d.startsWith(prefix) && join(tmpdir(), d) !== dir))
+    rmSync(join(tmpdir(), old), { recursive: true, force: true });
   try {
     rmSync(stamp, { force: true });
     mkdirSync(project, { recursive: true });
-    if (!existsSync(join(project, 'package.json'))) writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'awf-install-check', private: true }));
-    const tarball = run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', dir], REPO_ROOT).trim().split('\n').pop()!;
-    run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', join(dir, tarball)], project);
+    if (!existsSync(join(project, 'package.json')))
+      writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'awf-install-check', private: true }));
+    const tarball = run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', dir], REPO_ROOT)
+      .trim()
+      .split('\n')
+      .pop()!;
+    run(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', join(dir, tarball)],
+      project,
+    );
     writeFileSync(stamp, key);
     return { packageDir };
   } catch (err) {
     const e = err as { message: string; stderr?: string };
-    return { packageDir, error: `${e.message.split('\n')[0]} ${(e.stderr ?? '').trim().split('\n').slice(-2).join(' | ')}` };
+    return {
+      packageDir,
+      error: `${e.message.split('\n')[0]} ${(e.stderr ?? '').trim().split('\n').slice(-2).join(' | ')}`,
+    };
   }
 }

@@ -43,13 +43,30 @@ function installed(): InstalledPackage | undefined {
   return file && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as InstalledPackage) : undefined;
 }
 
-export const PLAIN: LaunchPath = { name: 'plain', launch: (file) => ({ command: process.execPath, args: [AWF_MAIN, 'mcp-serve', `--config=${file}`] }) };
+export const PLAIN: LaunchPath = {
+  name: 'plain',
+  launch: (file) => ({ command: process.execPath, args: [AWF_MAIN, 'mcp-serve', `--config=${file}`] }),
+};
 export const SNAPSHOT: LaunchPath = { name: 'snapshot', launch: fromSources };
 
 export function installedPath(): LaunchPath {
   const pkg = installed();
-  if (!pkg) return { name: 'installed', launch: () => { throw new Error('no installed package'); }, skip: `no installed package (${INSTALLED_ENV} unset: run through jest's globalSetup)` };
-  if (pkg.error) return { name: 'installed', launch: () => { throw new Error(pkg.error); }, skip: `npm pack + install failed: ${pkg.error}` };
+  if (!pkg)
+    return {
+      name: 'installed',
+      launch: () => {
+        throw new Error('no installed package');
+      },
+      skip: `no installed package (${INSTALLED_ENV} unset: run through jest's globalSetup)`,
+    };
+  if (pkg.error)
+    return {
+      name: 'installed',
+      launch: () => {
+        throw new Error(pkg.error);
+      },
+      skip: `npm pack + install failed: ${pkg.error}`,
+    };
   const dist = join(pkg.packageDir, 'dist');
   return {
     name: 'installed',
@@ -77,22 +94,38 @@ export interface RipgrepVariant {
 export function ripgrepSource(): string | undefined {
   const own = findExecutable('rg', process.env.PATH);
   if (own) return own;
-  const { agentCliCacheDir } = jest.requireActual('../agents/agent-clis.installer') as typeof import('../agents/agent-clis.installer');
-  const vendored = join(agentCliCacheDir(), 'node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/codex-path/rg');
+  const { agentCliCacheDir } = jest.requireActual(
+    '../agents/agent-clis.installer',
+  ) as typeof import('../agents/agent-clis.installer');
+  const vendored = join(
+    agentCliCacheDir(),
+    'node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/codex-path/rg',
+  );
   return existsSync(vendored) ? vendored : undefined;
 }
 
 export function ripgrepVariants(): RipgrepVariant[] {
   const rg = ripgrepSource();
-  const withoutRg = (process.env.PATH ?? '').split(delimiter).filter((dir) => dir && !findExecutable('rg', dir)).join(delimiter);
+  const withoutRg = (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter((dir) => dir && !findExecutable('rg', dir))
+    .join(delimiter);
   const present: RipgrepVariant = rg
     ? { name: 'rg on PATH', path: [join(rg, '..'), withoutRg].join(delimiter) }
-    : { name: 'rg on PATH', path: withoutRg, skip: 'no ripgrep: none on PATH and the pinned codex package is not installed (npm run test:agents installs it)' };
+    : {
+        name: 'rg on PATH',
+        path: withoutRg,
+        skip: 'no ripgrep: none on PATH and the pinned codex package is not installed (npm run test:agents installs it)',
+      };
   return [present, { name: 'rg hidden', path: withoutRg }];
 }
 
 /** `describe.each` over paths, each skipped one with its reason in its title (the skip reporter prints it). */
-export function describeEach<T extends { name: string; skip?: string }>(items: T[], title: string, body: (item: T) => void): void {
+export function describeEach<T extends { name: string; skip?: string }>(
+  items: T[],
+  title: string,
+  body: (item: T) => void,
+): void {
   for (const item of items) {
     const named = `${title} [${item.name}]`;
     if (item.skip) describe.skip(`${named} — SKIPPED: ${item.skip}`, () => body(item));

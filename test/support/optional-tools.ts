@@ -28,5 +28,8 @@ export function pathWith(binary: string): string {
 
 /** Prints once why a "present" variant is skipped, so a green run says what it did not cover. */
 export function reportMissing(name: string, binary: string | undefined): void {
-  if (!binary) console.log(`${name} is neither on PATH nor in the pinned codex package (${agentCliCacheDir()}): its "present" tests are skipped`);
+  if (!binary)
+    console.log(
+      `${name} is neither on PATH nor in the pinned codex package (${agentCliCacheDir()}): its "present" tests are skipped`,
+    );
 }

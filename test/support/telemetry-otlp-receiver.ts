@@ -26,8 +26,17 @@ export interface OtlpReceiver {
   close(): Promise<void>;
 }
 
-interface AnyValue { stringValue?: string; boolValue?: boolean; intValue?: string; doubleValue?: number; value?: string }
-interface KeyValue { key: string; value?: AnyValue }
+interface AnyValue {
+  stringValue?: string;
+  boolValue?: boolean;
+  intValue?: string;
+  doubleValue?: number;
+  value?: string;
+}
+interface KeyValue {
+  key: string;
+  value?: AnyValue;
+}
 
 /**
  * An OTLP/HTTP collector on 127.0.0.1: accepts `POST /v1/traces` with
@@ -35,8 +44,19 @@ interface KeyValue { key: string; value?: AnyValue }
  * real backend does. Anything else is answered 415/404, so a wrong exporter fails the test.
  */
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
-  const definition = loadSync(PROTO, { includeDirs: [resolve(PROTO, '..')], longs: String, enums: String, defaults: true, oneofs: true });
-  const exportMethod = (definition['opentelemetry.proto.collector.trace.v1.TraceService'] as Record<string, { requestDeserialize: (b: Buffer) => unknown; responseSerialize: (v: unknown) => Buffer }>).Export;
+  const definition = loadSync(PROTO, {
+    includeDirs: [resolve(PROTO, '..')],
+    longs: String,
+    enums: String,
+    defaults: true,
+    oneofs: true,
+  });
+  const exportMethod = (
+    definition['opentelemetry.proto.collector.trace.v1.TraceService'] as Record<
+      string,
+      { requestDeserialize: (b: Buffer) => unknown; responseSerialize: (v: unknown) => Buffer }
+    >
+  ).Export;
   const spans: ReceivedSpan[] = [];
   const requests: OtlpReceiver['requests'] = [];
   let notify = (): void => undefined;
@@ -47,7 +67,9 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
       requests.push({ path: req.url ?? '', contentType: req.headers['content-type'], headers: req.headers });
       if (req.method !== 'POST' || req.url !== '/v1/traces') return void res.writeHead(404).end();
       if (req.headers['content-type'] !== 'application/x-protobuf') return void res.writeHead(415).end();
-      const body = exportMethod.requestDeserialize(Buffer.concat(chunks)) as { resourceSpans: Array<{ resource?: { attributes: KeyValue[] }; scopeSpans: Array<{ spans: RawSpan[] }> }> };
+      const body = exportMethod.requestDeserialize(Buffer.concat(chunks)) as {
+        resourceSpans: Array<{ resource?: { attributes: KeyValue[] }; scopeSpans: Array<{ spans: RawSpan[] }> }>;
+      };
       for (const rs of body.resourceSpans) {
         const service = String(flatten(rs.resource?.attributes ?? [])['service.name'] ?? '');
         for (const ss of rs.scopeSpans) for (const s of ss.spans) spans.push(toSpan(s, service));
@@ -64,7 +86,13 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     requests,
     waitForSpans(count, timeoutMs = 15_000) {
       return new Promise((ok, fail) => {
-        const timer = setTimeout(() => fail(new Error(`expected ${count} spans, received ${spans.length}: ${spans.map((s) => s.name).join(', ')}`)), timeoutMs);
+        const timer = setTimeout(
+          () =>
+            fail(
+              new Error(`expected ${count} spans, received ${spans.length}: ${spans.map((s) => s.name).join(', ')}`),
+            ),
+          timeoutMs,
+        );
         notify = () => {
           if (spans.length >= count) {
             clearTimeout(timer);
@@ -79,8 +107,13 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
 }
 
 interface RawSpan {
-  name: string; traceId: Buffer; spanId: Buffer; parentSpanId: Buffer; kind: string;
-  status?: { code: string; message: string }; attributes: KeyValue[];
+  name: string;
+  traceId: Buffer;
+  spanId: Buffer;
+  parentSpanId: Buffer;
+  kind: string;
+  status?: { code: string; message: string };
+  attributes: KeyValue[];
 }
 
 function toSpan(s: RawSpan, service: string): ReceivedSpan {

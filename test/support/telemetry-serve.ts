@@ -19,9 +19,15 @@ export interface RawServe {
  * `awf mcp-serve` spoken to in raw JSON-RPC lines, so a test decides exactly how the
  * process ends (stdin EOF or a signal): the SDK client's own close may escalate to signals.
  */
-export async function startRawServe(dir: string, config: Record<string, unknown>, env: Record<string, string> = {}): Promise<RawServe> {
+export async function startRawServe(
+  dir: string,
+  config: Record<string, unknown>,
+  env: Record<string, string> = {},
+): Promise<RawServe> {
   const file = join(dir, `proxy-${Math.random().toString(36).slice(2)}.json`);
-  writeFileSync(file, JSON.stringify({ version: 1, intercept_builtins: true, plugin_tools: [], ...config }), { mode: 0o600 });
+  writeFileSync(file, JSON.stringify({ version: 1, intercept_builtins: true, plugin_tools: [], ...config }), {
+    mode: 0o600,
+  });
   const child = spawnAwf(['mcp-serve', `--config=${file}`], { cwd: dir, env: { AWF_LOG_LEVEL: 'info', ...env } });
   let stdout = '';
   let stderr = '';
@@ -44,7 +50,11 @@ export async function startRawServe(dir: string, config: Record<string, unknown>
     child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
     return answer;
   };
-  await request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'awf-telemetry-test', version: '1' } });
+  await request('initialize', {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'awf-telemetry-test', version: '1' },
+  });
   child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
   return {
     async call(calls) {
@@ -65,7 +75,10 @@ export async function startRawServe(dir: string, config: Record<string, unknown>
  * `runAwf` without blocking this process: a test that hosts a receiver (an OTLP collector)
  * must keep answering while the CLI runs, which `spawnSync` would prevent.
  */
-export async function runAwfAsync(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<{ status: number | null; stdout: string; stderr: string }> {
+export async function runAwfAsync(
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv },
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const child = spawnAwf(args, options);
   child.stdin.end();
   let stdout = '';

@@ -36,6 +36,10 @@ export function renderSpanTree(spans: SpanLine[], label: (s: SpanLine) => string
 
 function defaultLabel(span: SpanLine): string {
   const ms = `${Math.round(span.duration_ms)} ms`;
-  const status = span.attributes['tool.status'] ?? span.attributes['awf.step.status'] ?? span.attributes['awf.run.status'] ?? (span.status === 'error' ? 'error' : '');
+  const status =
+    span.attributes['tool.status'] ??
+    span.attributes['awf.step.status'] ??
+    span.attributes['awf.run.status'] ??
+    (span.status === 'error' ? 'error' : '');
   return `${span.name}  (${ms})${status ? `  ${String(status)}` : ''}`;
 }

@@ -22,9 +22,14 @@ export function freePort(): Promise<number> {
 }
 
 /** server-everything over `streamableHttp` or legacy `sse`, ready when it says it listens. */
-export async function startEverythingHttp(transport: 'streamableHttp' | 'sse'): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
+export async function startEverythingHttp(
+  transport: 'streamableHttp' | 'sse',
+): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [SERVER_EVERYTHING, transport], { env: { PATH: process.env.PATH, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [SERVER_EVERYTHING, transport], {
+    env: { PATH: process.env.PATH, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   await new Promise<void>((resolve, reject) => {
     let err = '';
     const timer = setTimeout(() => reject(new Error(`server-everything ${transport} did not start: ${err}`)), 60_000);

@@ -28,7 +28,10 @@ export class ToolPolicyInterceptor implements ToolCallInterceptor {
   readonly order = POLICY_INTERCEPTOR_ORDER;
   private readonly states = new WeakMap<ToolScope, StepPolicyState>();
 
-  constructor(private readonly gate: ApprovalGate, private readonly masker: SecretMasker) {}
+  constructor(
+    private readonly gate: ApprovalGate,
+    private readonly masker: SecretMasker,
+  ) {}
 
   filterTools(tools: readonly ToolDefinition[], scope: ToolScope): readonly ToolDefinition[] {
     const policy = scope.policy;
@@ -68,22 +71,49 @@ export class ToolPolicyInterceptor implements ToolCallInterceptor {
     return result;
   }
 
-  private async approve(policy: ToolPolicy, state: StepPolicyState, call: ToolCall, command: string | undefined): Promise<PolicyRefusal | undefined> {
+  private async approve(
+    policy: ToolPolicy,
+    state: StepPolicyState,
+    call: ToolCall,
+    command: string | undefined,
+  ): Promise<PolicyRefusal | undefined> {
     if (!policy.hasApprovals) return undefined;
     const { tool, args, ctx } = call;
     const matched = policy.approvalsFor(tool.name, subjectsOf(call, command));
     const needs = matched.filter((n) => !state.alwaysApproved.has(n.rule));
-    if (matched.length > 0 && needs.length === 0) call.policy = { decision: 'approved', rule: `${matched[0].rule} (always for this step)` };
+    if (matched.length > 0 && needs.length === 0)
+      call.policy = { decision: 'approved', rule: `${matched[0].rule} (always for this step)` };
     if (needs.length === 0) return undefined;
     const masked = JSON.parse(this.masker.mask(JSON.stringify(args))) as Record<string, unknown>;
-    const request = { tool: tool.name, args: masked, rules: needs.map((n) => n.rule), auto: needs.every((n) => n.auto), step: ctx.scope.step, runId: ctx.scope.runId };
+    const request = {
+      tool: tool.name,
+      args: masked,
+      rules: needs.map((n) => n.rule),
+      auto: needs.every((n) => n.auto),
+      step: ctx.scope.step,
+      runId: ctx.scope.runId,
+    };
     const answer = await this.gate.ask(request, ctx.scope);
     if (answer.answer === 'deny') {
-      const why = { person: 'the person denied it', flag: 'denied', auto: 'denied', unattended: 'nobody was there to approve it (no terminal; see awf run --approve)', timeout: 'nobody answered in time', 'no channel': 'this proxy has no approval channel to its awf run' }[answer.by];
-      return { code: POLICY_REFUSAL.approval, rule: needs[0].rule, message: `${tool.name} needs a person's approval and ${why}` };
+      const why = {
+        person: 'the person denied it',
+        flag: 'denied',
+        auto: 'denied',
+        unattended: 'nobody was there to approve it (no terminal; see awf run --approve)',
+        timeout: 'nobody answered in time',
+        'no channel': 'this proxy has no approval channel to its awf run',
+      }[answer.by];
+      return {
+        code: POLICY_REFUSAL.approval,
+        rule: needs[0].rule,
+        message: `${tool.name} needs a person's approval and ${why}`,
+      };
     }
     if (answer.answer === 'always') for (const n of needs) state.alwaysApproved.add(n.rule);
-    call.policy = { decision: 'approved', rule: `${needs[0].rule} (${answer.by}${answer.answer === 'always' ? ', always for this step' : ''})` };
+    call.policy = {
+      decision: 'approved',
+      rule: `${needs[0].rule} (${answer.by}${answer.answer === 'always' ? ', always for this step' : ''})`,
+    };
     return undefined;
   }
 

@@ -1,6 +1,11 @@
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
-import type { AgentConversation, AgentProvider, AgentRunResult, ConversationTurn } from '../../domain/ports/agent-provider.port';
+import type {
+  AgentConversation,
+  AgentProvider,
+  AgentRunResult,
+  ConversationTurn,
+} from '../../domain/ports/agent-provider.port';
 import type { AgentStep } from '../../domain/workflow/workflow.model';
 
 /** What a finished agent step leaves for a later `continue_from`. */
@@ -22,16 +27,28 @@ export class StepConversation {
   private readonly systemPrompt?: string;
   private first = true;
 
-  constructor(private readonly step: AgentStep, private readonly provider: AgentProvider, providerName: string, prior?: ConversationRecord) {
+  constructor(
+    private readonly step: AgentStep,
+    private readonly provider: AgentProvider,
+    providerName: string,
+    prior?: ConversationRecord,
+  ) {
     if (step.continueFrom !== undefined && provider.resumes) {
       if (!prior) {
-        throw new AwfError(ErrorCodes.EXECUTION_AGENT_FAILED, `states.${step.name}.conversation.continue_from: step "${step.continueFrom}" has not run (or has no conversation) yet`,
-          { step: step.name, continue_from: step.continueFrom }, 'continue_from must name an agent step that runs before this one.');
+        throw new AwfError(
+          ErrorCodes.EXECUTION_AGENT_FAILED,
+          `states.${step.name}.conversation.continue_from: step "${step.continueFrom}" has not run (or has no conversation) yet`,
+          { step: step.name, continue_from: step.continueFrom },
+          'continue_from must name an agent step that runs before this one.',
+        );
       }
       if (provider.resumes === 'session' && prior.provider !== providerName) {
-        throw new AwfError(ErrorCodes.EXECUTION_AGENT_FAILED,
+        throw new AwfError(
+          ErrorCodes.EXECUTION_AGENT_FAILED,
           `states.${step.name}.conversation.continue_from: a ${prior.provider} session cannot be resumed by ${providerName}`,
-          { step: step.name, continue_from: step.continueFrom }, 'Use the same provider as the step it continues.');
+          { step: step.name, continue_from: step.continueFrom },
+          'Use the same provider as the step it continues.',
+        );
       }
     }
     const resumed = step.continueFrom !== undefined && provider.resumes ? prior : undefined;
@@ -43,8 +60,12 @@ export class StepConversation {
 
   /** The conversation part of the next request: a session to resume, turns to resend, a first turn's system prompt. */
   request(): AgentConversation | undefined {
-    const wanted = this.step.mode === 'conversation' || this.step.continueFrom !== undefined || this.step.systemPrompt !== undefined || !this.first;
-    if (!wanted || !this.provider.resumes && this.first && !this.step.systemPrompt) return undefined;
+    const wanted =
+      this.step.mode === 'conversation' ||
+      this.step.continueFrom !== undefined ||
+      this.step.systemPrompt !== undefined ||
+      !this.first;
+    if (!wanted || (!this.provider.resumes && this.first && !this.step.systemPrompt)) return undefined;
     const history = this.provider.resumes === 'history';
     return {
       ...(this.sessionId ? { sessionId: this.sessionId } : {}),
@@ -61,6 +82,11 @@ export class StepConversation {
   }
 
   record(providerName: string): ConversationRecord {
-    return { provider: providerName, sessionId: this.sessionId, turns: [...this.turns], systemPrompt: this.systemPrompt };
+    return {
+      provider: providerName,
+      sessionId: this.sessionId,
+      turns: [...this.turns],
+      systemPrompt: this.systemPrompt,
+    };
   }
 }

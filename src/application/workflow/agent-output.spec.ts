@@ -13,19 +13,34 @@ describe('output_format (AWF pkg/output)', () => {
   });
 
   it('json: parses the answer, fenced or not, or the first ```json block inside prose', () => {
-    expect(formatOutput(step('json'), '{"files":["a"]}')).toEqual({ Output: '{"files":["a"]}', JSON: { files: ['a'] } });
+    expect(formatOutput(step('json'), '{"files":["a"]}')).toEqual({
+      Output: '{"files":["a"]}',
+      JSON: { files: ['a'] },
+    });
     expect(formatOutput(step('json'), '```json\n[1, 2]\n```')).toEqual({ Output: '[1, 2]', JSON: [1, 2] });
     expect(formatOutput(step('json'), 'Here it is:\n```json\n{"ok": true}\n```\nDone.').JSON).toEqual({ ok: true });
   });
 
   it('json: an answer that is not JSON fails the step', () => {
-    expect(() => formatOutput(step('json'), 'I cannot do that.')).toThrow(/output_format is json but the answer is not JSON/);
+    expect(() => formatOutput(step('json'), 'I cannot do that.')).toThrow(
+      /output_format is json but the answer is not JSON/,
+    );
   });
 });
 
 describe('Tokens fields', () => {
   it('uses the provider counts, else estimates a token per four characters', () => {
-    expect(tokenFields({ input: 10, output: 5 }, 'p', 'o')).toEqual({ TokensInput: 10, TokensOutput: 5, TokensUsed: 15, TokensEstimated: false });
-    expect(tokenFields(undefined, 'x'.repeat(8), 'y'.repeat(5))).toEqual({ TokensInput: 2, TokensOutput: 2, TokensUsed: 4, TokensEstimated: true });
+    expect(tokenFields({ input: 10, output: 5 }, 'p', 'o')).toEqual({
+      TokensInput: 10,
+      TokensOutput: 5,
+      TokensUsed: 15,
+      TokensEstimated: false,
+    });
+    expect(tokenFields(undefined, 'x'.repeat(8), 'y'.repeat(5))).toEqual({
+      TokensInput: 2,
+      TokensOutput: 2,
+      TokensUsed: 4,
+      TokensEstimated: true,
+    });
   });
 });

@@ -23,12 +23,20 @@ export function formatOutput(step: AgentStep, output: string): Pick<StepStateDat
       // try the next candidate
     }
   }
-  throw new AwfError(ErrorCodes.EXECUTION_AGENT_FAILED, `step "${step.name}": output_format is json but the answer is not JSON: ${output.slice(0, 200)}`,
-    { step: step.name, output_format: 'json' }, 'Ask the agent for a JSON answer only (no prose around it), or drop output_format.');
+  throw new AwfError(
+    ErrorCodes.EXECUTION_AGENT_FAILED,
+    `step "${step.name}": output_format is json but the answer is not JSON: ${output.slice(0, 200)}`,
+    { step: step.name, output_format: 'json' },
+    'Ask the agent for a JSON answer only (no prose around it), or drop output_format.',
+  );
 }
 
 /** The Tokens* fields: the provider's counts, else AWF's estimate (a token per four characters). */
-export function tokenFields(tokens: { input?: number; output?: number } | undefined, prompt: string, output: string): Pick<StepStateData, 'TokensUsed' | 'TokensInput' | 'TokensOutput' | 'TokensEstimated'> {
+export function tokenFields(
+  tokens: { input?: number; output?: number } | undefined,
+  prompt: string,
+  output: string,
+): Pick<StepStateData, 'TokensUsed' | 'TokensInput' | 'TokensOutput' | 'TokensEstimated'> {
   if (tokens && (tokens.input !== undefined || tokens.output !== undefined)) {
     const input = tokens.input ?? 0;
     const out = tokens.output ?? 0;

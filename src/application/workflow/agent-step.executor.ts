@@ -32,8 +32,12 @@ export class AgentStepExecutor {
     const provider = this.agents.get(providerName);
     if (!provider) {
       const available = this.agents.names().join(', ') || 'none';
-      throw new AwfError(ErrorCodes.WORKFLOW_UNKNOWN_PROVIDER, `states.${step.name}.provider: unknown agent provider "${providerName}" (available: ${available})`,
-        { step: step.name, provider: providerName, available: this.agents.names() }, 'Use one of the available providers, or load the extension that adds this one (.awf/config.yaml `extensions:`).');
+      throw new AwfError(
+        ErrorCodes.WORKFLOW_UNKNOWN_PROVIDER,
+        `states.${step.name}.provider: unknown agent provider "${providerName}" (available: ${available})`,
+        { step: step.name, provider: providerName, available: this.agents.names() },
+        'Use one of the available providers, or load the extension that adds this one (.awf/config.yaml `extensions:`).',
+      );
     }
     const prompt = interpolate(ctx, step.prompt, step.name, 'prompt');
     const options = interpolateDeep(ctx, step.options, step.name, 'options') as Record<string, unknown>;
@@ -43,15 +47,31 @@ export class AgentStepExecutor {
     let session: ProxySession | undefined;
     if (ToolProxyService.wanted(step.mcpProxy)) {
       try {
-        session = await this.proxies.start({ workflow: ctx.workflow.name, step: step.name, runId: ctx.runId, rootDir: cwd, settings: step.mcpProxy, eventsPath, traceparent: ctx.stepSpan?.traceparent });
+        session = await this.proxies.start({
+          workflow: ctx.workflow.name,
+          step: step.name,
+          runId: ctx.runId,
+          rootDir: cwd,
+          settings: step.mcpProxy,
+          eventsPath,
+          traceparent: ctx.stepSpan?.traceparent,
+        });
       } catch (err) {
         // A refused proxy is the step's failure (AWF routes it through on_failure); no agent starts.
         if (!isAwfError(err)) throw err;
-        return { status: 'failure', state: { Output: '', Stderr: '', ExitCode: 1, Status: 'failure' }, error: err, attempts: 1, toolCalls: 0 };
+        return {
+          status: 'failure',
+          state: { Output: '', Stderr: '', ExitCode: 1, Status: 'failure' },
+          error: err,
+          attempts: 1,
+          toolCalls: 0,
+        };
       }
       if (!provider.canInterceptBuiltins && step.mcpProxy.interceptBuiltins) {
-        this.logger.warn({ step: step.name, provider: provider.name, code: ErrorCodes.MCP_PROXY_UNSUPPORTED_PROVIDER },
-          'provider cannot switch its own tools off; the proxy runs alongside them (coexistence mode)');
+        this.logger.warn(
+          { step: step.name, provider: provider.name, code: ErrorCodes.MCP_PROXY_UNSUPPORTED_PROVIDER },
+          'provider cannot switch its own tools off; the proxy runs alongside them (coexistence mode)',
+        );
       }
     }
     const timeout = step.timeoutMs > 0 ? AbortSignal.timeout(step.timeoutMs) : undefined;
@@ -59,37 +79,88 @@ export class AgentStepExecutor {
     const base = { Output: '', Stderr: '', ExitCode: 0 };
     try {
       const conversations = (ctx.conversations ??= {});
-      const conversation = new StepConversation(step, provider, providerName, step.continueFrom ? conversations[step.continueFrom] : undefined);
-      const turn = (text: string) => provider.run({
-        workflow: ctx.workflow.name, step: step.name, runId: ctx.runId, prompt: text, options, cwd,
-        timeoutMs: step.timeoutMs || undefined, signal, env: { ...ctx.env }, proxy: session?.injection, conversation: conversation.request(),
-      });
+      const conversation = new StepConversation(
+        step,
+        provider,
+        providerName,
+        step.continueFrom ? conversations[step.continueFrom] : undefined,
+      );
+      const turn = (text: string) =>
+        provider.run({
+          workflow: ctx.workflow.name,
+          step: step.name,
+          runId: ctx.runId,
+          prompt: text,
+          options,
+          cwd,
+          timeoutMs: step.timeoutMs || undefined,
+          signal,
+          env: { ...ctx.env },
+          proxy: session?.injection,
+          conversation: conversation.request(),
+        });
       let result = await turn(prompt);
       conversation.answered(prompt, result);
       let tokens = tokenFields(result.tokens, prompt, result.output);
       // mode: conversation — the user's next turns (stdin lines) until an empty one or the end of input.
-      for (let next = step.mode === 'conversation' ? await ctx.userInput?.(step.name) : undefined; next?.trim(); next = await ctx.userInput?.(step.name)) {
+      for (
+        let next = step.mode === 'conversation' ? await ctx.userInput?.(step.name) : undefined;
+        next?.trim();
+        next = await ctx.userInput?.(step.name)
+      ) {
         result = await turn(next);
         conversation.answered(next, result);
         const more = tokenFields(result.tokens, next, result.output);
-        tokens = { TokensInput: tokens.TokensInput! + more.TokensInput!, TokensOutput: tokens.TokensOutput! + more.TokensOutput!,
-          TokensUsed: tokens.TokensUsed! + more.TokensUsed!, TokensEstimated: tokens.TokensEstimated || more.TokensEstimated };
+        tokens = {
+          TokensInput: tokens.TokensInput! + more.TokensInput!,
+          TokensOutput: tokens.TokensOutput! + more.TokensOutput!,
+          TokensUsed: tokens.TokensUsed! + more.TokensUsed!,
+          TokensEstimated: tokens.TokensEstimated || more.TokensEstimated,
+        };
       }
       conversations[step.name] = conversation.record(providerName);
       const formatted = formatOutput(step, result.output);
-      const state = { ...base, ...formatted, ...tokens, ExitCode: result.exitCode, Status: 'success' as const, Response: parseJson(formatted.Output) };
+      const state = {
+        ...base,
+        ...formatted,
+        ...tokens,
+        ExitCode: result.exitCode,
+        Status: 'success' as const,
+        Response: parseJson(formatted.Output),
+      };
       const events = this.events(session, eventsPath);
       return { status: 'success', state, attempts: 1, toolCalls: events?.length ?? 0, events };
     } catch (err) {
       const events = this.events(session, eventsPath);
       const toolCalls = events?.length ?? 0;
-      if (ctx.signal.aborted) return { status: 'cancelled', state: { ...base, ExitCode: -1, Status: 'cancelled' }, attempts: 1, toolCalls, events };
+      if (ctx.signal.aborted)
+        return {
+          status: 'cancelled',
+          state: { ...base, ExitCode: -1, Status: 'cancelled' },
+          attempts: 1,
+          toolCalls,
+          events,
+        };
       const error = timeout?.aborted
         ? stepTimedOut(step, err)
-        : isAwfError(err) ? err : new AwfError(ErrorCodes.EXECUTION_AGENT_FAILED, `step "${step.name}": ${err instanceof Error ? err.message : String(err)}`, { step: step.name });
+        : isAwfError(err)
+          ? err
+          : new AwfError(
+              ErrorCodes.EXECUTION_AGENT_FAILED,
+              `step "${step.name}": ${err instanceof Error ? err.message : String(err)}`,
+              { step: step.name },
+            );
       const output = typeof error.details.output === 'string' ? error.details.output : '';
-      const exitCode = typeof error.details.exit_code === 'number' ? error.details.exit_code : timeout?.aborted ? -1 : 1;
-      return { status: 'failure', state: { ...base, Output: output, ExitCode: exitCode, Status: 'failure' }, error, attempts: 1, toolCalls, events };
+      const exitCode =
+        typeof error.details.exit_code === 'number' ? error.details.exit_code : timeout?.aborted ? -1 : 1;
+      return {
+        status: 'failure',
+        state: { ...base, Output: output, ExitCode: exitCode, Status: 'failure' },
+        error,
+        attempts: 1,
+        toolCalls,
+        events,
+      };
     } finally {
       session?.close();
     }
@@ -107,9 +178,12 @@ export class AgentStepExecutor {
  */
 function stepTimedOut(step: AgentStep, cause: unknown): AwfError {
   const stderr = isAwfError(cause) && Array.isArray(cause.details.stderr) ? (cause.details.stderr as string[]) : [];
-  return new AwfError(ErrorCodes.EXECUTION_AGENT_TIMEOUT, withStderrTail(`step "${step.name}" timed out after ${step.timeoutMs} ms`, stderr),
+  return new AwfError(
+    ErrorCodes.EXECUTION_AGENT_TIMEOUT,
+    withStderrTail(`step "${step.name}" timed out after ${step.timeoutMs} ms`, stderr),
     { step: step.name, timeout_ms: step.timeoutMs, ...(stderr.length ? { stderr } : {}) },
-    'Raise the step timeout, or make the prompt ask for less.');
+    'Raise the step timeout, or make the prompt ask for less.',
+  );
 }
 
 function parseJson(text: string): unknown {

@@ -10,7 +10,10 @@ import { MAX_CALL_DEPTH, type Workflow } from '../../domain/workflow/workflow.mo
  * deeper than 10, and each `outputs` key is a declared output or a state of the child. AWF
  * finds cycles only at run time, after the steps before the call have run.
  */
-export async function checkCalls(root: Workflow, repo?: Pick<WorkflowRepository, 'loadCalled'>): Promise<ValidationIssue[]> {
+export async function checkCalls(
+  root: Workflow,
+  repo?: Pick<WorkflowRepository, 'loadCalled'>,
+): Promise<ValidationIssue[]> {
   if (!repo || !root.steps.some((s) => s.type === 'call_workflow')) return [];
   const out = new Map<string, ValidationIssue>();
   const add = (i: ValidationIssue): void => void out.set(`${i.path} ${i.message}`, i);
@@ -22,7 +25,13 @@ export async function checkCalls(root: Workflow, repo?: Pick<WorkflowRepository,
       try {
         child = (await repo.loadCalled(step.workflow, wf.sourceDir)).workflow;
       } catch (err) {
-        add(issue(ErrorCodes.WORKFLOW_NOT_FOUND, at, `${rootStep ? `${stack.join(' → ')}: ` : ''}${isAwfError(err) ? err.message : String(err)}`));
+        add(
+          issue(
+            ErrorCodes.WORKFLOW_NOT_FOUND,
+            at,
+            `${rootStep ? `${stack.join(' → ')}: ` : ''}${isAwfError(err) ? err.message : String(err)}`,
+          ),
+        );
         continue;
       }
       if (!child) continue;
@@ -32,13 +41,26 @@ export async function checkCalls(root: Workflow, repo?: Pick<WorkflowRepository,
         continue;
       }
       if (chain.length > MAX_CALL_DEPTH + 1) {
-        add(issue(ErrorCodes.WORKFLOW_CIRCULAR_CALL, at, `call_workflow nests deeper than ${MAX_CALL_DEPTH}: ${chain.join(' → ')}`));
+        add(
+          issue(
+            ErrorCodes.WORKFLOW_CIRCULAR_CALL,
+            at,
+            `call_workflow nests deeper than ${MAX_CALL_DEPTH}: ${chain.join(' → ')}`,
+          ),
+        );
         continue;
       }
       if (!rootStep) {
         const known = new Set([...child.outputs.map((o) => o.name), ...child.steps.map((s) => s.name)]);
         for (const key of Object.keys(step.outputs)) {
-          if (!known.has(key)) add(issue(ErrorCodes.WORKFLOW_MISSING_STATE, `states.${step.name}.outputs.${key}`, `"${child.id}" has no output or state "${key}"`));
+          if (!known.has(key))
+            add(
+              issue(
+                ErrorCodes.WORKFLOW_MISSING_STATE,
+                `states.${step.name}.outputs.${key}`,
+                `"${child.id}" has no output or state "${key}"`,
+              ),
+            );
         }
       }
       await visit(child, chain, rootStep ?? step.name);

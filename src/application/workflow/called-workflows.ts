@@ -34,7 +34,9 @@ export class CalledWorkflows {
     const declared = new Set(workflow.inputs.map((i) => i.name));
     const passed = Object.fromEntries(Object.entries(given).filter(([k]) => declared.has(k)));
     const inputs = resolveInputs(workflow.inputs, passed, {}, this.files);
-    this.masker.add(...workflow.inputs.filter((d) => d.secret && inputs[d.name] !== undefined).map((d) => inputs[d.name]));
+    this.masker.add(
+      ...workflow.inputs.filter((d) => d.secret && inputs[d.name] !== undefined).map((d) => inputs[d.name]),
+    );
     return { workflow, inputs, ignored: Object.keys(given).filter((k) => !declared.has(k)) };
   }
 }

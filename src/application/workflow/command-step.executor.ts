@@ -42,12 +42,20 @@ function toOutcome(step: CommandStep, r: CommandResult, attempts: number): StepO
   const state = { Output: r.stdout, Stderr: r.stderr, ExitCode: r.exitCode, Status: 'success' as const };
   if (r.cancelled) return { status: 'cancelled', state: { ...state, Status: 'cancelled' }, attempts, toolCalls: 0 };
   if (r.timedOut) {
-    const error = new AwfError(ErrorCodes.EXECUTION_STEP_TIMEOUT, `step "${step.name}" timed out after ${step.timeoutMs} ms`, { step: step.name, timeout_ms: step.timeoutMs });
+    const error = new AwfError(
+      ErrorCodes.EXECUTION_STEP_TIMEOUT,
+      `step "${step.name}" timed out after ${step.timeoutMs} ms`,
+      { step: step.name, timeout_ms: step.timeoutMs },
+    );
     return { status: 'failure', state: { ...state, Status: 'failure' }, error, attempts, toolCalls: 0 };
   }
   if (r.exitCode !== 0) {
     const why = r.stderr.trim().split('\n').slice(-5).join('\n') || `exit code ${r.exitCode}`;
-    const error = new AwfError(ErrorCodes.EXECUTION_STEP_FAILED, `step "${step.name}" failed (exit code ${r.exitCode}): ${why}`, { step: step.name, exit_code: r.exitCode });
+    const error = new AwfError(
+      ErrorCodes.EXECUTION_STEP_FAILED,
+      `step "${step.name}" failed (exit code ${r.exitCode}): ${why}`,
+      { step: step.name, exit_code: r.exitCode },
+    );
     return { status: 'failure', state: { ...state, Status: 'failure' }, error, attempts, toolCalls: 0 };
   }
   return { status: 'success', state, attempts, toolCalls: 0 };
@@ -60,9 +68,12 @@ function shouldRetry(retry: RetryConfig | undefined, r: CommandResult, attempt: 
 
 /** Delay before attempt `attempt + 1`. */
 export function delayFor(retry: RetryConfig, attempt: number, random: () => number = Math.random): number {
-  const base = retry.backoff === 'constant' ? retry.initialDelayMs
-    : retry.backoff === 'linear' ? retry.initialDelayMs * attempt
-      : retry.initialDelayMs * retry.multiplier ** (attempt - 1);
+  const base =
+    retry.backoff === 'constant'
+      ? retry.initialDelayMs
+      : retry.backoff === 'linear'
+        ? retry.initialDelayMs * attempt
+        : retry.initialDelayMs * retry.multiplier ** (attempt - 1);
   const capped = retry.maxDelayMs !== undefined ? Math.min(base, retry.maxDelayMs) : base;
   const jittered = capped * (1 + retry.jitter * (random() * 2 - 1));
   return Math.max(0, Math.round(jittered));

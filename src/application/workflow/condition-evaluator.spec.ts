@@ -2,7 +2,10 @@ import { Condition } from './condition-evaluator';
 
 const env = {
   inputs: { mode: 'full', count: '3', dry: 'false' },
-  states: { build: { ExitCode: 0, Output: 'BUILD OK\n', Status: 'success' }, test: { ExitCode: 2, Output: 'FAIL: 2 tests' } },
+  states: {
+    build: { ExitCode: 0, Output: 'BUILD OK\n', Status: 'success' },
+    test: { ExitCode: 2, Output: 'FAIL: 2 tests' },
+  },
   env: { CI: 'true' },
 };
 
@@ -43,6 +46,9 @@ describe('when conditions', () => {
   });
 
   it('reports the paths it reads', () => {
-    expect(Condition.compile("states.a.ExitCode == 0 or inputs.x == 'y'").paths()).toEqual([['states', 'a', 'ExitCode'], ['inputs', 'x']]);
+    expect(Condition.compile("states.a.ExitCode == 0 or inputs.x == 'y'").paths()).toEqual([
+      ['states', 'a', 'ExitCode'],
+      ['inputs', 'x'],
+    ]);
   });
 });

@@ -10,7 +10,17 @@ type Expr =
   | { kind: 'call'; fn: string; args: Expr[] };
 
 const COMPARE = new Set(['==', '!=', '<', '>', '<=', '>=', 'contains', 'startsWith', 'endsWith', 'in', 'matches']);
-const FUNCS = new Set(['contains', 'startsWith', 'endsWith', 'has_prefix', 'has_suffix', 'len', 'trim', 'lower', 'upper']);
+const FUNCS = new Set([
+  'contains',
+  'startsWith',
+  'endsWith',
+  'has_prefix',
+  'has_suffix',
+  'len',
+  'trim',
+  'lower',
+  'upper',
+]);
 
 /**
  * The `when:` expressions of transitions: the expr-lang subset AWF users write, without
@@ -48,7 +58,8 @@ export class Condition {
 }
 
 function tokenize(src: string): string[] {
-  const re = /\s*('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|==|!=|<=|>=|&&|\|\||[<>!(),[\]]|-?\d+(?:\.\d+)?|[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$-]*)*)/y;
+  const re =
+    /\s*('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|==|!=|<=|>=|&&|\|\||[<>!(),[\]]|-?\d+(?:\.\d+)?|[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$-]*)*)/y;
   const out: string[] = [];
   let pos = 0;
   for (;;) {
@@ -64,7 +75,10 @@ function tokenize(src: string): string[] {
 
 class Parser {
   pos = 0;
-  constructor(private readonly tokens: string[], private readonly src: string) {}
+  constructor(
+    private readonly tokens: string[],
+    private readonly src: string,
+  ) {}
   done(): boolean {
     return this.pos >= this.tokens.length;
   }
@@ -104,7 +118,8 @@ class Parser {
       if (!this.eat(')')) throw invalid(this.src, 'missing ")"');
       return e;
     }
-    if (tok.startsWith("'") || tok.startsWith('"')) return { kind: 'literal', value: tok.slice(1, -1).replace(/\\(.)/g, '$1') };
+    if (tok.startsWith("'") || tok.startsWith('"'))
+      return { kind: 'literal', value: tok.slice(1, -1).replace(/\\(.)/g, '$1') };
     if (/^-?\d/.test(tok)) return { kind: 'literal', value: Number(tok) };
     if (tok === 'true' || tok === 'false') return { kind: 'literal', value: tok === 'true' };
     if (tok === 'nil' || tok === 'null') return { kind: 'literal', value: undefined };
@@ -119,7 +134,8 @@ class Parser {
         }
         return { kind: 'call', fn: tok, args };
       }
-      if (COMPARE.has(tok) || tok === 'and' || tok === 'or') throw invalid(this.src, `"${tok}" needs a value before it`);
+      if (COMPARE.has(tok) || tok === 'and' || tok === 'or')
+        throw invalid(this.src, `"${tok}" needs a value before it`);
       return { kind: 'path', keys: tok.split('.') };
     }
     throw invalid(this.src, `unexpected "${tok}"`);
@@ -131,11 +147,17 @@ function evaluate(e: Expr, env: Record<string, unknown>): unknown {
     case 'literal':
       return e.value;
     case 'path':
-      return e.keys.reduce<unknown>((v, key) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[key] : undefined), env);
+      return e.keys.reduce<unknown>(
+        (v, key) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[key] : undefined),
+        env,
+      );
     case 'not':
       return !truthy(evaluate(e.operand, env));
     case 'call':
-      return call(e.fn, e.args.map((a) => evaluate(a, env)));
+      return call(
+        e.fn,
+        e.args.map((a) => evaluate(a, env)),
+      );
     case 'binary': {
       if (e.op === 'and') return truthy(evaluate(e.left, env)) && truthy(evaluate(e.right, env));
       if (e.op === 'or') return truthy(evaluate(e.left, env)) || truthy(evaluate(e.right, env));

@@ -13,7 +13,12 @@ import { interpolate, type RunContext } from './run-context';
 export class HookRunner {
   constructor(private readonly executor: CommandExecutor) {}
 
-  async run(actions: HookAction[] | undefined, ctx: RunContext, at: string, failFast: boolean): Promise<AwfError | undefined> {
+  async run(
+    actions: HookAction[] | undefined,
+    ctx: RunContext,
+    at: string,
+    failFast: boolean,
+  ): Promise<AwfError | undefined> {
     let first: AwfError | undefined;
     for (const [i, action] of (actions ?? []).entries()) {
       const error = await this.action(action, ctx, `${at}[${i}]`);
@@ -37,7 +42,13 @@ export class HookRunner {
       ctx.observer?.log?.(rendered);
       return undefined;
     }
-    const result = await this.executor.run({ command: rendered, cwd: ctx.cwd, env: { ...ctx.env, ...ctx.inputs }, timeoutMs: 0, signal: ctx.signal });
+    const result = await this.executor.run({
+      command: rendered,
+      cwd: ctx.cwd,
+      env: { ...ctx.env, ...ctx.inputs },
+      timeoutMs: 0,
+      signal: ctx.signal,
+    });
     for (const line of result.stdout.split('\n')) if (line.trim()) ctx.observer?.log?.(line);
     if (result.cancelled) return hookError(at, 'hook command was cancelled');
     if (result.exitCode !== 0) {
@@ -49,6 +60,10 @@ export class HookRunner {
 }
 
 function hookError(at: string, message: string, exitCode?: number): AwfError {
-  return new AwfError(ErrorCodes.EXECUTION_HOOK_FAILED, `${at}: ${message}`, { hook: at, ...(exitCode !== undefined ? { exit_code: exitCode } : {}) },
-    'Fix the hook command, or remove it; run it by hand in a shell to see why it fails.');
+  return new AwfError(
+    ErrorCodes.EXECUTION_HOOK_FAILED,
+    `${at}: ${message}`,
+    { hook: at, ...(exitCode !== undefined ? { exit_code: exitCode } : {}) },
+    'Fix the hook command, or remove it; run it by hand in a shell to see why it fails.',
+  );
 }

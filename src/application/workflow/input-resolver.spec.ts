@@ -10,7 +10,10 @@ const def = (d: Partial<InputDef> & { name: string }): InputDef => ({ required: 
 describe('resolveInputs', () => {
   it('layers defaults < project config < --input', () => {
     const defs = [def({ name: 'a', default: '1' }), def({ name: 'b', default: '2' }), def({ name: 'c' })];
-    expect(resolveInputs(defs, { b: 'cli' }, { a: 'project', b: 'project', other: 'ignored' }, files)).toEqual({ a: 'project', b: 'cli' });
+    expect(resolveInputs(defs, { b: 'cli' }, { a: 'project', b: 'project', other: 'ignored' }, files)).toEqual({
+      a: 'project',
+      b: 'cli',
+    });
   });
 
   it('reports every problem in one error', () => {
@@ -27,19 +30,31 @@ describe('resolveInputs', () => {
       message = (err as Error).message;
       expect(err).toMatchObject({ code: 'USER.INPUT.VALIDATION_FAILED' });
     }
-    for (const part of ['inputs.bogus: not declared', 'inputs.file: required', 'inputs.count: must be ≤ 5', 'inputs.flag: must be true or false', 'inputs.env: must be one of dev, prod']) {
+    for (const part of [
+      'inputs.bogus: not declared',
+      'inputs.file: required',
+      'inputs.count: must be ≤ 5',
+      'inputs.flag: must be true or false',
+      'inputs.env: must be one of dev, prod',
+    ]) {
       expect(message).toContain(part);
     }
   });
 
   it('checks file_exists and file_extension (AWF validation rules)', () => {
     const defs = [def({ name: 'spec', validation: { fileExists: true, fileExtension: ['.md'] } })];
-    expect(resolveInputs(defs, { spec: __filename.replace(/[^/]+$/, '') + '../../../README.md' }, {}, files)).toBeDefined();
-    expect(() => resolveInputs(defs, { spec: '/nonexistent/notes.txt' }, {}, files)).toThrow(/file \/nonexistent\/notes.txt does not exist[\s\S]*must end in \.md/);
+    expect(
+      resolveInputs(defs, { spec: __filename.replace(/[^/]+$/, '') + '../../../README.md' }, {}, files),
+    ).toBeDefined();
+    expect(() => resolveInputs(defs, { spec: '/nonexistent/notes.txt' }, {}, files)).toThrow(
+      /file \/nonexistent\/notes.txt does not exist[\s\S]*must end in \.md/,
+    );
   });
 
   it('never echoes a secret value in an error', () => {
-    expect(() => resolveInputs([def({ name: 'pin', type: 'integer', secret: true })], { pin: 'hunter2' }, {}, files)).toThrow(/"\*\*\*" is not an integer/);
+    expect(() =>
+      resolveInputs([def({ name: 'pin', type: 'integer', secret: true })], { pin: 'hunter2' }, {}, files),
+    ).toThrow(/"\*\*\*" is not an integer/);
   });
 });
 

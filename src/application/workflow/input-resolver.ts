@@ -18,10 +18,12 @@ export function resolveInputs(
   const values: Record<string, string> = {};
   const declared = new Set(defs.map((d) => d.name));
   for (const def of defs) if (def.default !== undefined) values[def.name] = def.default;
-  for (const [k, v] of Object.entries(fromProject)) if (declared.has(k) && v !== null && v !== undefined) values[k] = String(v);
+  for (const [k, v] of Object.entries(fromProject))
+    if (declared.has(k) && v !== null && v !== undefined) values[k] = String(v);
   const problems: string[] = [];
   for (const [k, v] of Object.entries(fromCli)) {
-    if (!declared.has(k)) problems.push(`inputs.${k}: not declared by the workflow (declared: ${[...declared].join(', ') || 'none'})`);
+    if (!declared.has(k))
+      problems.push(`inputs.${k}: not declared by the workflow (declared: ${[...declared].join(', ') || 'none'})`);
     else values[k] = v;
   }
   for (const def of defs) {
@@ -33,8 +35,12 @@ export function resolveInputs(
     problems.push(...checkValue(def, value, files));
   }
   if (problems.length > 0) {
-    throw new AwfError(ErrorCodes.INPUT_INVALID, `input validation failed:\n  - ${problems.join('\n  - ')}`, { problems },
-      'Pass inputs as --input name=value; `awf validate` lists what the workflow declares.');
+    throw new AwfError(
+      ErrorCodes.INPUT_INVALID,
+      `input validation failed:\n  - ${problems.join('\n  - ')}`,
+      { problems },
+      'Pass inputs as --input name=value; `awf validate` lists what the workflow declares.',
+    );
   }
   return values;
 }
@@ -42,9 +48,12 @@ export function resolveInputs(
 function checkValue(def: InputDef, value: string, files: FileProbe): string[] {
   const at = `inputs.${def.name}`;
   const out: string[] = [];
-  if (def.type === 'integer' && !/^-?\d+$/.test(value.trim())) out.push(`${at}: "${def.secret ? '***' : value}" is not an integer`);
-  if (def.type === 'boolean' && !/^(true|false|yes|no|1|0)$/i.test(value.trim())) out.push(`${at}: must be true or false`);
-  if (def.type === 'number' && (value.trim() === '' || !Number.isFinite(Number(value)))) out.push(`${at}: "${def.secret ? '***' : value}" is not a number`);
+  if (def.type === 'integer' && !/^-?\d+$/.test(value.trim()))
+    out.push(`${at}: "${def.secret ? '***' : value}" is not an integer`);
+  if (def.type === 'boolean' && !/^(true|false|yes|no|1|0)$/i.test(value.trim()))
+    out.push(`${at}: must be true or false`);
+  if (def.type === 'number' && (value.trim() === '' || !Number.isFinite(Number(value))))
+    out.push(`${at}: "${def.secret ? '***' : value}" is not a number`);
   if (def.type === 'array' && parseList(value) === undefined) out.push(`${at}: must be a JSON list, like ["a","b"]`);
   const v = def.validation;
   if (!v) return out;
@@ -55,7 +64,8 @@ function checkValue(def: InputDef, value: string, files: FileProbe): string[] {
   if (numeric && v.min !== undefined && n < v.min) out.push(`${at}: must be ≥ ${v.min}`);
   if (numeric && v.max !== undefined && n > v.max) out.push(`${at}: must be ≤ ${v.max}`);
   if (v.fileExists && !files.exists(value)) out.push(`${at}: file ${value} does not exist`);
-  if (v.fileExtension && !v.fileExtension.includes(extname(value))) out.push(`${at}: must end in ${v.fileExtension.join(', ')}`);
+  if (v.fileExtension && !v.fileExtension.includes(extname(value)))
+    out.push(`${at}: must end in ${v.fileExtension.join(', ')}`);
   return out;
 }
 
@@ -65,7 +75,10 @@ export function parseInputFlags(flags: readonly string[]): Record<string, string
   for (const flag of flags) {
     const eq = flag.indexOf('=');
     const key = eq < 0 ? '' : flag.slice(0, eq).trim();
-    if (!key) throw new AwfError(ErrorCodes.WORKFLOW_INVALID_INPUT_ARG, `--input "${flag}" must be name=value`, { input: flag });
+    if (!key)
+      throw new AwfError(ErrorCodes.WORKFLOW_INVALID_INPUT_ARG, `--input "${flag}" must be name=value`, {
+        input: flag,
+      });
     out[key] = flag.slice(eq + 1);
   }
   return out;
@@ -82,8 +95,13 @@ export function parseList(value: string): unknown[] | undefined {
 }
 
 /** What templates see: array inputs as lists, everything else as the string given (AWF). */
-export function templateInputs(defs: readonly InputDef[], values: Readonly<Record<string, string>>): Record<string, unknown> {
+export function templateInputs(
+  defs: readonly InputDef[],
+  values: Readonly<Record<string, string>>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = { ...values };
-  for (const def of defs) if (def.type === 'array' && values[def.name] !== undefined) out[def.name] = parseList(values[def.name]) ?? values[def.name];
+  for (const def of defs)
+    if (def.type === 'array' && values[def.name] !== undefined)
+      out[def.name] = parseList(values[def.name]) ?? values[def.name];
   return out;
 }

@@ -26,7 +26,8 @@ export function maxIterations(step: LoopStep, render: (text: string) => string):
   if (value === undefined || !Number.isInteger(value)) {
     throw loopError(step, `max_iterations "${step.maxIterationsExpr}" gave "${text}", which is not an integer`);
   }
-  if (value < 1 || value > MAX_ALLOWED_ITERATIONS) throw loopError(step, `max_iterations gave ${value}; it must be from 1 to ${MAX_ALLOWED_ITERATIONS}`);
+  if (value < 1 || value > MAX_ALLOWED_ITERATIONS)
+    throw loopError(step, `max_iterations gave ${value}; it must be from 1 to ${MAX_ALLOWED_ITERATIONS}`);
   return value;
 }
 

@@ -11,7 +11,11 @@ import type { StepRunner } from './step-runner';
 /** Body steps one iteration may run, jumps included, before it is called a runaway. */
 const MAX_BODY_RUNS = 10_000;
 
-type Iteration = { kind: 'done' } | { kind: 'cancelled' } | { kind: 'failed'; outcome: StepOutcome; step: string } | { kind: 'exit'; next: string; failed: boolean };
+type Iteration =
+  | { kind: 'done' }
+  | { kind: 'cancelled' }
+  | { kind: 'failed'; outcome: StepOutcome; step: string }
+  | { kind: 'exit'; next: string; failed: boolean };
 
 /**
  * `type: for_each` and `type: while` (AWF's LoopExecutor). Each iteration runs the body in
@@ -32,7 +36,9 @@ export class LoopStepExecutor {
       return this.result(step, 0, 'failure', { error: err });
     }
     if (items && items.length > limit) {
-      ctx.observer?.warn?.(`loop "${step.name}": ${items.length} items but max_iterations is ${limit}; only the first ${limit} run`);
+      ctx.observer?.warn?.(
+        `loop "${step.name}": ${items.length} items but max_iterations is ${limit}; only the first ${limit} run`,
+      );
       items = items.slice(0, limit);
     }
     const total = items ? items.length : limit;
@@ -40,21 +46,38 @@ export class LoopStepExecutor {
     for (let i = 0; i < total; i++) {
       if (ctx.signal.aborted) return this.result(step, done, 'cancelled');
       const loop: LoopData = items
-        ? { Item: items[i], Index: i, Index1: i + 1, First: i === 0, Last: i === total - 1, Length: total, Parent: ctx.loop ?? null }
+        ? {
+            Item: items[i],
+            Index: i,
+            Index1: i + 1,
+            First: i === 0,
+            Last: i === total - 1,
+            Length: total,
+            Parent: ctx.loop ?? null,
+          }
         : { Index: i, Index1: i + 1, First: i === 0, Last: false, Length: -1, Parent: ctx.loop ?? null };
       const body = scopedContext(ctx, { loop, parentSpan: ctx.stepSpan ?? ctx.parentSpan });
-      if (step.condition !== undefined && !Condition.compile(step.condition).evaluate(conditionEnv(body, step.name))) break;
+      if (step.condition !== undefined && !Condition.compile(step.condition).evaluate(conditionEnv(body, step.name)))
+        break;
       const it = await this.iteration(step, body, runner);
       done++;
       if (it.kind === 'cancelled') return this.result(step, done, 'cancelled');
       if (it.kind === 'failed') {
         const why = it.outcome.error?.message ?? `exit code ${it.outcome.state.ExitCode}`;
-        return this.result(step, done, 'failure', { error: loopError(step, `iteration ${i + 1}: step "${it.step}" failed: ${why}`) });
+        return this.result(step, done, 'failure', {
+          error: loopError(step, `iteration ${i + 1}: step "${it.step}" failed: ${why}`),
+        });
       }
       if (it.kind === 'exit') return this.result(step, done, it.failed ? 'failure' : 'success', { next: it.next });
       if (step.breakWhen && Condition.compile(step.breakWhen).evaluate(conditionEnv(body, step.name))) break;
-      if (step.condition !== undefined && done === limit && Condition.compile(step.condition).evaluate(conditionEnv(body, step.name))) {
-        ctx.observer?.warn?.(`while loop "${step.name}" stopped at max_iterations (${limit}) with its condition still true`);
+      if (
+        step.condition !== undefined &&
+        done === limit &&
+        Condition.compile(step.condition).evaluate(conditionEnv(body, step.name))
+      ) {
+        ctx.observer?.warn?.(
+          `while loop "${step.name}" stopped at max_iterations (${limit}) with its condition still true`,
+        );
       }
     }
     return this.result(step, done, 'success');
@@ -79,14 +102,28 @@ export class LoopStepExecutor {
 
   private runaway(step: LoopStep): StepOutcome {
     const error = loopError(step, `one iteration ran ${MAX_BODY_RUNS} body steps: its transitions go round forever`);
-    return { status: 'failure', state: { Output: '', Stderr: '', ExitCode: 1, Status: 'failure' }, error, attempts: 1, toolCalls: 0 };
+    return {
+      status: 'failure',
+      state: { Output: '', Stderr: '', ExitCode: 1, Status: 'failure' },
+      error,
+      attempts: 1,
+      toolCalls: 0,
+    };
   }
 
   /** The loop's own state: `completed N iterations` (AWF's text), and N in Response. */
-  private result(step: LoopStep, n: number, status: StepOutcome['status'], extra: Partial<StepOutcome> = {}): StepOutcome {
+  private result(
+    step: LoopStep,
+    n: number,
+    status: StepOutcome['status'],
+    extra: Partial<StepOutcome> = {},
+  ): StepOutcome {
     const state: StepStateData = {
-      Output: `completed ${n} iterations`, Stderr: '', ExitCode: status === 'success' ? 0 : status === 'cancelled' ? -1 : 1,
-      Status: status, Response: { iterations: n },
+      Output: `completed ${n} iterations`,
+      Stderr: '',
+      ExitCode: status === 'success' ? 0 : status === 'cancelled' ? -1 : 1,
+      Status: status,
+      Response: { iterations: n },
     };
     return { status, state, attempts: 1, toolCalls: 0, ...extra };
   }

@@ -21,7 +21,10 @@ const NOT_STARTED: StepStateData = { Output: '', Stderr: '', ExitCode: -1, Statu
 export class ParallelStepExecutor {
   async execute(step: ParallelStep, ctx: RunContext, runner: StepRunner): Promise<StepOutcome> {
     const stop = new AbortController();
-    const scope = scopedContext(ctx, { signal: AbortSignal.any([ctx.signal, stop.signal]), parentSpan: ctx.stepSpan ?? ctx.parentSpan });
+    const scope = scopedContext(ctx, {
+      signal: AbortSignal.any([ctx.signal, stop.signal]),
+      parentSpan: ctx.stepSpan ?? ctx.parentSpan,
+    });
     const results = new Map<string, StepOutcome>();
     const failures: { name: string; outcome: StepOutcome }[] = [];
     const queue = [...step.branches];
@@ -31,7 +34,11 @@ export class ParallelStepExecutor {
         const outcome = await runner.runStep(findStep(ctx.workflow, name) as ExecutableStep, scope);
         results.set(name, outcome);
         if (outcome.status === 'failure') failures.push({ name, outcome });
-        if ((step.strategy === 'all_succeed' && outcome.status === 'failure') || (step.strategy === 'any_succeed' && outcome.status === 'success')) stop.abort();
+        if (
+          (step.strategy === 'all_succeed' && outcome.status === 'failure') ||
+          (step.strategy === 'any_succeed' && outcome.status === 'success')
+        )
+          stop.abort();
       }
     };
     const width = step.maxConcurrent > 0 ? Math.min(step.maxConcurrent, step.branches.length) : step.branches.length;
@@ -40,30 +47,47 @@ export class ParallelStepExecutor {
     return this.outcome(step, ctx, results, failures);
   }
 
-  private outcome(step: ParallelStep, ctx: RunContext, results: Map<string, StepOutcome>, failures: { name: string; outcome: StepOutcome }[]): StepOutcome {
+  private outcome(
+    step: ParallelStep,
+    ctx: RunContext,
+    results: Map<string, StepOutcome>,
+    failures: { name: string; outcome: StepOutcome }[],
+  ): StepOutcome {
     const ran = step.branches.filter((b) => results.has(b));
     const state: StepStateData = {
       // Each branch's output on its own lines, in the listed order.
-      Output: ran.map((b) => results.get(b)!.state.Output).filter((o) => o !== '').map((o) => (o.endsWith('\n') ? o : `${o}\n`)).join(''),
+      Output: ran
+        .map((b) => results.get(b)!.state.Output)
+        .filter((o) => o !== '')
+        .map((o) => (o.endsWith('\n') ? o : `${o}\n`))
+        .join(''),
       Stderr: '',
       ExitCode: 0,
       Status: 'success',
-      Response: Object.fromEntries(step.branches.map((b) => {
-        const s = ctx.states[b] ?? NOT_STARTED;
-        return [b, { Status: s.Status, ExitCode: s.ExitCode, Output: s.Output }];
-      })),
+      Response: Object.fromEntries(
+        step.branches.map((b) => {
+          const s = ctx.states[b] ?? NOT_STARTED;
+          return [b, { Status: s.Status, ExitCode: s.ExitCode, Output: s.Output }];
+        }),
+      ),
     };
     const toolCalls = [...results.values()].reduce((n, o) => n + o.toolCalls, 0);
-    if (ctx.signal.aborted) return { status: 'cancelled', state: { ...state, Status: 'cancelled', ExitCode: -1 }, attempts: 1, toolCalls };
+    if (ctx.signal.aborted)
+      return { status: 'cancelled', state: { ...state, Status: 'cancelled', ExitCode: -1 }, attempts: 1, toolCalls };
     const succeeded = [...results.values()].some((o) => o.status === 'success');
-    const failed = step.strategy === 'all_succeed' ? failures.length > 0 : step.strategy === 'any_succeed' ? !succeeded : false;
+    const failed =
+      step.strategy === 'all_succeed' ? failures.length > 0 : step.strategy === 'any_succeed' ? !succeeded : false;
     if (!failed) return { status: 'success', state, attempts: 1, toolCalls };
     const first = failures[0];
-    const why = step.strategy === 'any_succeed'
-      ? `none of its ${step.branches.length} branches succeeded (first failure: "${first?.name}": ${first?.outcome.error?.message ?? 'failed'})`
-      : `branch "${first.name}" failed: ${first.outcome.error?.message ?? `exit code ${first.outcome.state.ExitCode}`}`;
-    const error = new AwfError(ErrorCodes.EXECUTION_PARALLEL_FAILED, `parallel step "${step.name}" (${step.strategy}): ${why}`,
-      { step: step.name, strategy: step.strategy, failed: failures.map((f) => f.name) });
+    const why =
+      step.strategy === 'any_succeed'
+        ? `none of its ${step.branches.length} branches succeeded (first failure: "${first?.name}": ${first?.outcome.error?.message ?? 'failed'})`
+        : `branch "${first.name}" failed: ${first.outcome.error?.message ?? `exit code ${first.outcome.state.ExitCode}`}`;
+    const error = new AwfError(
+      ErrorCodes.EXECUTION_PARALLEL_FAILED,
+      `parallel step "${step.name}" (${step.strategy}): ${why}`,
+      { step: step.name, strategy: step.strategy, failed: failures.map((f) => f.name) },
+    );
     return { status: 'failure', state: { ...state, Status: 'failure', ExitCode: 1 }, error, attempts: 1, toolCalls };
   }
 }

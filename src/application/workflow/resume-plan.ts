@@ -18,12 +18,20 @@ export interface ResumePlan {
  */
 export function planResume(run: RunDetail, workflow: Workflow, from?: string): ResumePlan {
   if (run.status === 'success') {
-    throw new AwfError(ErrorCodes.RUN_NOT_RESUMABLE, `run ${run.run_id} already succeeded`, { run_id: run.run_id, status: run.status },
-      'Start it again with `awf run`; `awf resume-list` shows the runs that can be resumed.');
+    throw new AwfError(
+      ErrorCodes.RUN_NOT_RESUMABLE,
+      `run ${run.run_id} already succeeded`,
+      { run_id: run.run_id, status: run.status },
+      'Start it again with `awf run`; `awf resume-list` shows the runs that can be resumed.',
+    );
   }
   if (run.status === 'running') {
-    throw new AwfError(ErrorCodes.RUN_NOT_RESUMABLE, `run ${run.run_id} is still running`, { run_id: run.run_id, status: run.status },
-      'Wait for it to end, or stop it first (Ctrl-C in its terminal).');
+    throw new AwfError(
+      ErrorCodes.RUN_NOT_RESUMABLE,
+      `run ${run.run_id} is still running`,
+      { run_id: run.run_id, status: run.status },
+      'Wait for it to end, or stop it first (Ctrl-C in its terminal).',
+    );
   }
   const states: Record<string, StepStateData> = {};
   for (const step of run.step_records) if (step.status === 'success') states[step.name] = step.state;
@@ -32,8 +40,12 @@ export function planResume(run: RunDetail, workflow: Workflow, from?: string): R
   const step = findStep(workflow, startAt);
   if (!step || step.type === 'terminal') {
     const names = workflow.steps.filter((s) => s.type !== 'terminal').map((s) => s.name);
-    throw new AwfError(ErrorCodes.CLI_INVALID_ARGS, `--from "${startAt}" is not a step of ${workflow.name}`, { from: startAt, steps: names },
-      `Pick one of: ${names.join(', ')}.`);
+    throw new AwfError(
+      ErrorCodes.CLI_INVALID_ARGS,
+      `--from "${startAt}" is not a step of ${workflow.name}`,
+      { from: startAt, steps: names },
+      `Pick one of: ${names.join(', ')}.`,
+    );
   }
   const seq = run.step_records.reduce((max, s) => Math.max(max, s.seq + 1), 0);
   return { startAt, states, seq };

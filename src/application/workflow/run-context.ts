@@ -45,7 +45,10 @@ export interface RunContext {
  * The context a branch or loop body step runs in: its own signal, span parent and `.loop`;
  * the states and reports shared with the run (a branch's output is readable afterwards).
  */
-export function scopedContext(ctx: RunContext, scope: Partial<Pick<RunContext, 'signal' | 'parentSpan' | 'loop' | 'current'>>): RunContext {
+export function scopedContext(
+  ctx: RunContext,
+  scope: Partial<Pick<RunContext, 'signal' | 'parentSpan' | 'loop' | 'current'>>,
+): RunContext {
   return { ...ctx, ...scope, stepSpan: undefined };
 }
 
@@ -54,7 +57,12 @@ export function templateData(ctx: RunContext): TemplateContext {
     inputs: templateInputs(ctx.workflow.inputs, ctx.inputs),
     states: ctx.states,
     env: ctx.env,
-    workflow: { ID: ctx.runId, Name: ctx.workflow.name, CurrentState: ctx.current, StartedAt: ctx.startedAt.toISOString() },
+    workflow: {
+      ID: ctx.runId,
+      Name: ctx.workflow.name,
+      CurrentState: ctx.current,
+      StartedAt: ctx.startedAt.toISOString(),
+    },
     context: { WorkingDir: ctx.cwd, User: userName(ctx.env), Hostname: hostname() },
     ...(ctx.loop ? { loop: ctx.loop } : {}),
     ...(ctx.error ? { error: ctx.error } : {}),
@@ -67,7 +75,12 @@ export function interpolate(ctx: RunContext, text: string, step: string, field: 
     return renderTemplate(text, templateData(ctx) as unknown as Record<string, unknown>);
   } catch (err) {
     if (!isAwfError(err)) throw err;
-    throw new AwfError(err.code, `states.${step}.${field}: ${err.message}`, { ...err.details, step, field }, 'Run `awf validate` on the workflow; a state can only be read after it has run.');
+    throw new AwfError(
+      err.code,
+      `states.${step}.${field}: ${err.message}`,
+      { ...err.details, step, field },
+      'Run `awf validate` on the workflow; a state can only be read after it has run.',
+    );
   }
 }
 
@@ -76,7 +89,9 @@ export function interpolateDeep(ctx: RunContext, value: unknown, step: string, p
   if (typeof value === 'string') return interpolate(ctx, value, step, path);
   if (Array.isArray(value)) return value.map((v, i) => interpolateDeep(ctx, v, step, `${path}[${i}]`));
   if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolateDeep(ctx, v, step, `${path}.${k}`)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, interpolateDeep(ctx, v, step, `${path}.${k}`)]),
+    );
   }
   return value;
 }

@@ -35,12 +35,21 @@ export class RunJournal implements RunObserver {
 
   stepRecorded(report: StepReport, state: StepStateData, next: string | undefined): void {
     const record: StepRecord = {
-      seq: this.seq++, name: report.name, type: report.type, status: report.status,
-      started_at: new Date(Date.now() - report.duration_ms).toISOString(), duration_ms: report.duration_ms,
-      exit_code: report.exit_code, tool_calls: report.tool_calls, state, ...(next ? { next } : {}),
+      seq: this.seq++,
+      name: report.name,
+      type: report.type,
+      status: report.status,
+      started_at: new Date(Date.now() - report.duration_ms).toISOString(),
+      duration_ms: report.duration_ms,
+      exit_code: report.exit_code,
+      tool_calls: report.tool_calls,
+      state,
+      ...(next ? { next } : {}),
       ...(report.error ? { error: { code: report.error.code, message: report.error.message } } : {}),
     };
-    this.safely(() => this.index.stepFinished(this.runId, record, report.type === 'agent' ? this.eventsPath(report.name) : undefined));
+    this.safely(() =>
+      this.index.stepFinished(this.runId, record, report.type === 'agent' ? this.eventsPath(report.name) : undefined),
+    );
     this.inner?.stepRecorded?.(report, state, next);
   }
 
@@ -53,11 +62,15 @@ export class RunJournal implements RunObserver {
   }
 
   finished(report: RunReport): void {
-    this.safely(() => this.index.finish(this.runId, {
-      status: report.status, finished_at: new Date().toISOString(), duration_ms: report.duration_ms,
-      ...(report.terminal ? { terminal: report.terminal } : {}),
-      ...(report.error ? { error: { code: report.error.code, message: report.error.message } } : {}),
-    }));
+    this.safely(() =>
+      this.index.finish(this.runId, {
+        status: report.status,
+        finished_at: new Date().toISOString(),
+        duration_ms: report.duration_ms,
+        ...(report.terminal ? { terminal: report.terminal } : {}),
+        ...(report.error ? { error: { code: report.error.code, message: report.error.message } } : {}),
+      }),
+    );
   }
 
   private safely(write: () => void): void {
@@ -66,7 +79,9 @@ export class RunJournal implements RunObserver {
     } catch (err) {
       if (this.warned) return;
       this.warned = true;
-      this.inner?.warn?.(`the run history could not be written (${err instanceof Error ? err.message : String(err)}); the run goes on`);
+      this.inner?.warn?.(
+        `the run history could not be written (${err instanceof Error ? err.message : String(err)}); the run goes on`,
+      );
     }
   }
 }

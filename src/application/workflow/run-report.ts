@@ -26,5 +26,10 @@ export function errorJson(err: AwfError): RunError {
 /** `.error` for workflow_error hooks; Type is the code's category, lowercased (AWF's four). */
 export function errorData(error: RunError, state: string, stepState?: StepStateData): ErrorData {
   const exit = stepState && stepState.ExitCode > 0 ? stepState.ExitCode : 1;
-  return { Message: error.message, State: state, ExitCode: exit, Type: categoryOf(error.code).toLowerCase() as ErrorData['Type'] };
+  return {
+    Message: error.message,
+    State: state,
+    ExitCode: exit,
+    Type: categoryOf(error.code).toLowerCase() as ErrorData['Type'],
+  };
 }

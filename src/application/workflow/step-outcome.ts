@@ -18,5 +18,12 @@ export interface StepOutcome {
 }
 
 export function failedOutcome(error: AwfError, extra: Partial<StepOutcome> = {}): StepOutcome {
-  return { status: 'failure', state: { Output: '', Stderr: '', ExitCode: -1, Status: 'failure' }, error, attempts: 1, toolCalls: 0, ...extra };
+  return {
+    status: 'failure',
+    state: { Output: '', Stderr: '', ExitCode: -1, Status: 'failure' },
+    error,
+    attempts: 1,
+    toolCalls: 0,
+    ...extra,
+  };
 }

@@ -6,9 +6,12 @@ import type { StepOutcome } from './step-outcome';
 /** What `when`, `while` and `break_when` expressions see (AWF's expression environment). */
 export function conditionEnv(ctx: RunContext, current: string): Record<string, unknown> {
   return {
-    inputs: ctx.inputs, states: ctx.states, env: ctx.env,
+    inputs: ctx.inputs,
+    states: ctx.states,
+    env: ctx.env,
     workflow: { ID: ctx.runId, Name: ctx.workflow.name, CurrentState: current },
-    ...(ctx.loop ? { loop: ctx.loop } : {}), ...(ctx.error ? { error: ctx.error } : {}),
+    ...(ctx.loop ? { loop: ctx.loop } : {}),
+    ...(ctx.error ? { error: ctx.error } : {}),
   };
 }
 
@@ -26,7 +29,8 @@ export function route(step: ExecutableStep, outcome: StepOutcome, ctx: RunContex
       if (t.when === undefined || Condition.compile(t.when).evaluate(env)) return t.goto;
     }
   }
-  if (ok && (step.type === 'for_each' || step.type === 'while')) return outcome.next ?? step.onComplete ?? step.onSuccess;
+  if (ok && (step.type === 'for_each' || step.type === 'while'))
+    return outcome.next ?? step.onComplete ?? step.onSuccess;
   if (ok || step.continueOnError) return step.onSuccess;
   return step.onFailure;
 }

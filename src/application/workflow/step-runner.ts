@@ -40,5 +40,3 @@ export interface WorkflowResult {
   report: RunReport;
   states: Record<string, StepStateData>;
 }
-
-

@@ -19,9 +19,7 @@ export function shellEscape(value: string): string {
 function text(value: unknown, fn: string): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  throw new TemplateExecError(
-    `${fn}: wrong type for value; expected string; got ${goTypeName(value)}`,
-  );
+  throw new TemplateExecError(`${fn}: wrong type for value; expected string; got ${goTypeName(value)}`);
 }
 
 function readFile(path: unknown): string {

@@ -51,7 +51,11 @@ export function checkTemplates(wf: Workflow): ValidationIssue[] {
   for (const step of wf.steps) {
     // A post hook runs after its step, so it may read the step's own state.
     for (const [field, text] of templateFields(step))
-      out.push(...checkTemplate(wf, text, `states.${step.name}.${field}`, { step: field.startsWith('hooks.post') ? undefined : step.name }));
+      out.push(
+        ...checkTemplate(wf, text, `states.${step.name}.${field}`, {
+          step: field.startsWith('hooks.post') ? undefined : step.name,
+        }),
+      );
   }
   for (const [name, actions] of Object.entries(wf.hooks ?? {})) {
     actions?.forEach((a, i) => {

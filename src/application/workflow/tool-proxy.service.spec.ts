@@ -12,9 +12,23 @@ describe('ToolProxyService', () => {
   let root: string;
   const opened: ToolScope[] = [];
   const closed: number[] = [];
-  const factory = { open: jest.fn(async (scope: ToolScope) => (opened.push(scope), { list: () => [], call: jest.fn(), close: async () => void closed.push(1) })) };
+  const factory = {
+    open: jest.fn(
+      async (scope: ToolScope) => (
+        opened.push(scope),
+        { list: () => [], call: jest.fn(), close: async () => void closed.push(1) }
+      ),
+    ),
+  };
   const settings = { enable: true, interceptBuiltins: true, pluginTools: [{ plugin: 'k8s', expose: ['get'] }] };
-  const request = () => ({ workflow: 'wf', step: 'review', runId: 'r1', rootDir: root, settings, eventsPath: join(root, 'review.events.jsonl') });
+  const request = () => ({
+    workflow: 'wf',
+    step: 'review',
+    runId: 'r1',
+    rootDir: root,
+    settings,
+    eventsPath: join(root, 'review.events.jsonl'),
+  });
 
   beforeEach(() => {
     tmp = mkdtempSync(join(tmpdir(), 'awf-proxy-spec-'));
@@ -28,17 +42,33 @@ describe('ToolProxyService', () => {
   });
 
   it('writes the step config 0600 in a private 0700 dir and hands out the mcp-serve command', async () => {
-    const proxies = new ToolProxyService(factory, { mainScript: '/opt/awf/dist/main.js', dirs: new PrivateTempDirs(tmp), scopes: new RealToolScopeResolver() });
+    const proxies = new ToolProxyService(factory, {
+      mainScript: '/opt/awf/dist/main.js',
+      dirs: new PrivateTempDirs(tmp),
+      scopes: new RealToolScopeResolver(),
+    });
     const session = await proxies.start(request());
     const file = session.injection.configPath;
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(dirname(file)).mode & 0o777).toBe(0o700);
     expect(readdirSync(dirname(file))).toEqual([file.split('/').pop()]);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
-      version: 1, intercept_builtins: true, plugin_tools: [{ plugin: 'k8s', expose: ['get'] }], root_dir: root,
-      workflow: 'wf', step: 'review', run_id: 'r1', owner_pid: process.pid, events_path: join(root, 'review.events.jsonl'),
+      version: 1,
+      intercept_builtins: true,
+      plugin_tools: [{ plugin: 'k8s', expose: ['get'] }],
+      root_dir: root,
+      workflow: 'wf',
+      step: 'review',
+      run_id: 'r1',
+      owner_pid: process.pid,
+      events_path: join(root, 'review.events.jsonl'),
     });
-    expect(session.injection).toMatchObject({ serverName: 'awf-proxy', command: process.execPath, args: ['/opt/awf/dist/main.js', 'mcp-serve', `--config=${file}`], interceptBuiltins: true });
+    expect(session.injection).toMatchObject({
+      serverName: 'awf-proxy',
+      command: process.execPath,
+      args: ['/opt/awf/dist/main.js', 'mcp-serve', `--config=${file}`],
+      interceptBuiltins: true,
+    });
     session.close();
     expect(existsSync(dirname(file))).toBe(false);
     expect(() => session.close()).not.toThrow();
@@ -46,27 +76,54 @@ describe('ToolProxyService', () => {
   });
 
   it('runs the preflight in-process: opens the step scope once and closes it', async () => {
-    const session = await new ToolProxyService(factory, { mainScript: 'm.js', dirs: new PrivateTempDirs(tmp), scopes: new RealToolScopeResolver() }).start(request());
+    const session = await new ToolProxyService(factory, {
+      mainScript: 'm.js',
+      dirs: new PrivateTempDirs(tmp),
+      scopes: new RealToolScopeResolver(),
+    }).start(request());
     expect(opened).toHaveLength(1);
-    expect(opened[0]).toMatchObject({ interceptBuiltins: true, step: 'review', pluginTools: [{ plugin: 'k8s', expose: ['get'] }] });
+    expect(opened[0]).toMatchObject({
+      interceptBuiltins: true,
+      step: 'review',
+      pluginTools: [{ plugin: 'k8s', expose: ['get'] }],
+    });
     expect(closed).toHaveLength(1);
     session.close();
   });
 
   it('fails before any agent starts when the preflight refuses, leaving no file behind', async () => {
-    const refusing = { open: jest.fn(async () => Promise.reject(new AwfError('USER.MCP_PROXY.UNKNOWN_PLUGIN', 'plugin "k8s" not found'))) };
-    await expect(new ToolProxyService(refusing, { mainScript: 'm.js', dirs: new PrivateTempDirs(tmp), scopes: new RealToolScopeResolver() }).start(request())).rejects.toMatchObject({ code: 'USER.MCP_PROXY.UNKNOWN_PLUGIN' });
+    const refusing = {
+      open: jest.fn(async () =>
+        Promise.reject(new AwfError('USER.MCP_PROXY.UNKNOWN_PLUGIN', 'plugin "k8s" not found')),
+      ),
+    };
+    await expect(
+      new ToolProxyService(refusing, {
+        mainScript: 'm.js',
+        dirs: new PrivateTempDirs(tmp),
+        scopes: new RealToolScopeResolver(),
+      }).start(request()),
+    ).rejects.toMatchObject({ code: 'USER.MCP_PROXY.UNKNOWN_PLUGIN' });
     expect(readdirSync(tmp)).toEqual([]);
   });
 
   it('refuses a sandbox root that does not exist', async () => {
-    await expect(new ToolProxyService(factory, { mainScript: 'm.js', dirs: new PrivateTempDirs(tmp), scopes: new RealToolScopeResolver() }).start({ ...request(), rootDir: join(root, 'missing') }))
-      .rejects.toMatchObject({ code: 'USER.MCP_PROXY.INVALID_CONFIG' });
+    await expect(
+      new ToolProxyService(factory, {
+        mainScript: 'm.js',
+        dirs: new PrivateTempDirs(tmp),
+        scopes: new RealToolScopeResolver(),
+      }).start({ ...request(), rootDir: join(root, 'missing') }),
+    ).rejects.toMatchObject({ code: 'USER.MCP_PROXY.INVALID_CONFIG' });
     expect(readdirSync(tmp)).toEqual([]);
   });
 
   it('closeAll removes whatever is still open', async () => {
-    const proxies = new ToolProxyService(factory, { mainScript: 'm.js', dirs: new PrivateTempDirs(tmp), scopes: new RealToolScopeResolver() });
+    const proxies = new ToolProxyService(factory, {
+      mainScript: 'm.js',
+      dirs: new PrivateTempDirs(tmp),
+      scopes: new RealToolScopeResolver(),
+    });
     await proxies.start(request());
     await proxies.start({ ...request(), step: 'second' });
     expect(readdirSync(tmp)).toHaveLength(2);

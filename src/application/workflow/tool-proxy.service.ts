@@ -64,9 +64,15 @@ export interface ToolProxyOptions {
  * The command an agent runs to start the `mcp-serve` of the step whose config is `file`: a plain
  * command, the same for every agent CLI, `node [flags] main.js mcp-serve --config=…` (ADR 120).
  */
-export function proxyLaunch(options: Pick<ToolProxyOptions, 'mainScript' | 'nodeArgs' | 'nodeBinary'>, file: string): ProxyLaunch {
-  const flags = typeof options.nodeArgs === 'function' ? options.nodeArgs() : options.nodeArgs ?? [];
-  return { command: options.nodeBinary ?? process.execPath, args: [...flags, options.mainScript, 'mcp-serve', `--config=${file}`] };
+export function proxyLaunch(
+  options: Pick<ToolProxyOptions, 'mainScript' | 'nodeArgs' | 'nodeBinary'>,
+  file: string,
+): ProxyLaunch {
+  const flags = typeof options.nodeArgs === 'function' ? options.nodeArgs() : (options.nodeArgs ?? []);
+  return {
+    command: options.nodeBinary ?? process.execPath,
+    args: [...flags, options.mainScript, 'mcp-serve', `--config=${file}`],
+  };
 }
 
 /**
@@ -78,11 +84,17 @@ export function proxyLaunch(options: Pick<ToolProxyOptions, 'mainScript' | 'node
 export class ToolProxyService {
   private readonly open = new Set<ProxySession>();
 
-  constructor(private readonly tools: ToolRouterFactory, private readonly options: ToolProxyOptions) {}
+  constructor(
+    private readonly tools: ToolRouterFactory,
+    private readonly options: ToolProxyOptions,
+  ) {}
 
   /** Whether the step's settings call for a proxy at all (AWF: enabled and something to serve). */
   static wanted(settings: McpProxySettings | undefined): settings is McpProxySettings {
-    return !!settings?.enable && (settings.interceptBuiltins || settings.pluginTools.length > 0 || !!settings.servers?.length);
+    return (
+      !!settings?.enable &&
+      (settings.interceptBuiltins || settings.pluginTools.length > 0 || !!settings.servers?.length)
+    );
   }
 
   async start(request: ProxyStartRequest): Promise<ProxySession> {
@@ -113,7 +125,10 @@ export class ToolProxyService {
         config.approval_socket = join(dir.path, 'approval.sock');
         channel = await this.options.approvals.open(config.approval_socket);
       }
-      const file = dir.write(`${safeName(request.step)}-${randomBytes(6).toString('hex')}.json`, JSON.stringify(config));
+      const file = dir.write(
+        `${safeName(request.step)}-${randomBytes(6).toString('hex')}.json`,
+        JSON.stringify(config),
+      );
       await this.preflight(config);
       let closed = false;
       const session: ProxySession = {
@@ -149,9 +164,19 @@ export class ToolProxyService {
     const refs = request.settings.servers ?? [];
     if (refs.length === 0) return [];
     const issues: ValidationIssue[] = [];
-    const servers = resolveUpstreamServers(refs, this.options.mcpServers?.() ?? {}, `states.${request.step}.mcp_proxy.servers`, issues);
+    const servers = resolveUpstreamServers(
+      refs,
+      this.options.mcpServers?.() ?? {},
+      `states.${request.step}.mcp_proxy.servers`,
+      issues,
+    );
     if (issues.length) {
-      throw new AwfError(issues[0].code as AwfError['code'], issues.map(formatIssue).join('; '), { step: request.step }, 'See docs/upstream-servers.md.');
+      throw new AwfError(
+        issues[0].code as AwfError['code'],
+        issues.map(formatIssue).join('; '),
+        { step: request.step },
+        'See docs/upstream-servers.md.',
+      );
     }
     return servers;
   }
@@ -161,7 +186,6 @@ export class ToolProxyService {
     await dispatcher.close();
   }
 }
-
 
 /** Defaults first, then the step's own: each layer must allow a call, so a step only narrows. */
 function policyLayers(defaults: PolicySpec | undefined, step: PolicySpec | undefined, name: string): PolicyLayer[] {

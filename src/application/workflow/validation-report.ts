@@ -13,7 +13,13 @@ export interface ValidationReport {
 
 export function validationReport(loaded: LoadedWorkflow, issues: ValidationIssue[]): ValidationReport {
   const errors = issues.filter((i) => i.severity === 'error');
-  return { workflow: loaded.workflow?.name ?? loaded.file, file: loaded.file, valid: errors.length === 0, errors, warnings: issues.filter((i) => i.severity === 'warning') };
+  return {
+    workflow: loaded.workflow?.name ?? loaded.file,
+    file: loaded.file,
+    valid: errors.length === 0,
+    errors,
+    warnings: issues.filter((i) => i.severity === 'warning'),
+  };
 }
 
 /**
@@ -23,6 +29,10 @@ export function validationReport(loaded: LoadedWorkflow, issues: ValidationIssue
 export function validationError(v: ValidationReport): AwfError {
   const lead = v.errors.find((i) => categoryOf(i.code) === 'WORKFLOW') ?? v.errors[0];
   const n = v.errors.length;
-  return new AwfError(lead.code as AwfError['code'], `${v.file}: ${n} error${n > 1 ? 's' : ''}\n${v.errors.map(formatIssue).join('\n')}`,
-    { file: v.file, errors: v.errors }, 'Fix the errors above; `awf validate` reports them without running anything.');
+  return new AwfError(
+    lead.code as AwfError['code'],
+    `${v.file}: ${n} error${n > 1 ? 's' : ''}\n${v.errors.map(formatIssue).join('\n')}`,
+    { file: v.file, errors: v.errors },
+    'Fix the errors above; `awf validate` reports them without running anything.',
+  );
 }

@@ -44,7 +44,10 @@ export class WorkflowRunner implements StepRunner {
   private readonly parallel = new ParallelStepExecutor();
   private readonly loops = new LoopStepExecutor();
 
-  constructor(private readonly steps: StepExecutors, private readonly telemetry?: RunTelemetry) {}
+  constructor(
+    private readonly steps: StepExecutors,
+    private readonly telemetry?: RunTelemetry,
+  ) {}
 
   async run(workflow: Workflow, options: RunOptions): Promise<RunReport> {
     return (await this.execute(workflow, options)).report;
@@ -54,9 +57,20 @@ export class WorkflowRunner implements StepRunner {
     const runId = options.runId ?? randomUUID();
     const child = (options.callStack?.length ?? 0) > 0;
     const ctx: RunContext = {
-      workflow, runId, runDir: join(options.runsDir, runId), inputs: options.inputs, env: options.env, states: { ...options.seedStates },
-      startedAt: new Date(), current: options.startAt ?? workflow.initial, signal: options.signal, cwd: options.cwd,
-      callStack: [...(options.callStack ?? []), workflow.id], reports: [], observer: options.observer, userInput: options.userInput,
+      workflow,
+      runId,
+      runDir: join(options.runsDir, runId),
+      inputs: options.inputs,
+      env: options.env,
+      states: { ...options.seedStates },
+      startedAt: new Date(),
+      current: options.startAt ?? workflow.initial,
+      signal: options.signal,
+      cwd: options.cwd,
+      callStack: [...(options.callStack ?? []), workflow.id],
+      reports: [],
+      observer: options.observer,
+      userInput: options.userInput,
     };
     // A child run's steps hang under the parent's call_workflow span; only a top run has its own.
     const runSpan = child ? undefined : this.telemetry?.startRun(workflow.name, runId);
@@ -76,14 +90,17 @@ export class WorkflowRunner implements StepRunner {
     const ctx: RunContext = { ...parent, current: step.name };
     parent.observer?.stepStarted(step.name, step.type);
     const provider = step.type === 'agent' ? step.provider : undefined;
-    ctx.stepSpan = parent.parentSpan && this.telemetry?.startStep(parent.parentSpan, { name: step.name, type: step.type, provider });
+    ctx.stepSpan =
+      parent.parentSpan && this.telemetry?.startStep(parent.parentSpan, { name: step.name, type: step.type, provider });
     const started = Date.now();
     await this.steps.hooks.run(step.hooks?.pre, ctx, `states.${step.name}.hooks.pre`, false);
     let outcome: StepOutcome;
     try {
       outcome = await this.dispatch(step, ctx);
     } catch (err) {
-      outcome = failedOutcome(isAwfError(err) ? err : new AwfError(ErrorCodes.SYSTEM_INTERNAL, String(err)), { fatal: true });
+      outcome = failedOutcome(isAwfError(err) ? err : new AwfError(ErrorCodes.SYSTEM_INTERNAL, String(err)), {
+        fatal: true,
+      });
     }
     ctx.states[step.name] = outcome.state;
     if (!ctx.signal.aborted) await this.steps.hooks.run(step.hooks?.post, ctx, `states.${step.name}.hooks.post`, false);
@@ -112,7 +129,11 @@ export class WorkflowRunner implements StepRunner {
         if (this.steps.operations) return this.steps.operations.execute(step, ctx);
         break;
     }
-    throw new AwfError(ErrorCodes.WORKFLOW_INVALID_FIELD, `states.${step.name}.type: step type "${step.type}" cannot run here`, { step: step.name });
+    throw new AwfError(
+      ErrorCodes.WORKFLOW_INVALID_FIELD,
+      `states.${step.name}.type: step type "${step.type}" cannot run here`,
+      { step: step.name },
+    );
   }
 
   private async loop(ctx: RunContext): Promise<RunReport> {
@@ -120,7 +141,13 @@ export class WorkflowRunner implements StepRunner {
       if (ctx.signal.aborted) return this.report(ctx, 'cancelled');
       const step = findStep(ctx.workflow, ctx.current);
       if (!step) {
-        return this.report(ctx, 'failure', { error: errorJson(new AwfError(ErrorCodes.WORKFLOW_MISSING_STATE, `state "${ctx.current}" does not exist`, { state: ctx.current })) });
+        return this.report(ctx, 'failure', {
+          error: errorJson(
+            new AwfError(ErrorCodes.WORKFLOW_MISSING_STATE, `state "${ctx.current}" does not exist`, {
+              state: ctx.current,
+            }),
+          ),
+        });
       }
       if (step.type === 'terminal') return this.terminal(step, ctx);
       const outcome = await this.runStep(step, ctx);
@@ -129,21 +156,38 @@ export class WorkflowRunner implements StepRunner {
       // The run history keeps the top run's states, so that `awf resume` can seed them.
       if (ctx.callStack.length === 1) ctx.observer?.stepRecorded?.(ctx.reports.at(-1)!, outcome.state, next);
       if (!next) {
-        const error = outcome.error ?? new AwfError(ErrorCodes.WORKFLOW_NO_ROUTE, `step "${step.name}" succeeded but names no next state`, { step: step.name });
+        const error =
+          outcome.error ??
+          new AwfError(ErrorCodes.WORKFLOW_NO_ROUTE, `step "${step.name}" succeeded but names no next state`, {
+            step: step.name,
+          });
         return this.report(ctx, 'failure', { error: errorJson(error) });
       }
       ctx.current = next;
     }
-    return this.report(ctx, 'failure', { error: { code: ErrorCodes.EXECUTION_STEP_FAILED, message: `stopped after ${MAX_STEP_EXECUTIONS} steps: the transitions loop forever` } });
+    return this.report(ctx, 'failure', {
+      error: {
+        code: ErrorCodes.EXECUTION_STEP_FAILED,
+        message: `stopped after ${MAX_STEP_EXECUTIONS} steps: the transitions loop forever`,
+      },
+    });
   }
 
   /** workflow_end, _error or _cancel (AWF's order); they run even after Ctrl-C, and never change the outcome. */
   private async endHooks(ctx: RunContext, report: RunReport): Promise<void> {
     const hooks = ctx.workflow.hooks;
-    const name = report.status === 'success' ? 'workflow_end' : report.status === 'cancelled' ? 'workflow_cancel' : 'workflow_error';
+    const name =
+      report.status === 'success'
+        ? 'workflow_end'
+        : report.status === 'cancelled'
+          ? 'workflow_cancel'
+          : 'workflow_error';
     if (!hooks[name]?.length) return;
     const signal = name === 'workflow_cancel' ? AbortSignal.timeout(CANCEL_HOOK_MS) : new AbortController().signal;
-    const error = name === 'workflow_error' && report.error ? errorData(report.error, ctx.current, ctx.states[ctx.current]) : undefined;
+    const error =
+      name === 'workflow_error' && report.error
+        ? errorData(report.error, ctx.current, ctx.states[ctx.current])
+        : undefined;
     await this.steps.hooks.run(hooks[name], { ...ctx, signal, error }, `hooks.${name}`, false);
   }
 
@@ -164,16 +208,25 @@ export class WorkflowRunner implements StepRunner {
         // AWF keeps the raw text when the message cannot be rendered.
       }
     }
-    if (step.status === 'success') return this.report(ctx, 'success', { terminal: step.name, ...(message ? { output: message } : {}) });
+    if (step.status === 'success')
+      return this.report(ctx, 'success', { terminal: step.name, ...(message ? { output: message } : {}) });
     const text = message ?? `workflow reached terminal failure state: ${step.name}`;
-    return this.report(ctx, 'failure', { terminal: step.name, error: { code: ErrorCodes.EXECUTION_TERMINAL_FAILURE, message: text } });
+    return this.report(ctx, 'failure', {
+      terminal: step.name,
+      error: { code: ErrorCodes.EXECUTION_TERMINAL_FAILURE, message: text },
+    });
   }
 
   private report(ctx: RunContext, status: RunReport['status'], extra: Partial<RunReport> = {}): RunReport {
     const steps = ctx.reports;
     return {
-      workflow: ctx.workflow.name, run_id: ctx.runId, status, duration_ms: Date.now() - ctx.startedAt.getTime(),
-      output: steps.at(-1)?.output ?? '', steps, ...extra,
+      workflow: ctx.workflow.name,
+      run_id: ctx.runId,
+      status,
+      duration_ms: Date.now() - ctx.startedAt.getTime(),
+      output: steps.at(-1)?.output ?? '',
+      steps,
+      ...extra,
     };
   }
 }

@@ -6,13 +6,24 @@ import { parseWorkflow } from '../../domain/workflow/workflow.parser';
 import { WorkflowValidator } from './workflow-validator.service';
 
 function agents(...list: Array<[string, boolean]>): AgentCatalog {
-  const providers = list.map(([name, canInterceptBuiltins]) => ({ name, canInterceptBuiltins, run: jest.fn() }) as AgentProvider);
+  const providers = list.map(
+    ([name, canInterceptBuiltins]) => ({ name, canInterceptBuiltins, run: jest.fn() }) as AgentProvider,
+  );
   return { get: (n) => providers.find((p) => p.name === n), names: () => providers.map((p) => p.name) };
 }
 
 const plugins: PluginCatalog = {
   list: async () => [
-    { name: 'kubernetes', version: '1', description: '', enabled: true, operations: [{ name: 'get', description: '' }, { name: 'apply', description: '' }] },
+    {
+      name: 'kubernetes',
+      version: '1',
+      description: '',
+      enabled: true,
+      operations: [
+        { name: 'get', description: '' },
+        { name: 'apply', description: '' },
+      ],
+    },
     { name: 'docker', version: '1', description: '', enabled: true, operations: [{ name: 'run', description: '' }] },
     { name: 'a_b', version: '1', description: '', enabled: true, operations: [{ name: 'c', description: '' }] },
     { name: 'a', version: '1', description: '', enabled: true, operations: [{ name: 'b_c', description: '' }] },
@@ -20,54 +31,91 @@ const plugins: PluginCatalog = {
 };
 
 function agentWorkflow(provider: string, proxy: string) {
-  const doc = parse(`name: w\nstates:\n  initial: start\n  start:\n    type: agent\n    provider: ${provider}\n    prompt: p\n    mcp_proxy: ${proxy}\n    on_success: done\n  done: {type: terminal}\n`);
+  const doc = parse(
+    `name: w\nstates:\n  initial: start\n  start:\n    type: agent\n    provider: ${provider}\n    prompt: p\n    mcp_proxy: ${proxy}\n    on_success: done\n  done: {type: terminal}\n`,
+  );
   const { workflow, issues } = parseWorkflow(doc, 'w');
   return { file: 'w.yaml', workflow, issues };
 }
 
-const codes = (issues: { code: string; path: string; severity: string }[]) => issues.map((i) => `${i.severity} ${i.code} ${i.path}`);
+const codes = (issues: { code: string; path: string; severity: string }[]) =>
+  issues.map((i) => `${i.severity} ${i.code} ${i.path}`);
 
 describe('WorkflowValidator: ADR 017 cross-checks', () => {
   const validator = new WorkflowValidator(agents(['script', true], ['claude', true], ['codex', false]), plugins);
 
   it('accepts known plugins and operations', async () => {
-    expect(await validator.validate(agentWorkflow('claude', '{enable: true, plugin_tools: [{plugin: kubernetes, expose: [get, apply]}]}'))).toEqual([]);
+    expect(
+      await validator.validate(
+        agentWorkflow('claude', '{enable: true, plugin_tools: [{plugin: kubernetes, expose: [get, apply]}]}'),
+      ),
+    ).toEqual([]);
   });
 
   it('reports UNKNOWN_PLUGIN with its path, and no operation checks for that entry', async () => {
-    expect(codes(await validator.validate(agentWorkflow('claude', '{enable: true, plugin_tools: [{plugin: nonexistent_plugin, expose: [x]}]}')))).toEqual([
-      'error USER.MCP_PROXY.UNKNOWN_PLUGIN states.start.mcp_proxy.plugin_tools[0].plugin',
-    ]);
+    expect(
+      codes(
+        await validator.validate(
+          agentWorkflow('claude', '{enable: true, plugin_tools: [{plugin: nonexistent_plugin, expose: [x]}]}'),
+        ),
+      ),
+    ).toEqual(['error USER.MCP_PROXY.UNKNOWN_PLUGIN states.start.mcp_proxy.plugin_tools[0].plugin']);
   });
 
   it('reports each unknown operation, including one that belongs to another plugin', async () => {
-    expect(codes(await validator.validate(agentWorkflow('claude', '{enable: true, plugin_tools: [{plugin: kubernetes, expose: [nonexistent_operation, run]}]}')))).toEqual([
+    expect(
+      codes(
+        await validator.validate(
+          agentWorkflow(
+            'claude',
+            '{enable: true, plugin_tools: [{plugin: kubernetes, expose: [nonexistent_operation, run]}]}',
+          ),
+        ),
+      ),
+    ).toEqual([
       'error USER.MCP_PROXY.UNKNOWN_OPERATION states.start.mcp_proxy.plugin_tools[0].expose[0]',
       'error USER.MCP_PROXY.UNKNOWN_OPERATION states.start.mcp_proxy.plugin_tools[0].expose[1]',
     ]);
   });
 
   it('reports two exposed tools that resolve to one name', async () => {
-    const issues = await validator.validate(agentWorkflow('claude', '{enable: true, plugin_tools: [{plugin: a_b, expose: [c]}, {plugin: a, expose: [b_c]}]}'));
-    expect(issues.map((i) => [i.code, i.message])).toEqual([['USER.MCP_PROXY.NAME_COLLISION', 'tool "a_b_c" is exposed by both plugin "a_b" and plugin "a"']]);
+    const issues = await validator.validate(
+      agentWorkflow('claude', '{enable: true, plugin_tools: [{plugin: a_b, expose: [c]}, {plugin: a, expose: [b_c]}]}'),
+    );
+    expect(issues.map((i) => [i.code, i.message])).toEqual([
+      ['USER.MCP_PROXY.NAME_COLLISION', 'tool "a_b_c" is exposed by both plugin "a_b" and plugin "a"'],
+    ]);
   });
 
   it('warns (never fails) for a provider that cannot switch its own tools off', async () => {
     const issues = await validator.validate(agentWorkflow('codex', '{enable: true}'));
-    expect(issues).toEqual([expect.objectContaining({ severity: 'warning', code: 'USER.MCP_PROXY.UNSUPPORTED_PROVIDER', path: 'states.start.mcp_proxy', message: expect.stringContaining('coexistence mode') })]);
+    expect(issues).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        code: 'USER.MCP_PROXY.UNSUPPORTED_PROVIDER',
+        path: 'states.start.mcp_proxy',
+        message: expect.stringContaining('coexistence mode'),
+      }),
+    ]);
     expect(await validator.validate(agentWorkflow('claude', '{enable: true}'))).toEqual([]);
     expect(await validator.validate(agentWorkflow('codex', '{enable: false}'))).toEqual([]);
   });
 
   it('treats every plugin as unknown when no plugin catalog is installed', async () => {
     const bare = new WorkflowValidator(agents(['claude', true]));
-    expect(codes(await bare.validate(agentWorkflow('claude', '{enable: true, plugin_tools: [{plugin: kubernetes, expose: [get]}]}')))).toEqual([
-      'error USER.MCP_PROXY.UNKNOWN_PLUGIN states.start.mcp_proxy.plugin_tools[0].plugin',
-    ]);
+    expect(
+      codes(
+        await bare.validate(
+          agentWorkflow('claude', '{enable: true, plugin_tools: [{plugin: kubernetes, expose: [get]}]}'),
+        ),
+      ),
+    ).toEqual(['error USER.MCP_PROXY.UNKNOWN_PLUGIN states.start.mcp_proxy.plugin_tools[0].plugin']);
   });
 
   it('names an unknown provider, but not a templated one', async () => {
-    expect(codes(await validator.validate(agentWorkflow('gpt-9', '{enable: false}')))).toEqual(['warning USER.AGENT.UNKNOWN_PROVIDER states.start.provider']);
+    expect(codes(await validator.validate(agentWorkflow('gpt-9', '{enable: false}')))).toEqual([
+      'warning USER.AGENT.UNKNOWN_PROVIDER states.start.provider',
+    ]);
     expect(await validator.validate(agentWorkflow('"{{.env.AGENT}}"', '{enable: false}'))).toEqual([]);
   });
 });
@@ -82,14 +130,17 @@ describe('WorkflowValidator: conversations', () => {
   })();
   const validator = new WorkflowValidator(catalog);
   const load = (second: string) => {
-    const { workflow, issues } = parseWorkflow(parse(`name: w
+    const { workflow, issues } = parseWorkflow(
+      parse(`name: w
 states:
   initial: first
   first: {type: agent, provider: claude, prompt: p, on_success: second}
   second: {type: agent, prompt: q, on_success: done, ${second}}
   build: {type: step, command: ls, on_success: done}
   done: {type: terminal}
-`), 'w');
+`),
+      'w',
+    );
     return { file: 'w.yaml', workflow, issues };
   };
 
@@ -110,6 +161,8 @@ states:
     expect(codes(await validator.validate(load('provider: script, conversation: {continue_from: first}')))).toEqual([
       'warning USER.AGENT.CANNOT_RESUME states.second.conversation.continue_from',
     ]);
-    expect(codes(await validator.validate(load('provider: script, mode: conversation')))).toEqual(['warning USER.AGENT.CANNOT_RESUME states.second.mode']);
+    expect(codes(await validator.validate(load('provider: script, mode: conversation')))).toEqual([
+      'warning USER.AGENT.CANNOT_RESUME states.second.mode',
+    ]);
   });
 });

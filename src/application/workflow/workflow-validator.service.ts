@@ -40,7 +40,11 @@ export class WorkflowValidator {
     if (!wf) return loaded.issues;
     const issues = [...loaded.issues, ...checkWorkflow(wf), ...checkTemplates(wf), ...this.checkConditions(wf)];
     for (const step of wf.steps) if (step.type === 'agent') issues.push(...this.checkProvider(step));
-    issues.push(...(await this.checkPlugins(wf)), ...(await checkCalls(wf, this.workflows)), ...(await this.checkOperations(wf)));
+    issues.push(
+      ...(await this.checkPlugins(wf)),
+      ...(await checkCalls(wf, this.workflows)),
+      ...(await this.checkOperations(wf)),
+    );
     issues.push(...(await this.checkPolicies(wf)));
     issues.push(...this.checkServers(wf));
     return issues;
@@ -71,18 +75,36 @@ export class WorkflowValidator {
     // A warning, as AWF's own workflows name providers an extension may add later; the run fails
     // at that step with the same code if it is still unknown then.
     if (!templated && step.provider && !provider) {
-      out.push(issue(ErrorCodes.WORKFLOW_UNKNOWN_PROVIDER, `states.${step.name}.provider`,
-        `unknown agent provider "${step.provider}" (available: ${this.agents.names().join(', ') || 'none'})`, 'warning'));
+      out.push(
+        issue(
+          ErrorCodes.WORKFLOW_UNKNOWN_PROVIDER,
+          `states.${step.name}.provider`,
+          `unknown agent provider "${step.provider}" (available: ${this.agents.names().join(', ') || 'none'})`,
+          'warning',
+        ),
+      );
     }
     if (provider && !provider.resumes && (step.continueFrom !== undefined || step.mode === 'conversation')) {
       const field = step.continueFrom !== undefined ? 'conversation.continue_from' : 'mode';
-      out.push(issue(ErrorCodes.AGENT_CANNOT_RESUME, `states.${step.name}.${field}`,
-        `provider "${step.provider}" cannot resume a conversation: each turn runs without the earlier ones (providers that can: claude, codex, gemini, opencode, openai_compatible)`, 'warning'));
+      out.push(
+        issue(
+          ErrorCodes.AGENT_CANNOT_RESUME,
+          `states.${step.name}.${field}`,
+          `provider "${step.provider}" cannot resume a conversation: each turn runs without the earlier ones (providers that can: claude, codex, gemini, opencode, openai_compatible)`,
+          'warning',
+        ),
+      );
     }
     const coexists = provider ? !provider.canInterceptBuiltins : COEXISTENCE_PROVIDERS.has(step.provider.toLowerCase());
     if (step.mcpProxy?.enable && coexists) {
-      out.push(issue(ErrorCodes.MCP_PROXY_UNSUPPORTED_PROVIDER, `states.${step.name}.mcp_proxy`,
-        `mcp_proxy on provider=${step.provider} runs in coexistence mode; built-in tools are not blocked`, 'warning'));
+      out.push(
+        issue(
+          ErrorCodes.MCP_PROXY_UNSUPPORTED_PROVIDER,
+          `states.${step.name}.mcp_proxy`,
+          `mcp_proxy on provider=${step.provider} runs in coexistence mode; built-in tools are not blocked`,
+          'warning',
+        ),
+      );
     }
     return out;
   }
@@ -91,7 +113,9 @@ export class WorkflowValidator {
   private async checkPolicies(wf: Workflow): Promise<ValidationIssue[]> {
     const steps = wf.steps.filter((s) => s.mcpProxy?.enable && (s.mcpProxy.policy || this.project.policy));
     if (steps.length === 0) return [];
-    const installed = new Map((this.plugins ? await this.plugins.list() : []).map((p) => [p.name, p.operations.map((o) => o.name)]));
+    const installed = new Map(
+      (this.plugins ? await this.plugins.list() : []).map((p) => [p.name, p.operations.map((o) => o.name)]),
+    );
     const out: ValidationIssue[] = [];
     for (const step of steps) {
       const proxy = step.mcpProxy!;
@@ -100,10 +124,16 @@ export class WorkflowValidator {
       if (proxy.policy) layers.push({ origin: `step ${step.name}`, ...proxy.policy });
       const served = [
         ...(proxy.interceptBuiltins ? BUILTIN_TOOL_NAMES : []),
-        ...proxy.pluginTools.flatMap((p) => (p.expose.length ? p.expose : installed.get(p.plugin) ?? []).map((op) => `${p.plugin}_${op}`)),
+        ...proxy.pluginTools.flatMap((p) =>
+          (p.expose.length ? p.expose : (installed.get(p.plugin) ?? [])).map((op) => `${p.plugin}_${op}`),
+        ),
       ];
-      const where = (origin: string): string => (origin === '.awf/config.yaml' ? `.awf/config.yaml (for step ${step.name}): policy` : `states.${step.name}.mcp_proxy.policy`);
-      for (const p of lintPolicy(layers, served, !this.project.extensions && !proxy.servers?.length, where)) out.push(issue(p.code, p.path, p.message, p.severity));
+      const where = (origin: string): string =>
+        origin === '.awf/config.yaml'
+          ? `.awf/config.yaml (for step ${step.name}): policy`
+          : `states.${step.name}.mcp_proxy.policy`;
+      for (const p of lintPolicy(layers, served, !this.project.extensions && !proxy.servers?.length, where))
+        out.push(issue(p.code, p.path, p.message, p.severity));
     }
     return out;
   }
@@ -114,23 +144,40 @@ export class WorkflowValidator {
     if (steps.length === 0) return [];
     const out: ValidationIssue[] = [];
     const named = this.servers();
-    for (const step of steps) resolveUpstreamServers(step.mcpProxy!.servers!, named, `states.${step.name}.mcp_proxy.servers`, out);
+    for (const step of steps)
+      resolveUpstreamServers(step.mcpProxy!.servers!, named, `states.${step.name}.mcp_proxy.servers`, out);
     return out;
   }
 
   /** An operation step names a built-in operation or an operation of an installed plugin. */
   private async checkOperations(wf: Workflow): Promise<ValidationIssue[]> {
-    const steps = wf.steps.filter((s): s is OperationStep => s.type === 'operation' && !!s.operation && !this.builtinOperations.includes(s.operation));
+    const steps = wf.steps.filter(
+      (s): s is OperationStep =>
+        s.type === 'operation' && !!s.operation && !this.builtinOperations.includes(s.operation),
+    );
     if (steps.length === 0) return [];
-    const installed = new Map((this.plugins ? await this.plugins.list() : []).map((p) => [p.name, p.operations.map((o) => o.name)]));
+    const installed = new Map(
+      (this.plugins ? await this.plugins.list() : []).map((p) => [p.name, p.operations.map((o) => o.name)]),
+    );
     const out: ValidationIssue[] = [];
     for (const step of steps) {
       const [plugin, ...rest] = step.operation.split('.');
       const ops = installed.get(plugin);
-      const known = [...this.builtinOperations, ...[...installed].flatMap(([p, o]) => o.map((op) => `${p}.${op}`))].join(', ') || 'none';
-      const awfOnly = plugin === 'github' || step.operation === 'notify.send' ? ' (AWF builds that one in; awf does not: use http.request or a plugin)' : '';
+      const known =
+        [...this.builtinOperations, ...[...installed].flatMap(([p, o]) => o.map((op) => `${p}.${op}`))].join(', ') ||
+        'none';
+      const awfOnly =
+        plugin === 'github' || step.operation === 'notify.send'
+          ? ' (AWF builds that one in; awf does not: use http.request or a plugin)'
+          : '';
       if (!ops || !ops.includes(rest.join('.'))) {
-        out.push(issue(ErrorCodes.WORKFLOW_UNKNOWN_OPERATION, `states.${step.name}.operation`, `unknown operation "${step.operation}"${awfOnly} (known: ${known})`));
+        out.push(
+          issue(
+            ErrorCodes.WORKFLOW_UNKNOWN_OPERATION,
+            `states.${step.name}.operation`,
+            `unknown operation "${step.operation}"${awfOnly} (known: ${known})`,
+          ),
+        );
       }
     }
     return out;
@@ -139,7 +186,9 @@ export class WorkflowValidator {
   private async checkPlugins(wf: Workflow): Promise<ValidationIssue[]> {
     const steps = wf.steps.filter((s) => s.mcpProxy?.enable && s.mcpProxy.pluginTools.length > 0);
     if (steps.length === 0) return [];
-    const installed = new Map((this.plugins ? await this.plugins.list() : []).map((p) => [p.name, new Set(p.operations.map((o) => o.name))]));
+    const installed = new Map(
+      (this.plugins ? await this.plugins.list() : []).map((p) => [p.name, new Set(p.operations.map((o) => o.name))]),
+    );
     const out: ValidationIssue[] = [];
     for (const step of steps) {
       const at = `states.${step.name}.mcp_proxy.plugin_tools`;
@@ -147,18 +196,36 @@ export class WorkflowValidator {
       step.mcpProxy!.pluginTools.forEach((spec, i) => {
         const ops = installed.get(spec.plugin);
         if (!ops) {
-          out.push(issue(ErrorCodes.MCP_PROXY_UNKNOWN_PLUGIN, `${at}[${i}].plugin`,
-            `plugin "${spec.plugin}" not found (installed: ${[...installed.keys()].join(', ') || 'none'})`));
+          out.push(
+            issue(
+              ErrorCodes.MCP_PROXY_UNKNOWN_PLUGIN,
+              `${at}[${i}].plugin`,
+              `plugin "${spec.plugin}" not found (installed: ${[...installed.keys()].join(', ') || 'none'})`,
+            ),
+          );
           return;
         }
         spec.expose.forEach((op, j) => {
-          if (!ops.has(op)) out.push(issue(ErrorCodes.MCP_PROXY_UNKNOWN_OPERATION, `${at}[${i}].expose[${j}]`, `operation "${op}" not found in plugin "${spec.plugin}"`));
+          if (!ops.has(op))
+            out.push(
+              issue(
+                ErrorCodes.MCP_PROXY_UNKNOWN_OPERATION,
+                `${at}[${i}].expose[${j}]`,
+                `operation "${op}" not found in plugin "${spec.plugin}"`,
+              ),
+            );
         });
         for (const op of spec.expose.length > 0 ? spec.expose : [...ops]) {
           const tool = `${spec.plugin}_${op}`;
           const other = toolNames.get(tool);
           if (other && other !== spec.plugin) {
-            out.push(issue(ErrorCodes.MCP_PROXY_NAME_COLLISION, `${at}[${i}]`, `tool "${tool}" is exposed by both plugin "${other}" and plugin "${spec.plugin}"`));
+            out.push(
+              issue(
+                ErrorCodes.MCP_PROXY_NAME_COLLISION,
+                `${at}[${i}]`,
+                `tool "${tool}" is exposed by both plugin "${other}" and plugin "${spec.plugin}"`,
+              ),
+            );
           }
           toolNames.set(tool, spec.plugin);
         }

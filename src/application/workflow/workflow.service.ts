@@ -6,7 +6,11 @@ import type { FileProbe } from '../../domain/ports/file-probe.port';
 import type { RunIndex, RunSummary } from '../../domain/ports/run-index.port';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
-import type { LoadedWorkflow, WorkflowRepository, WorkflowSummary } from '../../domain/workflow/ports/workflow-repository.port';
+import type {
+  LoadedWorkflow,
+  WorkflowRepository,
+  WorkflowSummary,
+} from '../../domain/workflow/ports/workflow-repository.port';
 import type { RunReport } from '../../domain/workflow/run-report.model';
 import { formatIssue, type ValidationIssue } from '../../domain/workflow/validation-issue.model';
 import { resolveInputs } from './input-resolver';
@@ -59,7 +63,13 @@ export class WorkflowService {
   /** Validates as `awf validate` does, then runs; invalid workflows never start a step. */
   async run(request: RunRequest): Promise<RunReport> {
     const { workflow, file } = await this.loadValid(request.target, request.observer);
-    return this.execute(workflow, file, resolveInputs(workflow.inputs, request.inputs, request.projectInputs ?? {}, this.files), request, { runId: randomUUID(), seq: 0 });
+    return this.execute(
+      workflow,
+      file,
+      resolveInputs(workflow.inputs, request.inputs, request.projectInputs ?? {}, this.files),
+      request,
+      { runId: randomUUID(), seq: 0 },
+    );
   }
 
   /** `awf resume`: the same workflow file, the stored inputs (flags win), from the failed step on. */
@@ -68,15 +78,28 @@ export class WorkflowService {
     const run = index.get(index.resolve(request.runId));
     const { workflow, file } = await this.loadValid(run.file, request.observer);
     const plan = planResume(run, workflow, request.from);
-    const inputs = resolveInputs(workflow.inputs, { ...run.inputs, ...request.inputs }, request.projectInputs ?? {}, this.files);
-    return this.execute(workflow, file, inputs, { ...request, cwd: this.files.exists(run.cwd) ? run.cwd : request.cwd }, { runId: run.run_id, ...plan });
+    const inputs = resolveInputs(
+      workflow.inputs,
+      { ...run.inputs, ...request.inputs },
+      request.projectInputs ?? {},
+      this.files,
+    );
+    return this.execute(
+      workflow,
+      file,
+      inputs,
+      { ...request, cwd: this.files.exists(run.cwd) ? run.cwd : request.cwd },
+      { runId: run.run_id, ...plan },
+    );
   }
 
   /** Runs `resume` can continue, newest first: failed, cancelled, or killed mid-step. */
   resumable(limit = 50): RunSummary[] {
     const index = this.requireIndex();
-    return ['failure', 'cancelled', 'interrupted'].flatMap((status) => index.list({ status, limit }))
-      .sort((a, b) => b.started_at.localeCompare(a.started_at)).slice(0, limit);
+    return ['failure', 'cancelled', 'interrupted']
+      .flatMap((status) => index.list({ status, limit }))
+      .sort((a, b) => b.started_at.localeCompare(a.started_at))
+      .slice(0, limit);
   }
 
   private async loadValid(target: string, observer?: RunObserver): Promise<{ workflow: Workflow; file: string }> {
@@ -87,18 +110,40 @@ export class WorkflowService {
     return { workflow: loaded.workflow, file: loaded.file };
   }
 
-  private async execute(workflow: Workflow, file: string, inputs: Record<string, string>, request: Omit<RunRequest, 'target' | 'inputs'>,
-    start: { runId: string; seq: number; startAt?: string; states?: RunOptions['seedStates'] }): Promise<RunReport> {
+  private async execute(
+    workflow: Workflow,
+    file: string,
+    inputs: Record<string, string>,
+    request: Omit<RunRequest, 'target' | 'inputs'>,
+    start: { runId: string; seq: number; startAt?: string; states?: RunOptions['seedStates'] },
+  ): Promise<RunReport> {
     const secret = new Set(workflow.inputs.filter((d) => d.secret).map((d) => d.name));
     this.masker.add(...[...secret].filter((name) => inputs[name] !== undefined).map((name) => inputs[name]));
     const runDir = join(request.runsDir, start.runId);
     // Secret inputs are never written down: a resumed run asks for them again.
     const kept = Object.fromEntries(Object.entries(inputs).filter(([k]) => !secret.has(k)));
-    this.index?.begin({ run_id: start.runId, workflow: workflow.name, file, cwd: request.cwd, inputs: kept, started_at: new Date().toISOString() });
-    const journal = this.index && new RunJournal(this.index, start.runId, start.seq, (step) => stepEventsPath(runDir, step), request.observer);
+    this.index?.begin({
+      run_id: start.runId,
+      workflow: workflow.name,
+      file,
+      cwd: request.cwd,
+      inputs: kept,
+      started_at: new Date().toISOString(),
+    });
+    const journal =
+      this.index &&
+      new RunJournal(this.index, start.runId, start.seq, (step) => stepEventsPath(runDir, step), request.observer);
     const report = await this.runner.run(workflow, {
-      inputs, env: request.env, signal: request.signal, cwd: request.cwd, runsDir: request.runsDir, observer: journal ?? request.observer,
-      runId: start.runId, startAt: start.startAt, seedStates: start.states, userInput: request.userInput,
+      inputs,
+      env: request.env,
+      signal: request.signal,
+      cwd: request.cwd,
+      runsDir: request.runsDir,
+      observer: journal ?? request.observer,
+      runId: start.runId,
+      startAt: start.startAt,
+      seedStates: start.states,
+      userInput: request.userInput,
     });
     journal?.finished(report);
     return report;
@@ -106,7 +151,12 @@ export class WorkflowService {
 
   private requireIndex(): RunIndex {
     if (this.index) return this.index;
-    throw new AwfError(ErrorCodes.HISTORY_UNAVAILABLE, 'this awf has no run history', {}, 'Resume needs the HistoryModule (the full CLI).');
+    throw new AwfError(
+      ErrorCodes.HISTORY_UNAVAILABLE,
+      'this awf has no run history',
+      {},
+      'Resume needs the HistoryModule (the full CLI).',
+    );
   }
 
   list(): Promise<WorkflowSummary[]> {

@@ -99,9 +99,7 @@ export type ErrorCode = `${ErrorCategory}.${string}.${string}`;
 
 export function categoryOf(code: string): ErrorCategory {
   const head = code.split('.')[0];
-  return head === 'USER' || head === 'WORKFLOW' || head === 'EXECUTION' || head === 'SYSTEM'
-    ? head
-    : 'SYSTEM';
+  return head === 'USER' || head === 'WORKFLOW' || head === 'EXECUTION' || head === 'SYSTEM' ? head : 'SYSTEM';
 }
 
 export function exitCodeFor(code: string): number {

@@ -6,5 +6,7 @@ export const STDERR_TAIL_IN_MESSAGE = 10;
  * CLI printed last is often the only clue to why its step failed or hung.
  */
 export function withStderrTail(message: string, tail: readonly string[]): string {
-  return tail.length ? `${message}; last stderr lines:\n  ${tail.slice(-STDERR_TAIL_IN_MESSAGE).join('\n  ')}` : message;
+  return tail.length
+    ? `${message}; last stderr lines:\n  ${tail.slice(-STDERR_TAIL_IN_MESSAGE).join('\n  ')}`
+    : message;
 }

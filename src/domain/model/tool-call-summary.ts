@@ -18,7 +18,8 @@ export function summarizeToolCalls(events: readonly ToolCallEvent[]): ToolCallSu
     if (event.status === 'error') errors++;
     const decision = event.policy?.decision;
     if (decision && decision !== 'allowed') policy = { ...policy, [decision]: (policy?.[decision] ?? 0) + 1 };
-    if (!slowest || event.duration_ms > slowest.duration_ms) slowest = { tool: event.tool, duration_ms: event.duration_ms };
+    if (!slowest || event.duration_ms > slowest.duration_ms)
+      slowest = { tool: event.tool, duration_ms: event.duration_ms };
   }
   return { calls: events.length, errors, ...(slowest ? { slowest } : {}), ...(policy ? { policy } : {}) };
 }
@@ -28,6 +29,14 @@ export function formatToolCallSummary(summary: ToolCallSummary): string {
   if (summary.calls === 0) return 'no tool calls';
   const calls = `${summary.calls} tool call${summary.calls === 1 ? '' : 's'}`;
   const errors = `${summary.errors} error${summary.errors === 1 ? '' : 's'}`;
-  const policy = summary.policy ? `, policy ${Object.entries(summary.policy).map(([d, n]) => `${n} ${d}`).join(', ')}` : '';
-  return (summary.slowest ? `${calls}, ${errors}, slowest ${summary.slowest.tool} ${summary.slowest.duration_ms} ms` : `${calls}, ${errors}`) + policy;
+  const policy = summary.policy
+    ? `, policy ${Object.entries(summary.policy)
+        .map(([d, n]) => `${n} ${d}`)
+        .join(', ')}`
+    : '';
+  return (
+    (summary.slowest
+      ? `${calls}, ${errors}, slowest ${summary.slowest.tool} ${summary.slowest.duration_ms} ms`
+      : `${calls}, ${errors}`) + policy
+  );
 }

@@ -19,10 +19,13 @@ export class GlobSyntaxError extends Error {}
 const SPECIAL = /[.+^$()|\\/]/;
 
 export function compileGlob(pattern: string, kind: GlobKind): CompiledGlob {
-  if (typeof pattern !== 'string' || pattern.length === 0) throw new GlobSyntaxError('a pattern must be a non-empty string');
+  if (typeof pattern !== 'string' || pattern.length === 0)
+    throw new GlobSyntaxError('a pattern must be a non-empty string');
   if (pattern.includes('\0')) throw new GlobSyntaxError(`"${pattern}" contains a NUL byte`);
   if (kind === 'path' && pattern.startsWith('/')) {
-    throw new GlobSyntaxError(`"${pattern}" is absolute; path patterns are relative to the sandbox root (drop the leading /)`);
+    throw new GlobSyntaxError(
+      `"${pattern}" is absolute; path patterns are relative to the sandbox root (drop the leading /)`,
+    );
   }
   const body = kind === 'path' ? pathRegex(pattern) : flatRegex(pattern, kind === 'name' ? '.' : '[\\s\\S]');
   const re = new RegExp(`^(?:${body})$`, 'u');
@@ -48,7 +51,8 @@ function pathRegex(pattern: string): string {
   const trimmed = pattern.replace(/\/+$/, '');
   const segments = trimmed.split('/');
   if (segments.some((s) => s === '')) throw new GlobSyntaxError(`"${pattern}" has an empty path segment (//)`);
-  if (segments.some((s) => s === '.' || s === '..')) throw new GlobSyntaxError(`"${pattern}" has a . or .. segment; write the path from the sandbox root`);
+  if (segments.some((s) => s === '.' || s === '..'))
+    throw new GlobSyntaxError(`"${pattern}" has a . or .. segment; write the path from the sandbox root`);
   let out = '';
   segments.forEach((segment, i) => {
     const last = i === segments.length - 1;
@@ -95,5 +99,7 @@ function segmentRegex(segment: string, pattern: string): string {
 }
 
 function escape(ch: string): string {
-  return SPECIAL.test(ch) || ch === '[' || ch === ']' || ch === '{' || ch === '}' || ch === '*' || ch === '?' ? `\\${ch}` : ch;
+  return SPECIAL.test(ch) || ch === '[' || ch === ']' || ch === '{' || ch === '}' || ch === '*' || ch === '?'
+    ? `\\${ch}`
+    : ch;
 }

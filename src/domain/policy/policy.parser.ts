@@ -23,7 +23,16 @@ const SECTIONS: Record<string, Record<string, GlobKind | 'budgets'>> = {
 };
 const TOP = ['tools', 'paths', 'bash', 'budgets', 'approve'];
 const BUDGETS = ['calls', 'per_tool', 'write_bytes', 'bash_seconds'];
-const UNITS: Record<string, number> = { '': 1, b: 1, kb: 1e3, mb: 1e6, gb: 1e9, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
+const UNITS: Record<string, number> = {
+  '': 1,
+  b: 1,
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  kib: 1024,
+  mib: 1024 ** 2,
+  gib: 1024 ** 3,
+};
 
 /** Parses a written policy; `at` prefixes every problem's path (`states.review.mcp_proxy.policy`). */
 export function parsePolicy(raw: unknown, at: string, problems: PolicyProblem[]): PolicySpec {
@@ -66,7 +75,11 @@ function budgets(raw: unknown, at: string, problems: PolicyProblem[]): PolicyBud
   const count = (key: string, value: unknown): number | undefined => {
     if (value === undefined || value === null) return undefined;
     if (Number.isSafeInteger(value) && (value as number) >= 0) return value as number;
-    problems.push({ code: POLICY_PROBLEM.invalid, path: `${at}.${key}`, message: `${key} must be a whole number of 0 or more` });
+    problems.push({
+      code: POLICY_PROBLEM.invalid,
+      path: `${at}.${key}`,
+      message: `${key} must be a whole number of 0 or more`,
+    });
     return undefined;
   };
   const calls = count('calls', r.calls);
@@ -75,7 +88,12 @@ function budgets(raw: unknown, at: string, problems: PolicyProblem[]): PolicyBud
   if (seconds !== undefined) out.bash_seconds = seconds;
   if (r.write_bytes !== undefined && r.write_bytes !== null) {
     const bytes = parseByteSize(r.write_bytes);
-    if (bytes === undefined) problems.push({ code: POLICY_PROBLEM.invalid, path: `${at}.write_bytes`, message: 'write_bytes must be a size such as 5MiB, 200kb or 1048576' });
+    if (bytes === undefined)
+      problems.push({
+        code: POLICY_PROBLEM.invalid,
+        path: `${at}.write_bytes`,
+        message: 'write_bytes must be a size such as 5MiB, 200kb or 1048576',
+      });
     else out.write_bytes = bytes;
   }
   if (r.per_tool !== undefined && r.per_tool !== null) {
@@ -93,7 +111,11 @@ function budgets(raw: unknown, at: string, problems: PolicyProblem[]): PolicyBud
 
 function approveRules(raw: unknown, at: string, problems: PolicyProblem[]): ApproveRule[] {
   if (!Array.isArray(raw)) {
-    problems.push({ code: POLICY_PROBLEM.invalid, path: at, message: 'approve must be a list of "Tool", "Tool:pattern" or {match, auto}' });
+    problems.push({
+      code: POLICY_PROBLEM.invalid,
+      path: at,
+      message: 'approve must be a list of "Tool", "Tool:pattern" or {match, auto}',
+    });
     return [];
   }
   const rules: ApproveRule[] = [];
@@ -101,15 +123,21 @@ function approveRules(raw: unknown, at: string, problems: PolicyProblem[]): Appr
     const path = `${at}[${i}]`;
     const e = typeof entry === 'string' ? { match: entry } : entry;
     if (typeof e !== 'object' || e === null || Array.isArray(e) || typeof (e as ApproveRule).match !== 'string') {
-      problems.push({ code: POLICY_PROBLEM.invalid, path, message: 'an approve entry is "Tool", "Tool:pattern" or {match: "Tool:pattern", auto: true}' });
+      problems.push({
+        code: POLICY_PROBLEM.invalid,
+        path,
+        message: 'an approve entry is "Tool", "Tool:pattern" or {match: "Tool:pattern", auto: true}',
+      });
       return;
     }
     unknownKeys(e as Record<string, unknown>, ['match', 'auto'], path, problems);
     const { match, auto } = e as { match: string; auto?: unknown };
-    if (auto !== undefined && typeof auto !== 'boolean') problems.push({ code: POLICY_PROBLEM.invalid, path: `${path}.auto`, message: 'auto must be true or false' });
+    if (auto !== undefined && typeof auto !== 'boolean')
+      problems.push({ code: POLICY_PROBLEM.invalid, path: `${path}.auto`, message: 'auto must be true or false' });
     const colon = match.indexOf(':');
     const tool = colon < 0 ? match : match.slice(0, colon);
-    if (checkGlob(tool, 'name', path, problems) && colon >= 0) checkGlob(match.slice(colon + 1), 'command', path, problems);
+    if (checkGlob(tool, 'name', path, problems) && colon >= 0)
+      checkGlob(match.slice(colon + 1), 'command', path, problems);
     rules.push(auto === true ? { match, auto: true } : { match });
   });
   return rules;
@@ -145,6 +173,10 @@ function mapping(raw: unknown, at: string, problems: PolicyProblem[]): Record<st
 function unknownKeys(r: Record<string, unknown>, known: string[], at: string, problems: PolicyProblem[]): void {
   const unknown = Object.keys(r).filter((k) => !known.includes(k));
   if (unknown.length) {
-    problems.push({ code: POLICY_PROBLEM.unknownKey, path: at, message: `unknown key(s): ${unknown.join(', ')} (allowed: ${known.join(', ')})` });
+    problems.push({
+      code: POLICY_PROBLEM.unknownKey,
+      path: at,
+      message: `unknown key(s): ${unknown.join(', ')} (allowed: ${known.join(', ')})`,
+    });
   }
 }

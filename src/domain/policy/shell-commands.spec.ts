@@ -59,17 +59,36 @@ describe('commandsOf: every simple command a line runs, as bash splits it', () =
   });
 
   it.each(['$CMD -rf /', '${CMD} x', '$(echo rm) -rf /', '`echo rm` -rf /', '{rm,-rf,/}', 'r*m -rf /', '"$X"'])(
-    'marks a command name known only at run time: %j', (line) => expect(commandsOf(line).some((c) => c.dynamic)).toBe(true));
+    'marks a command name known only at run time: %j',
+    (line) => expect(commandsOf(line).some((c) => c.dynamic)).toBe(true),
+  );
 
   it('offers deny rules every tail (sudo rm -rf / is still rm -rf /)', () => {
     expect(commandsOf('sudo rm -rf /')[0].tails).toEqual(['sudo rm -rf /', 'rm -rf /', '-rf /', '/']);
   });
 
   it.each([
-    'echo "unterminated', "echo 'unterminated", 'echo `x', 'echo $(x', '(ls', 'ls )', 'f() { ls; }', 'function f { ls; }',
-    'case x in a) ls;; esac', '((i++))', 'echo $((1+$(id)))', 'cat <<EOF\nhi $(id)\nEOF', 'cat <<EOF\nno end', 'echo ${X:-$(id)}',
-    'bash -c "$X"', 'eval "$X"', 'env -S "rm -rf /"', "echo $'\\U110000'", 'coproc ls',
-    'sh -c', `${'eval '.repeat(12)}ls`,
+    'echo "unterminated',
+    "echo 'unterminated",
+    'echo `x',
+    'echo $(x',
+    '(ls',
+    'ls )',
+    'f() { ls; }',
+    'function f { ls; }',
+    'case x in a) ls;; esac',
+    '((i++))',
+    'echo $((1+$(id)))',
+    'cat <<EOF\nhi $(id)\nEOF',
+    'cat <<EOF\nno end',
+    'echo ${X:-$(id)}',
+    'bash -c "$X"',
+    'eval "$X"',
+    'env -S "rm -rf /"',
+    "echo $'\\U110000'",
+    'coproc ls',
+    'sh -c',
+    `${'eval '.repeat(12)}ls`,
   ])('refuses what it cannot see through: %j', (line) => expect(() => commandsOf(line)).toThrow(ShellSyntaxError));
 
   it('survives hostile sizes without blowing up', () => {

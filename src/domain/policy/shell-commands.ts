@@ -42,7 +42,13 @@ function checked(command: SimpleCommand, depth: number): CheckedCommand[] {
   const base = name.literal ? name.value.replace(/^.*\//, '') : '';
   if (name.literal && base === 'eval') {
     if (words.slice(1).some((w) => !w.literal)) throw new ShellSyntaxError('eval of a string built at run time');
-    return commandsOf(words.slice(1).map((w) => w.value).join(' '), depth + 1);
+    return commandsOf(
+      words
+        .slice(1)
+        .map((w) => w.value)
+        .join(' '),
+      depth + 1,
+    );
   }
   if (name.literal && SHELLS.has(base)) {
     const c = words.findIndex((w, i) => i > 0 && w.literal && /^-[a-z]*c[a-z]*$/.test(w.value));
@@ -54,11 +60,13 @@ function checked(command: SimpleCommand, depth: number): CheckedCommand[] {
     }
   }
   const values = words.map((w) => (w.literal ? w.value : w.raw));
-  return [{
-    text: values.join(' '),
-    dynamic: !name.literal,
-    tails: values.map((_, i) => values.slice(i).join(' ')),
-  }];
+  return [
+    {
+      text: values.join(' '),
+      dynamic: !name.literal,
+      tails: values.map((_, i) => values.slice(i).join(' ')),
+    },
+  ];
 }
 
 /** Strips transparent wrappers and their options (`env -u X Y=1 timeout 5 nice npm test` is `npm test`). */
@@ -77,7 +85,8 @@ function unwrap(words: ShellWord[]): ShellWord[] {
         break;
       }
       if (w.literal && w.value.startsWith('-') && w.value.length > 1) {
-        if (head.value === 'env' && /^-(S|-split-string)/.test(w.value)) throw new ShellSyntaxError('env -S splits a string at run time');
+        if (head.value === 'env' && /^-(S|-split-string)/.test(w.value))
+          throw new ShellSyntaxError('env -S splits a string at run time');
         i += spec.valued.includes(w.value) ? 2 : 1;
       } else if (head.value.endsWith('env') && /^[A-Za-z_][A-Za-z0-9_]*=/.test(w.value)) i++;
       else if (leading > 0) {

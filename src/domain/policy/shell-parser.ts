@@ -5,7 +5,21 @@ export interface SimpleCommand {
   words: ShellWord[];
 }
 
-const RESERVED_AT_START = new Set(['if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', '!', '{', '}', 'time']);
+const RESERVED_AT_START = new Set([
+  'if',
+  'then',
+  'else',
+  'elif',
+  'fi',
+  'do',
+  'done',
+  'while',
+  'until',
+  '!',
+  '{',
+  '}',
+  'time',
+]);
 const REFUSED_KEYWORDS = new Set(['case', 'esac', 'function', 'coproc', 'select']);
 const MAX_NESTING = 64;
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
@@ -127,7 +141,9 @@ class ShellParser {
 
   /** `[n]>`, `>>`, `<`, `<<`, `<<-`, `<<<`, `<>`, `>|`, `&>`, `>&`, `<&` and their target word. */
   private redirection(): boolean {
-    const m = /^(\d*|\{[A-Za-z_][A-Za-z0-9_]*\})(<<<|<<-|<<|<>|<&|>&|>>|>\||&>>|&>|<|>)/.exec(this.src.slice(this.pos, this.pos + 24));
+    const m = /^(\d*|\{[A-Za-z_][A-Za-z0-9_]*\})(<<<|<<-|<<|<>|<&|>&|>>|>\||&>>|&>|<|>)/.exec(
+      this.src.slice(this.pos, this.pos + 24),
+    );
     if (!m || (m[1] === '' && this.src[this.pos] === '&' && !m[2].startsWith('&'))) return false;
     if (this.src[this.pos + m[0].length] === '(' && (m[2] === '<' || m[2] === '>')) return false; // process substitution
     this.pos += m[0].length;
@@ -143,7 +159,8 @@ class ShellParser {
     for (const doc of this.heredocs) {
       let body = '';
       for (;;) {
-        if (this.pos >= this.src.length) throw new ShellSyntaxError(`here-document "${doc.delimiter}" is not terminated`);
+        if (this.pos >= this.src.length)
+          throw new ShellSyntaxError(`here-document "${doc.delimiter}" is not terminated`);
         const nl = this.src.indexOf('\n', this.pos);
         const lineEnd = nl < 0 ? this.src.length : nl;
         const text = this.src.slice(this.pos, lineEnd);
@@ -206,7 +223,8 @@ class ShellParser {
           this.pos++;
         }
       } else {
-        if ('*?['.includes(ch) || (ch === '{' && /^\{[^}\s]*(,|\.\.)[^}\s]*\}/.test(src.slice(this.pos)))) literal = false;
+        if ('*?['.includes(ch) || (ch === '{' && /^\{[^}\s]*(,|\.\.)[^}\s]*\}/.test(src.slice(this.pos))))
+          literal = false;
         value += ch;
         this.pos++;
       }

@@ -15,7 +15,19 @@ export function unsupported(what: string): never {
 }
 
 const SIMPLE_ESCAPES: Record<string, string> = {
-  a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?',
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '?': '?',
 };
 
 /**
@@ -53,6 +65,6 @@ export function ansiCQuoted(src: string, start: number): { text: string; next: n
       i += 2;
     }
   }
-  if (i >= src.length) throw new ShellSyntaxError('unterminated $\'…\' quote');
+  if (i >= src.length) throw new ShellSyntaxError("unterminated $'…' quote");
   return { text, next: i + 1 };
 }

@@ -22,8 +22,12 @@ describe('ToolPolicy', () => {
   it('allows and denies tools by name, deny first, and names the deciding rule', () => {
     expect(policy.checkTool('Read')).toBeUndefined();
     expect(policy.checkTool('kv_get')).toBeUndefined();
-    expect(policy.checkTool('kv_drop')).toEqual(expect.objectContaining({ code: 'POLICY.TOOL_DENIED', rule: '.awf/config.yaml: tools.deny "kv_drop"' }));
-    expect(policy.checkTool('Write')).toEqual(expect.objectContaining({ rule: '.awf/config.yaml: tools.allow (no pattern matches)' }));
+    expect(policy.checkTool('kv_drop')).toEqual(
+      expect.objectContaining({ code: 'POLICY.TOOL_DENIED', rule: '.awf/config.yaml: tools.deny "kv_drop"' }),
+    );
+    expect(policy.checkTool('Write')).toEqual(
+      expect.objectContaining({ rule: '.awf/config.yaml: tools.allow (no pattern matches)' }),
+    );
   });
 
   it('checks every simple command of a Bash line and fails closed', () => {
@@ -35,7 +39,9 @@ describe('ToolPolicy', () => {
     expect(policy.checkCommand("bash -c 'rm -rf /'")?.rule).toBe('.awf/config.yaml: bash.deny "rm -rf *"');
     expect(policy.checkCommand('sudo rm -rf /')?.rule).toBe('.awf/config.yaml: bash.deny "rm -rf *"');
     expect(policy.checkCommand('$CMD test')?.rule).toBe('bash: a command name must be written out');
-    expect(policy.checkCommand('case x in a) ls;; esac')).toEqual(expect.objectContaining({ code: 'POLICY.COMMAND_DENIED', rule: 'bash: the command line must be parseable' }));
+    expect(policy.checkCommand('case x in a) ls;; esac')).toEqual(
+      expect.objectContaining({ code: 'POLICY.COMMAND_DENIED', rule: 'bash: the command line must be parseable' }),
+    );
   });
 
   it('applies path rules to paths relative to the root', () => {
@@ -48,7 +54,9 @@ describe('ToolPolicy', () => {
   });
 
   it('finds the approve rules a call matches', () => {
-    expect(policy.approvalsFor('Bash', ['git push origin main'])).toEqual([{ rule: '.awf/config.yaml: approve "Bash:git push*"', auto: false }]);
+    expect(policy.approvalsFor('Bash', ['git push origin main'])).toEqual([
+      { rule: '.awf/config.yaml: approve "Bash:git push*"', auto: false },
+    ]);
     expect(policy.approvalsFor('Bash', ['git status'])).toEqual([]);
   });
 
@@ -78,8 +86,15 @@ describe('ToolPolicy', () => {
     });
 
     it('budgets: the smaller wins; approvals add up', () => {
-      expect(merged.budgets).toEqual({ calls: 200, per_tool: { Bash: 5, Read: 3 }, write_bytes: 10, bash_seconds: 300 });
-      expect(merged.approvalsFor('Read', ['src/secret.txt'])).toEqual([{ rule: 'step review: approve "Read:src/secret*"', auto: true }]);
+      expect(merged.budgets).toEqual({
+        calls: 200,
+        per_tool: { Bash: 5, Read: 3 },
+        write_bytes: 10,
+        bash_seconds: 300,
+      });
+      expect(merged.approvalsFor('Read', ['src/secret.txt'])).toEqual([
+        { rule: 'step review: approve "Read:src/secret*"', auto: true },
+      ]);
     });
   });
 });
@@ -87,10 +102,18 @@ describe('ToolPolicy', () => {
 describe('parsePolicy', () => {
   it('reports every problem at once, with codes and paths', () => {
     const problems: PolicyProblem[] = [];
-    parsePolicy({
-      tool: {}, tools: { allow: ['Read', ''], deny: 'Bash', extra: 1 }, paths: { write: ['/abs', 'src/[x'] },
-      budgets: { calls: -1, write_bytes: 'lots', per_tool: { Bash: 1.5 } }, approve: [{ match: 'Bash', auto: 'yes' }, 7], enforce: 'strict',
-    }, 'policy', problems);
+    parsePolicy(
+      {
+        tool: {},
+        tools: { allow: ['Read', ''], deny: 'Bash', extra: 1 },
+        paths: { write: ['/abs', 'src/[x'] },
+        budgets: { calls: -1, write_bytes: 'lots', per_tool: { Bash: 1.5 } },
+        approve: [{ match: 'Bash', auto: 'yes' }, 7],
+        enforce: 'strict',
+      },
+      'policy',
+      problems,
+    );
     expect(problems.map((p) => `${p.code} ${p.path}`)).toEqual([
       'USER.POLICY.UNKNOWN_KEY policy',
       'USER.POLICY.UNKNOWN_KEY policy.tools',

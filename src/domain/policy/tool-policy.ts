@@ -1,6 +1,12 @@
 import { commandsOf } from './shell-commands';
 import { compileGlob, type CompiledGlob } from './policy-glob';
-import { type PathAccess, POLICY_REFUSAL, type PolicyBudgets, type PolicyLayer, type PolicyRefusal } from './policy.model';
+import {
+  type PathAccess,
+  POLICY_REFUSAL,
+  type PolicyBudgets,
+  type PolicyLayer,
+  type PolicyRefusal,
+} from './policy.model';
 import { ShellSyntaxError } from './shell-word';
 
 interface Rules {
@@ -24,7 +30,8 @@ export interface ApprovalNeed {
   auto: boolean;
 }
 
-const compile = (list: string[] | undefined, kind: 'name' | 'path' | 'command'): CompiledGlob[] | undefined => list?.map((p) => compileGlob(p, kind));
+const compile = (list: string[] | undefined, kind: 'name' | 'path' | 'command'): CompiledGlob[] | undefined =>
+  list?.map((p) => compileGlob(p, kind));
 
 /**
  * The effective policy of one step, compiled once: pure decisions over names, relative
@@ -77,15 +84,28 @@ export class ToolPolicy {
       commands = commandsOf(line);
     } catch (err) {
       if (!(err instanceof ShellSyntaxError)) throw err;
-      return { code: POLICY_REFUSAL.command, rule: 'bash: the command line must be parseable', message: `the command line cannot be checked: ${err.message}; run simpler commands one at a time` };
+      return {
+        code: POLICY_REFUSAL.command,
+        rule: 'bash: the command line must be parseable',
+        message: `the command line cannot be checked: ${err.message}; run simpler commands one at a time`,
+      };
     }
     for (const command of commands) {
       if (command.dynamic) {
-        return { code: POLICY_REFUSAL.command, rule: 'bash: a command name must be written out', message: `"${command.text}" computes its command name at run time, which the command policy cannot check` };
+        return {
+          code: POLICY_REFUSAL.command,
+          rule: 'bash: a command name must be written out',
+          message: `"${command.text}" computes its command name at run time, which the command policy cannot check`,
+        };
       }
       for (const layer of this.layers) {
         const rule = verdict(layer.bash, command.tails, `${layer.origin}: bash`);
-        if (rule) return { code: POLICY_REFUSAL.command, rule, message: `the command "${command.text}" is not allowed for this step` };
+        if (rule)
+          return {
+            code: POLICY_REFUSAL.command,
+            rule,
+            message: `the command "${command.text}" is not allowed for this step`,
+          };
       }
     }
     return undefined;
@@ -99,9 +119,17 @@ export class ToolPolicy {
       const origin = `${layer.origin}: paths`;
       const list = access === 'write' ? layer.write : layer.read;
       const field = access === 'write' ? 'write' : 'read';
-      const rule = denied ? `${origin}.deny "${denied.source}"`
-        : list && rel !== '' && !list.some((g) => g.test(rel)) ? `${origin}.${field} (no pattern matches)` : undefined;
-      if (rule) return { code: POLICY_REFUSAL.path, rule, message: `${access === 'write' ? 'writing' : 'reading'} ${shown} is not allowed for this step` };
+      const rule = denied
+        ? `${origin}.deny "${denied.source}"`
+        : list && rel !== '' && !list.some((g) => g.test(rel))
+          ? `${origin}.${field} (no pattern matches)`
+          : undefined;
+      if (rule)
+        return {
+          code: POLICY_REFUSAL.path,
+          rule,
+          message: `${access === 'write' ? 'writing' : 'reading'} ${shown} is not allowed for this step`,
+        };
     }
     return undefined;
   }
@@ -134,7 +162,8 @@ function verdict(rules: Rules, subjects: readonly string[], origin: string): str
 /** The tightest of every layer's budgets: a step can lower a default budget, never raise it. */
 function mergeBudgets(layers: readonly PolicyLayer[]): PolicyBudgets {
   const out: PolicyBudgets = {};
-  const min = (a: number | undefined, b: number | undefined): number | undefined => (a === undefined ? b : b === undefined ? a : Math.min(a, b));
+  const min = (a: number | undefined, b: number | undefined): number | undefined =>
+    a === undefined ? b : b === undefined ? a : Math.min(a, b);
   for (const l of layers) {
     const b = l.budgets;
     if (!b) continue;

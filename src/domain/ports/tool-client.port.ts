@@ -17,7 +17,10 @@ export interface ToolClientSession {
  * stdio. Rejects with `EXECUTION.AGENT.FAILED` when the server does not come up.
  */
 export interface ToolClientConnector {
-  connect(injection: ProxyInjection, options: { cwd: string; env: Readonly<Record<string, string>> }): Promise<ToolClientSession>;
+  connect(
+    injection: ProxyInjection,
+    options: { cwd: string; env: Readonly<Record<string, string>> },
+  ): Promise<ToolClientSession>;
 }
 
 export const TOOL_CLIENT_CONNECTOR = Symbol.for('awf.ToolClientConnector');

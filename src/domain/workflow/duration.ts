@@ -1,4 +1,4 @@
-const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 const GO_DURATION = /^(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/;
 
 /**

@@ -25,14 +25,26 @@ export function parseInputs(raw: unknown, issues: ValidationIssue[]): InputDef[]
     if (seen.has(name)) issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, at, `input "${name}" is declared twice`));
     seen.add(name);
     const type = r.type === undefined || r.type === '' ? undefined : String(r.type);
-    if (type && !TYPES.includes(type as InputType)) issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.type`, `unknown type "${type}" (string, integer, boolean, number or array)`));
+    if (type && !TYPES.includes(type as InputType))
+      issues.push(
+        issue(
+          ErrorCodes.WORKFLOW_INVALID_FIELD,
+          `${at}.type`,
+          `unknown type "${type}" (string, integer, boolean, number or array)`,
+        ),
+      );
     out.push({
       name,
       type: TYPES.includes(type as InputType) ? (type as InputType) : undefined,
       description: typeof r.description === 'string' ? r.description : undefined,
       required: r.required === true,
       // Values travel as strings (they become env vars); a list default as its JSON.
-      default: r.default === undefined || r.default === null ? undefined : Array.isArray(r.default) ? JSON.stringify(r.default) : String(r.default),
+      default:
+        r.default === undefined || r.default === null
+          ? undefined
+          : Array.isArray(r.default)
+            ? JSON.stringify(r.default)
+            : String(r.default),
       secret: r.secret === true || isSecretInputName(name),
       validation: parseValidation(r.validation, `${at}.validation`, issues),
     });
@@ -53,13 +65,20 @@ function parseValidation(raw: unknown, at: string, issues: ValidationIssue[]): I
       new RegExp(String(r.pattern));
       v.pattern = String(r.pattern);
     } catch {
-      issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.pattern`, `invalid regular expression ${JSON.stringify(r.pattern)}`));
+      issues.push(
+        issue(
+          ErrorCodes.WORKFLOW_INVALID_FIELD,
+          `${at}.pattern`,
+          `invalid regular expression ${JSON.stringify(r.pattern)}`,
+        ),
+      );
     }
   }
   if (Array.isArray(r.enum)) v.enum = r.enum.map(String);
   if (typeof r.min === 'number') v.min = r.min;
   if (typeof r.max === 'number') v.max = r.max;
   if (r.file_exists === true) v.fileExists = true;
-  if (r.file_extension !== undefined) v.fileExtension = (Array.isArray(r.file_extension) ? r.file_extension : [r.file_extension]).map(String);
+  if (r.file_extension !== undefined)
+    v.fileExtension = (Array.isArray(r.file_extension) ? r.file_extension : [r.file_extension]).map(String);
   return v;
 }

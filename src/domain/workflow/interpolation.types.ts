@@ -75,7 +75,17 @@ export interface TemplateContext {
 
 /** The properties `validate` accepts after `.states.<step>.` and `.workflow.`. */
 export const STATE_FIELDS = [
-  'Output', 'Stderr', 'ExitCode', 'Status', 'Response', 'JSON', 'Data', 'TokensUsed', 'TokensInput', 'TokensOutput', 'TokensEstimated',
+  'Output',
+  'Stderr',
+  'ExitCode',
+  'Status',
+  'Response',
+  'JSON',
+  'Data',
+  'TokensUsed',
+  'TokensInput',
+  'TokensOutput',
+  'TokensEstimated',
 ] as const;
 export const WORKFLOW_FIELDS = ['ID', 'Name', 'CurrentState', 'StartedAt', 'Duration'] as const;
 export const CONTEXT_FIELDS = ['WorkingDir', 'User', 'Hostname'] as const;
@@ -83,4 +93,14 @@ export const NAMESPACES = ['inputs', 'states', 'workflow', 'env', 'context', 'aw
 /** `.loop.*` (inside for_each/while bodies) and `.error.*` (in workflow_error hooks). */
 export const LOOP_FIELDS = ['Item', 'Index', 'Index1', 'First', 'Last', 'Length', 'Parent'] as const;
 export const ERROR_FIELDS = ['Message', 'State', 'ExitCode', 'Type'] as const;
-export const AWF_DIRS = ['config_dir', 'data_dir', 'prompts_dir', 'scripts_dir', 'workflows_dir', 'plugins_dir', 'skills_dir', 'roles_dir', 'pack_name'] as const;
+export const AWF_DIRS = [
+  'config_dir',
+  'data_dir',
+  'prompts_dir',
+  'scripts_dir',
+  'workflows_dir',
+  'plugins_dir',
+  'skills_dir',
+  'roles_dir',
+  'pack_name',
+] as const;

@@ -25,7 +25,9 @@ const COMMON: Record<string, KeySchema | null> = {
   mcp_proxy: 'free',
 };
 
-const RETRY = map(leaves('max_attempts', 'initial_delay', 'max_delay', 'backoff', 'multiplier', 'jitter', 'retryable_exit_codes'));
+const RETRY = map(
+  leaves('max_attempts', 'initial_delay', 'max_delay', 'backoff', 'multiplier', 'jitter', 'retryable_exit_codes'),
+);
 const LOOP = leaves('body', 'max_iterations', 'break_when', 'on_complete');
 
 /** The keys each step type adds to COMMON. `plugin` is any `type: <plugin>.<step>`. */
@@ -63,6 +65,11 @@ export const WORKFLOW_SCHEMA: KeySchema = map({
   // A called workflow's outputs (AWF's fixtures show them; flow maps them).
   outputs: 'free',
   plugins: 'free',
-  hooks: map({ workflow_start: HOOK_ACTIONS, workflow_end: HOOK_ACTIONS, workflow_error: HOOK_ACTIONS, workflow_cancel: HOOK_ACTIONS }),
+  hooks: map({
+    workflow_start: HOOK_ACTIONS,
+    workflow_end: HOOK_ACTIONS,
+    workflow_error: HOOK_ACTIONS,
+    workflow_cancel: HOOK_ACTIONS,
+  }),
   states: 'states',
 });

@@ -19,19 +19,37 @@ export function parseMcpProxy(raw: unknown, at: string, issues: ValidationIssue[
   const r = raw as Record<string, unknown>;
   const unknown = Object.keys(r).filter((k) => !(MCP_PROXY_KEYS as readonly string[]).includes(k));
   if (unknown.length > 0) {
-    issues.push(issue(ErrorCodes.MCP_PROXY_UNKNOWN_KEY, at, `unknown field(s) in mcp_proxy: ${unknown.join(', ')} (allowed: ${MCP_PROXY_KEYS.join(', ')})`));
+    issues.push(
+      issue(
+        ErrorCodes.MCP_PROXY_UNKNOWN_KEY,
+        at,
+        `unknown field(s) in mcp_proxy: ${unknown.join(', ')} (allowed: ${MCP_PROXY_KEYS.join(', ')})`,
+      ),
+    );
   }
   const enable = r.enable === true;
   const interceptBuiltins = r.intercept_builtins === undefined ? enable : r.intercept_builtins === true;
   const pluginTools: McpProxySettings['pluginTools'] = [];
   if (r.plugin_tools !== undefined && r.plugin_tools !== null) {
     if (!Array.isArray(r.plugin_tools)) {
-      issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.plugin_tools`, 'plugin_tools must be a list of {plugin, expose}'));
+      issues.push(
+        issue(
+          ErrorCodes.WORKFLOW_INVALID_FIELD,
+          `${at}.plugin_tools`,
+          'plugin_tools must be a list of {plugin, expose}',
+        ),
+      );
     } else {
       r.plugin_tools.forEach((entry, i) => {
         const e = (typeof entry === 'object' && entry !== null ? entry : {}) as Record<string, unknown>;
         if (typeof e.plugin !== 'string' || !e.plugin) {
-          issues.push(issue(ErrorCodes.WORKFLOW_MISSING_FIELD, `${at}.plugin_tools[${i}].plugin`, 'a plugin_tools entry needs a plugin name'));
+          issues.push(
+            issue(
+              ErrorCodes.WORKFLOW_MISSING_FIELD,
+              `${at}.plugin_tools[${i}].plugin`,
+              'a plugin_tools entry needs a plugin name',
+            ),
+          );
           return;
         }
         const expose = Array.isArray(e.expose) ? e.expose.map(String) : [];
@@ -41,9 +59,16 @@ export function parseMcpProxy(raw: unknown, at: string, issues: ValidationIssue[
   }
   const servers = parseServers(r.servers, `${at}.servers`, issues);
   const problems: PolicyProblem[] = [];
-  const policy = r.policy === undefined || r.policy === null ? undefined : parsePolicy(r.policy, `${at}.policy`, problems);
+  const policy =
+    r.policy === undefined || r.policy === null ? undefined : parsePolicy(r.policy, `${at}.policy`, problems);
   issues.push(...problems.map((p) => issue(p.code, p.path, p.message)));
-  return { enable, interceptBuiltins, pluginTools, ...(servers.length ? { servers } : {}), ...(policy ? { policy } : {}) };
+  return {
+    enable,
+    interceptBuiltins,
+    pluginTools,
+    ...(servers.length ? { servers } : {}),
+    ...(policy ? { policy } : {}),
+  };
 }
 
 /** `servers:` entries: a name from .awf/config.yaml, or a mapping with `name` (a definition or overrides). */
@@ -58,7 +83,13 @@ function parseServers(raw: unknown, at: string, issues: ValidationIssue[]): Upst
     if (typeof entry === 'string' && entry) return void out.push(entry);
     const name = typeof entry === 'object' && entry !== null ? (entry as Record<string, unknown>).name : undefined;
     if (typeof name !== 'string' || !name) {
-      issues.push(issue(ErrorCodes.WORKFLOW_MISSING_FIELD, `${at}[${i}]`, 'a servers entry is a server name, or a mapping with a name'));
+      issues.push(
+        issue(
+          ErrorCodes.WORKFLOW_MISSING_FIELD,
+          `${at}[${i}]`,
+          'a servers entry is a server name, or a mapping with a name',
+        ),
+      );
       return;
     }
     const spec = parseUpstreamServer(entry, name, `${at}[${i}]`, issues, true);

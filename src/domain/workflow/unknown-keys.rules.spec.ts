@@ -1,11 +1,13 @@
 import { parse } from 'yaml';
 import { closest, checkUnknownKeys } from './unknown-keys.rules';
 
-const check = (yaml: string): string[] => checkUnknownKeys(parse(yaml)).map((i) => `${i.severity} ${i.code} ${i.path}: ${i.message}`);
+const check = (yaml: string): string[] =>
+  checkUnknownKeys(parse(yaml)).map((i) => `${i.severity} ${i.code} ${i.path}: ${i.message}`);
 
 describe('unknown keys', () => {
   it('reports a misspelt key at any level with its path and the closest known key, as a warning', () => {
-    expect(check(`
+    expect(
+      check(`
 name: typos
 descripton: x
 inputs:
@@ -25,7 +27,8 @@ states:
     hooks: {pre: [{comand: ls}]}
     on_failure: {mesage: nope}
   done: {type: terminal, staus: success}
-`)).toEqual([
+`),
+    ).toEqual([
       'warning WORKFLOW.PARSE.UNKNOWN_FIELD descripton: unknown key "descripton" (did you mean "description"?); it is ignored',
       'warning WORKFLOW.PARSE.UNKNOWN_FIELD inputs[0].requird: unknown key "requird" (did you mean "required"?); it is ignored',
       'warning WORKFLOW.PARSE.UNKNOWN_FIELD inputs[0].validation.patern: unknown key "patern" (did you mean "pattern"?); it is ignored',
@@ -42,13 +45,18 @@ states:
   });
 
   it('names a key that belongs to another step type', () => {
-    expect(check('name: x\nstates:\n  initial: a\n  a: {type: step, command: ls, prompt: hi, on_success: d}\n  d: {type: terminal}\n')).toEqual([
+    expect(
+      check(
+        'name: x\nstates:\n  initial: a\n  a: {type: step, command: ls, prompt: hi, on_success: d}\n  d: {type: terminal}\n',
+      ),
+    ).toEqual([
       'warning WORKFLOW.PARSE.UNKNOWN_FIELD states.a.prompt: "prompt" is not a key of a step step (it belongs to agent steps); it is ignored',
     ]);
   });
 
   it('knows every key of every state type, and leaves free-form maps alone', () => {
-    expect(check(`
+    expect(
+      check(`
 name: all
 version: "1"
 author: me
@@ -75,7 +83,8 @@ states:
   p: {type: db.query, config: {sql: x}, on_success: t}
   t: {type: terminal, status: failure, message: m}
   u: {use_template: tpl, parameters: {a: 1}}
-`)).toEqual([]);
+`),
+    ).toEqual([]);
   });
 
   it('suggests only keys that are near enough', () => {

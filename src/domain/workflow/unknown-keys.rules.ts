@@ -25,7 +25,13 @@ function walk(value: unknown, schema: KeySchema, at: string, out: ValidationIssu
   if (isMap(value)) walkKeys(value, schema.keys, at, out);
 }
 
-function walkKeys(value: Raw, keys: Record<string, KeySchema | null>, at: string, out: ValidationIssue[], owner?: string): void {
+function walkKeys(
+  value: Raw,
+  keys: Record<string, KeySchema | null>,
+  at: string,
+  out: ValidationIssue[],
+  owner?: string,
+): void {
   for (const [key, child] of Object.entries(value)) {
     const path = at ? `${at}.${key}` : key;
     if (key in keys) {
@@ -57,7 +63,8 @@ function stepType(raw: string): string | undefined {
 function describe(key: string, known: string[], owner?: string): string {
   if (owner) {
     const elsewhere = Object.keys(STEP_KEYS).filter((t) => t !== owner && key in STEP_KEYS[t]);
-    if (elsewhere.length > 0) return `"${key}" is not a key of a ${owner} step (it belongs to ${elsewhere.join(', ')} steps); it is ignored`;
+    if (elsewhere.length > 0)
+      return `"${key}" is not a key of a ${owner} step (it belongs to ${elsewhere.join(', ')} steps); it is ignored`;
   }
   const near = closest(key, known);
   return `unknown key "${key}"${near ? ` (did you mean "${near}"?)` : ''}; it is ignored`;
@@ -76,12 +83,15 @@ export function closest(key: string, known: string[]): string | undefined {
 
 /** Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps. */
 function editDistance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
     }
   }
   return d[a.length][b.length];

@@ -9,7 +9,12 @@ export interface ValidationIssue {
   severity: 'error' | 'warning';
 }
 
-export function issue(code: string, path: string, message: string, severity: ValidationIssue['severity'] = 'error'): ValidationIssue {
+export function issue(
+  code: string,
+  path: string,
+  message: string,
+  severity: ValidationIssue['severity'] = 'error',
+): ValidationIssue {
   return { code, path, message, severity };
 }
 

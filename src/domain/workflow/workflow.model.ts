@@ -4,7 +4,10 @@ import type { PolicySpec } from '../policy/policy.model';
  * Field names follow the YAML keys so a message can point at `states.<step>.<key>`.
  */
 import type { UpstreamServerRef } from '../proxy/upstream-server';
-/** `array`: a JSON list (a YAML list as default); `number`: any number. Both are awf's (AWF's validator refuses them). */
+/**
+ * `array`: a JSON list (a YAML list as default); `number`: any number. Both are awf's (AWF's
+ * validator refuses them).
+ */
 export type InputType = 'string' | 'integer' | 'boolean' | 'number' | 'array';
 
 export interface InputValidation {

@@ -47,7 +47,13 @@ states:
       expect.objectContaining({ name: 'depth', type: 'integer', default: '3' }),
     ]);
     const build = workflow!.steps[0] as CommandStep;
-    expect(build).toMatchObject({ type: 'step', command: 'make', dir: 'src', timeoutMs: 90_000, onFailure: '__inline_error_build' });
+    expect(build).toMatchObject({
+      type: 'step',
+      command: 'make',
+      dir: 'src',
+      timeoutMs: 90_000,
+      onFailure: '__inline_error_build',
+    });
     expect(build.retry).toMatchObject({ maxAttempts: 3, initialDelayMs: 2000, backoff: 'exponential', multiplier: 2 });
     const review = workflow!.steps[1] as AgentStep;
     expect(review.mcpProxy).toEqual({ enable: true, interceptBuiltins: true, pluginTools: [] });
@@ -67,18 +73,34 @@ states:
   z: {type: terminal}
 `);
     expect(issues).toEqual([
-      { code: 'WORKFLOW.PARSE.UNKNOWN_FIELD', path: 'states.a.colour', severity: 'warning', message: 'unknown key "colour"; it is ignored' },
-      { code: 'USER.MCP_PROXY.UNKNOWN_KEY', path: 'states.a.mcp_proxy', severity: 'error',
-        message: 'unknown field(s) in mcp_proxy: sandbox, extra (allowed: enable, intercept_builtins, plugin_tools, servers, policy)' },
+      {
+        code: 'WORKFLOW.PARSE.UNKNOWN_FIELD',
+        path: 'states.a.colour',
+        severity: 'warning',
+        message: 'unknown key "colour"; it is ignored',
+      },
+      {
+        code: 'USER.MCP_PROXY.UNKNOWN_KEY',
+        path: 'states.a.mcp_proxy',
+        severity: 'error',
+        message:
+          'unknown field(s) in mcp_proxy: sandbox, extra (allowed: enable, intercept_builtins, plugin_tools, servers, policy)',
+      },
     ]);
   });
 
   it('defaults intercept_builtins to enable, and an explicit value wins', () => {
-    const proxy = (block: string) => (load(`name: x\nstates:\n  initial: a\n  a: {type: agent, provider: script, prompt: p, mcp_proxy: ${block}}\n`).workflow!.steps[0] as AgentStep).mcpProxy;
+    const proxy = (block: string) =>
+      (
+        load(`name: x\nstates:\n  initial: a\n  a: {type: agent, provider: script, prompt: p, mcp_proxy: ${block}}\n`)
+          .workflow!.steps[0] as AgentStep
+      ).mcpProxy;
     expect(proxy('{enable: false}')).toMatchObject({ enable: false, interceptBuiltins: false });
     expect(proxy('{}')).toMatchObject({ enable: false, interceptBuiltins: false });
     expect(proxy('{enable: true, intercept_builtins: false, plugin_tools: [{plugin: k8s, expose: [get]}]}')).toEqual({
-      enable: true, interceptBuiltins: false, pluginTools: [{ plugin: 'k8s', expose: ['get'] }],
+      enable: true,
+      interceptBuiltins: false,
+      pluginTools: [{ plugin: 'k8s', expose: ['get'] }],
     });
   });
 
@@ -91,13 +113,15 @@ states:
   c: {type: terminal, status: maybe}
 `);
     const all = [...issues, ...checkWorkflow(workflow!)].map((i) => `${i.code} ${i.path}`);
-    expect(all).toEqual(expect.arrayContaining([
-      'WORKFLOW.VALIDATION.MISSING_FIELD name',
-      'WORKFLOW.VALIDATION.MISSING_FIELD states.a.command',
-      'WORKFLOW.PARSE.INVALID_FIELD states.b.type',
-      'WORKFLOW.PARSE.INVALID_FIELD states.c.status',
-      'WORKFLOW.VALIDATION.NO_ROUTE states.a',
-    ]));
+    expect(all).toEqual(
+      expect.arrayContaining([
+        'WORKFLOW.VALIDATION.MISSING_FIELD name',
+        'WORKFLOW.VALIDATION.MISSING_FIELD states.a.command',
+        'WORKFLOW.PARSE.INVALID_FIELD states.b.type',
+        'WORKFLOW.PARSE.INVALID_FIELD states.c.status',
+        'WORKFLOW.VALIDATION.NO_ROUTE states.a',
+      ]),
+    );
   });
 
   it('reports EMPTY_PROXY and each extra duplicate plugin, only when enabled', () => {
@@ -111,7 +135,11 @@ states:
   z: {type: terminal}
 `);
     expect(checkWorkflow(workflow!).map((i) => [i.code, i.path, i.message])).toEqual([
-      ['USER.MCP_PROXY.EMPTY_PROXY', 'states.a.mcp_proxy', 'MCP proxy enabled with intercept_builtins=false but no plugin_tools specified'],
+      [
+        'USER.MCP_PROXY.EMPTY_PROXY',
+        'states.a.mcp_proxy',
+        'MCP proxy enabled with intercept_builtins=false but no plugin_tools specified',
+      ],
       ['USER.MCP_PROXY.NAME_COLLISION', 'states.b.mcp_proxy.plugin_tools[2].plugin', 'duplicate plugin entry: k8s'],
     ]);
   });
@@ -119,7 +147,13 @@ states:
 
 describe('parseDurationMs', () => {
   it.each([
-    [30, 30_000], ['45', 45_000], ['90s', 90_000], ['1m30s', 90_000], ['1h', 3_600_000], ['500ms', 500], ['1.5s', 1500],
+    [30, 30_000],
+    ['45', 45_000],
+    ['90s', 90_000],
+    ['1m30s', 90_000],
+    ['1h', 3_600_000],
+    ['500ms', 500],
+    ['1.5s', 1500],
   ])('%j → %d ms', (input, ms) => expect(parseDurationMs(input)).toBe(ms));
   it.each(['soon', '', '5 minutes', -1, true])('rejects %j', (input) => expect(parseDurationMs(input)).toBeUndefined());
 });
@@ -147,16 +181,31 @@ states:
 `);
     expect(issues).toEqual([]);
     expect(checkWorkflow(workflow!)).toEqual([]);
-    expect(workflow!.hooks).toEqual({ workflow_start: [{ log: 'start {{.workflow.Name}}' }], workflow_error: [{ command: 'echo {{.error.Message}}' }] });
+    expect(workflow!.hooks).toEqual({
+      workflow_start: [{ log: 'start {{.workflow.Name}}' }],
+      workflow_error: [{ command: 'echo {{.error.Message}}' }],
+    });
     const byName = Object.fromEntries(workflow!.steps.map((s) => [s.name, s]));
-    expect(byName.fan).toMatchObject({ type: 'parallel', branches: ['a', 'b'], strategy: 'any_succeed', maxConcurrent: 1 });
+    expect(byName.fan).toMatchObject({
+      type: 'parallel',
+      branches: ['a', 'b'],
+      strategy: 'any_succeed',
+      maxConcurrent: 1,
+    });
     expect(byName.a.hooks).toEqual({ pre: [{ log: 'pre' }], post: [{ command: 'echo post' }] });
-    expect(byName.each).toMatchObject({ type: 'for_each', items: '["x",{"y":1}]', maxIterationsExpr: '{{.inputs.n}}', breakWhen: 'loop.Index == 1', onComplete: 'w' });
+    expect(byName.each).toMatchObject({
+      type: 'for_each',
+      items: '["x",{"y":1}]',
+      maxIterationsExpr: '{{.inputs.n}}',
+      breakWhen: 'loop.Index == 1',
+      onComplete: 'w',
+    });
     expect(byName.w).toMatchObject({ type: 'while', condition: 'true', maxIterations: 7, body: ['b'] });
   });
 
   it('names every broken parallel, loop and hook field', () => {
-    expect(issuesOf(`
+    expect(
+      issuesOf(`
 name: broken
 hooks: {workflow_start: [{log: a, command: b}]}
 states:
@@ -165,33 +214,50 @@ states:
   l: {type: for_each, body: [], max_iterations: 0, on_complete: nowhere}
   w: {type: while, body: [l, l], max_iterations: 10001}
   end: {type: terminal}
-`)).toEqual(expect.arrayContaining([
-      'WORKFLOW.PARSE.INVALID_FIELD hooks.workflow_start[0]: a hook action has exactly one of log or command',
-      'WORKFLOW.PARSE.INVALID_FIELD states.fan.strategy: strategy must be all_succeed, any_succeed, best_effort, not "fastest"',
-      'WORKFLOW.PARSE.INVALID_FIELD states.fan.max_concurrent: max_concurrent must be an integer ≥ 0 (0: all branches at once)',
-      'WORKFLOW.VALIDATION.MISSING_STATE states.fan.parallel[0]: state "ghost" does not exist (states: fan, l, w, end)',
-      'WORKFLOW.PARSE.INVALID_FIELD states.fan.parallel[1]: "fan" cannot run itself',
-      'WORKFLOW.PARSE.INVALID_FIELD states.fan.parallel[2]: "end" is a terminal state; only runnable states can be branches',
-      'WORKFLOW.PARSE.INVALID_FIELD states.l.body: body must be a non-empty list of state names',
-      'WORKFLOW.VALIDATION.MISSING_FIELD states.l.items: a for_each needs items (a list, a JSON array, or a template giving one)',
-      'WORKFLOW.PARSE.INVALID_FIELD states.l.max_iterations: max_iterations must be an integer from 1 to 10000, or a template giving one; not 0',
-      'WORKFLOW.VALIDATION.MISSING_STATE states.l.on_complete: state "nowhere" does not exist (states: fan, l, w, end)',
-      'WORKFLOW.VALIDATION.MISSING_FIELD states.w.while: a while loop needs a `while:` condition',
-      'WORKFLOW.PARSE.INVALID_FIELD states.w.body: state "l" is listed twice in body',
-      'WORKFLOW.PARSE.INVALID_FIELD states.w.max_iterations: max_iterations must be an integer from 1 to 10000, or a template giving one; not 10001',
-    ]));
+`),
+    ).toEqual(
+      expect.arrayContaining([
+        'WORKFLOW.PARSE.INVALID_FIELD hooks.workflow_start[0]: a hook action has exactly one of log or command',
+        'WORKFLOW.PARSE.INVALID_FIELD states.fan.strategy: strategy must be all_succeed, any_succeed, best_effort, not "fastest"',
+        'WORKFLOW.PARSE.INVALID_FIELD states.fan.max_concurrent: max_concurrent must be an integer ≥ 0 (0: all branches at once)',
+        'WORKFLOW.VALIDATION.MISSING_STATE states.fan.parallel[0]: state "ghost" does not exist (states: fan, l, w, end)',
+        'WORKFLOW.PARSE.INVALID_FIELD states.fan.parallel[1]: "fan" cannot run itself',
+        'WORKFLOW.PARSE.INVALID_FIELD states.fan.parallel[2]: "end" is a terminal state; only runnable states can be branches',
+        'WORKFLOW.PARSE.INVALID_FIELD states.l.body: body must be a non-empty list of state names',
+        'WORKFLOW.VALIDATION.MISSING_FIELD states.l.items: a for_each needs items (a list, a JSON array, or a template giving one)',
+        'WORKFLOW.PARSE.INVALID_FIELD states.l.max_iterations: max_iterations must be an integer from 1 to 10000, or a template giving one; not 0',
+        'WORKFLOW.VALIDATION.MISSING_STATE states.l.on_complete: state "nowhere" does not exist (states: fan, l, w, end)',
+        'WORKFLOW.VALIDATION.MISSING_FIELD states.w.while: a while loop needs a `while:` condition',
+        'WORKFLOW.PARSE.INVALID_FIELD states.w.body: state "l" is listed twice in body',
+        'WORKFLOW.PARSE.INVALID_FIELD states.w.max_iterations: max_iterations must be an integer from 1 to 10000, or a template giving one; not 10001',
+      ]),
+    );
   });
 });
 
 describe('secret inputs by name (AWF prefixes)', () => {
   it.each([
-    ['SECRET_X', true], ['secret_x', true], ['API_KEY', true], ['api_key_prod', true], ['PASSWORD', true],
-    ['password2', true], ['TOKEN', true], ['Token_gh', true], ['OPENAI_API_KEY', false], ['GITHUB_TOKEN', false],
-    ['SECRETS', false], ['my_password', false],
+    ['SECRET_X', true],
+    ['secret_x', true],
+    ['API_KEY', true],
+    ['api_key_prod', true],
+    ['PASSWORD', true],
+    ['password2', true],
+    ['TOKEN', true],
+    ['Token_gh', true],
+    ['OPENAI_API_KEY', false],
+    ['GITHUB_TOKEN', false],
+    ['SECRETS', false],
+    ['my_password', false],
   ])('%s → %s', (name, secret) => expect(isSecretInputName(name)).toBe(secret));
 
   it('marks such inputs secret, as if declared `secret: true`', () => {
-    const { workflow } = load('name: s\ninputs:\n  - {name: TOKEN_X}\n  - {name: plain}\nstates: {initial: d, d: {type: terminal}}\n');
-    expect(workflow?.inputs.map((i) => [i.name, i.secret])).toEqual([['TOKEN_X', true], ['plain', false]]);
+    const { workflow } = load(
+      'name: s\ninputs:\n  - {name: TOKEN_X}\n  - {name: plain}\nstates: {initial: d, d: {type: terminal}}\n',
+    );
+    expect(workflow?.inputs.map((i) => [i.name, i.secret])).toEqual([
+      ['TOKEN_X', true],
+      ['plain', false],
+    ]);
   });
 });

@@ -1,7 +1,13 @@
 import { ErrorCodes } from '../errors/error-codes';
 import { parseDurationMs } from './duration';
 import {
-  parseCallWorkflow, parseLoop, parseOperation, parseParallel, parseStepHooks, parseWorkflowHooks, parseWorkflowOutputs,
+  parseCallWorkflow,
+  parseLoop,
+  parseOperation,
+  parseParallel,
+  parseStepHooks,
+  parseWorkflowHooks,
+  parseWorkflowOutputs,
 } from './flow-steps.parser';
 import { parseInputs } from './input.parser';
 import { parseMcpProxy } from './mcp-proxy.parser';
@@ -23,14 +29,21 @@ type Raw = Record<string, unknown>;
  */
 export function parseWorkflow(doc: unknown, id: string): ParseResult {
   const issues: ValidationIssue[] = [];
-  if (!isMap(doc)) return { issues: [issue(ErrorCodes.WORKFLOW_YAML_SYNTAX, '', 'a workflow file must be a YAML mapping')] };
+  if (!isMap(doc))
+    return { issues: [issue(ErrorCodes.WORKFLOW_YAML_SYNTAX, '', 'a workflow file must be a YAML mapping')] };
   issues.push(...checkUnknownKeys(doc));
   const name = str(doc.name);
   if (!name) issues.push(issue(ErrorCodes.WORKFLOW_MISSING_FIELD, 'name', 'required field missing'));
   const inputs = parseInputs(doc.inputs, issues);
   const states = doc.states;
   if (!isMap(states)) {
-    issues.push(issue(ErrorCodes.WORKFLOW_MISSING_FIELD, 'states', 'required field missing (a mapping with `initial` and the steps)'));
+    issues.push(
+      issue(
+        ErrorCodes.WORKFLOW_MISSING_FIELD,
+        'states',
+        'required field missing (a mapping with `initial` and the steps)',
+      ),
+    );
     return { issues };
   }
   const initial = str(states.initial);
@@ -70,7 +83,8 @@ function parseStep(name: string, raw: unknown, issues: ValidationIssue[]): Step 
     name,
     description: str(raw.description),
     onSuccess: str(raw.on_success),
-    onFailure: typeof raw.on_failure === 'string' ? raw.on_failure : isMap(raw.on_failure) ? inlineName(name) : undefined,
+    onFailure:
+      typeof raw.on_failure === 'string' ? raw.on_failure : isMap(raw.on_failure) ? inlineName(name) : undefined,
     transitions: parseTransitions(raw.transitions, at, issues),
     continueOnError: raw.continue_on_error === true,
     timeoutMs: parseTimeout(raw.timeout, at, issues),
@@ -78,25 +92,59 @@ function parseStep(name: string, raw: unknown, issues: ValidationIssue[]): Step 
     hooks: parseStepHooks(raw.hooks, `${at}.hooks`, issues),
   };
   if (!type) {
-    issues.push(issue(ErrorCodes.WORKFLOW_MISSING_FIELD, `${at}.type`, 'required field missing (step, agent, terminal, parallel, for_each, while, call_workflow or operation)'));
+    issues.push(
+      issue(
+        ErrorCodes.WORKFLOW_MISSING_FIELD,
+        `${at}.type`,
+        'required field missing (step, agent, terminal, parallel, for_each, while, call_workflow or operation)',
+      ),
+    );
     return undefined;
   }
   if (type === 'step' || type === 'command') {
     const command = str(raw.command);
-    if (raw.script_file !== undefined) issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.script_file`, 'script_file is not supported by awf yet; inline the script in `command`'));
+    if (raw.script_file !== undefined)
+      issues.push(
+        issue(
+          ErrorCodes.WORKFLOW_INVALID_FIELD,
+          `${at}.script_file`,
+          'script_file is not supported by awf yet; inline the script in `command`',
+        ),
+      );
     else if (!command) issues.push(issue(ErrorCodes.WORKFLOW_MISSING_FIELD, `${at}.command`, 'a step needs a command'));
-    const step: CommandStep = { ...base, type: 'step', command: command ?? '', dir: str(raw.dir), retry: parseRetry(raw.retry, `${at}.retry`, issues) };
+    const step: CommandStep = {
+      ...base,
+      type: 'step',
+      command: command ?? '',
+      dir: str(raw.dir),
+      retry: parseRetry(raw.retry, `${at}.retry`, issues),
+    };
     return step;
   }
   if (type === 'agent') {
     const provider = str(raw.provider);
-    if (!provider) issues.push(issue(ErrorCodes.WORKFLOW_MISSING_FIELD, `${at}.provider`, 'an agent step needs a provider'));
+    if (!provider)
+      issues.push(issue(ErrorCodes.WORKFLOW_MISSING_FIELD, `${at}.provider`, 'an agent step needs a provider'));
     const prompt = str(raw.prompt);
-    if (raw.prompt_file !== undefined) issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.prompt_file`, 'prompt_file is not supported by awf yet; inline the text in `prompt`'));
-    else if (prompt === undefined) issues.push(issue(ErrorCodes.WORKFLOW_MISSING_FIELD, `${at}.prompt`, 'an agent step needs a prompt'));
-    if (raw.options !== undefined && !isMap(raw.options)) issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.options`, 'options must be a mapping'));
+    if (raw.prompt_file !== undefined)
+      issues.push(
+        issue(
+          ErrorCodes.WORKFLOW_INVALID_FIELD,
+          `${at}.prompt_file`,
+          'prompt_file is not supported by awf yet; inline the text in `prompt`',
+        ),
+      );
+    else if (prompt === undefined)
+      issues.push(issue(ErrorCodes.WORKFLOW_MISSING_FIELD, `${at}.prompt`, 'an agent step needs a prompt'));
+    if (raw.options !== undefined && !isMap(raw.options))
+      issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.options`, 'options must be a mapping'));
     const step: AgentStep = {
-      ...base, type: 'agent', provider: provider ?? '', prompt: prompt ?? '', options: isMap(raw.options) ? raw.options : {}, dir: str(raw.dir),
+      ...base,
+      type: 'agent',
+      provider: provider ?? '',
+      prompt: prompt ?? '',
+      options: isMap(raw.options) ? raw.options : {},
+      dir: str(raw.dir),
       ...parseAgentConversation(raw, at, issues),
     };
     return step;
@@ -104,29 +152,75 @@ function parseStep(name: string, raw: unknown, issues: ValidationIssue[]): Step 
   if (type === 'terminal') {
     const status = raw.status === undefined || raw.status === '' ? 'success' : raw.status;
     if (status !== 'success' && status !== 'failure') {
-      issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.status`, `status must be success or failure, not ${JSON.stringify(raw.status)}`));
+      issues.push(
+        issue(
+          ErrorCodes.WORKFLOW_INVALID_FIELD,
+          `${at}.status`,
+          `status must be success or failure, not ${JSON.stringify(raw.status)}`,
+        ),
+      );
     }
-    const step: TerminalStep = { ...base, type: 'terminal', status: status === 'failure' ? 'failure' : 'success', message: str(raw.message) };
+    const step: TerminalStep = {
+      ...base,
+      type: 'terminal',
+      status: status === 'failure' ? 'failure' : 'success',
+      message: str(raw.message),
+    };
     return step;
   }
   if (type === 'parallel') return parseParallel(base, raw, at, issues);
   if (type === 'for_each' || type === 'while') return parseLoop(base, type, raw, at, issues);
   if (type === 'call_workflow') return parseCallWorkflow(base, raw, at, issues);
   if (type === 'operation') return parseOperation(base, raw, at, issues);
-  issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.type`,
-    `unknown step type "${type}" (expected step, agent, terminal, parallel, for_each, while, call_workflow or operation)`));
+  issues.push(
+    issue(
+      ErrorCodes.WORKFLOW_INVALID_FIELD,
+      `${at}.type`,
+      `unknown step type "${type}" (expected step, agent, terminal, parallel, for_each, while, call_workflow or operation)`,
+    ),
+  );
   return undefined;
 }
 
 /** `mode`, `system_prompt`, `conversation: {continue_from}` and `output_format` of an agent step. */
-function parseAgentConversation(raw: Raw, at: string, issues: ValidationIssue[]): Pick<AgentStep, 'mode' | 'systemPrompt' | 'continueFrom' | 'outputFormat'> {
+function parseAgentConversation(
+  raw: Raw,
+  at: string,
+  issues: ValidationIssue[],
+): Pick<AgentStep, 'mode' | 'systemPrompt' | 'continueFrom' | 'outputFormat'> {
   const mode = raw.mode === undefined || raw.mode === '' ? 'single' : raw.mode;
-  if (mode !== 'single' && mode !== 'conversation') issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.mode`, `mode must be single or conversation, not ${JSON.stringify(raw.mode)}`));
+  if (mode !== 'single' && mode !== 'conversation')
+    issues.push(
+      issue(
+        ErrorCodes.WORKFLOW_INVALID_FIELD,
+        `${at}.mode`,
+        `mode must be single or conversation, not ${JSON.stringify(raw.mode)}`,
+      ),
+    );
   const format = raw.output_format === undefined || raw.output_format === '' ? undefined : raw.output_format;
-  if (format !== undefined && format !== 'json' && format !== 'text') issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.output_format`, `output_format must be json or text, not ${JSON.stringify(raw.output_format)}`));
-  if (raw.conversation !== undefined && raw.conversation !== null && !isMap(raw.conversation)) issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.conversation`, 'conversation must be a mapping like {continue_from: step}'));
+  if (format !== undefined && format !== 'json' && format !== 'text')
+    issues.push(
+      issue(
+        ErrorCodes.WORKFLOW_INVALID_FIELD,
+        `${at}.output_format`,
+        `output_format must be json or text, not ${JSON.stringify(raw.output_format)}`,
+      ),
+    );
+  if (raw.conversation !== undefined && raw.conversation !== null && !isMap(raw.conversation))
+    issues.push(
+      issue(
+        ErrorCodes.WORKFLOW_INVALID_FIELD,
+        `${at}.conversation`,
+        'conversation must be a mapping like {continue_from: step}',
+      ),
+    );
   const continueFrom = isMap(raw.conversation) ? str(raw.conversation.continue_from) : undefined;
-  return { mode: mode === 'conversation' ? 'conversation' : 'single', systemPrompt: str(raw.system_prompt), continueFrom: continueFrom || undefined, outputFormat: format === 'json' || format === 'text' ? format : undefined };
+  return {
+    mode: mode === 'conversation' ? 'conversation' : 'single',
+    systemPrompt: str(raw.system_prompt),
+    continueFrom: continueFrom || undefined,
+    outputFormat: format === 'json' || format === 'text' ? format : undefined,
+  };
 }
 
 export function inlineName(step: string): string {
@@ -135,21 +229,31 @@ export function inlineName(step: string): string {
 
 function inlineTerminal(step: string, raw: Raw): TerminalStep {
   return {
-    name: inlineName(step), type: 'terminal', status: 'failure', message: str(raw.message), transitions: [], continueOnError: false, timeoutMs: 0,
+    name: inlineName(step),
+    type: 'terminal',
+    status: 'failure',
+    message: str(raw.message),
+    transitions: [],
+    continueOnError: false,
+    timeoutMs: 0,
   };
 }
 
 function parseTransitions(raw: unknown, at: string, issues: ValidationIssue[]): Transition[] {
   if (raw === undefined || raw === null) return [];
   if (!Array.isArray(raw)) {
-    issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.transitions`, 'transitions must be a list of {when, goto}'));
+    issues.push(
+      issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.transitions`, 'transitions must be a list of {when, goto}'),
+    );
     return [];
   }
   const out: Transition[] = [];
   raw.forEach((t, i) => {
     const goto = isMap(t) ? str(t.goto) : undefined;
     if (!isMap(t) || !goto) {
-      issues.push(issue(ErrorCodes.WORKFLOW_MISSING_FIELD, `${at}.transitions[${i}].goto`, 'a transition needs a goto'));
+      issues.push(
+        issue(ErrorCodes.WORKFLOW_MISSING_FIELD, `${at}.transitions[${i}].goto`, 'a transition needs a goto'),
+      );
       return;
     }
     out.push({ goto, when: t.when === undefined || t.when === null ? undefined : String(t.when) });
@@ -161,7 +265,13 @@ function parseTimeout(raw: unknown, at: string, issues: ValidationIssue[]): numb
   if (raw === undefined || raw === null) return 0;
   const ms = parseDurationMs(raw);
   if (ms === undefined) {
-    issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.timeout`, `timeout must be seconds or a duration like "90s" or "2m", not ${JSON.stringify(raw)}`));
+    issues.push(
+      issue(
+        ErrorCodes.WORKFLOW_INVALID_FIELD,
+        `${at}.timeout`,
+        `timeout must be seconds or a duration like "90s" or "2m", not ${JSON.stringify(raw)}`,
+      ),
+    );
     return 0;
   }
   return ms;
@@ -173,7 +283,8 @@ function parseRetry(raw: unknown, at: string, issues: ValidationIssue[]): RetryC
     issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, at, 'retry must be a mapping'));
     return undefined;
   }
-  const bad = (key: string, why: string): void => void issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.${key}`, why));
+  const bad = (key: string, why: string): void =>
+    void issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.${key}`, why));
   const maxAttempts = raw.max_attempts === undefined ? 1 : Number(raw.max_attempts);
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1) bad('max_attempts', 'max_attempts must be an integer ≥ 1');
   const delay = (key: string): number | undefined => {
@@ -183,13 +294,15 @@ function parseRetry(raw: unknown, at: string, issues: ValidationIssue[]): RetryC
     return ms;
   };
   const backoff = raw.backoff === undefined ? 'constant' : String(raw.backoff);
-  if (!['constant', 'linear', 'exponential'].includes(backoff)) bad('backoff', 'backoff must be constant, linear or exponential');
+  if (!['constant', 'linear', 'exponential'].includes(backoff))
+    bad('backoff', 'backoff must be constant, linear or exponential');
   const multiplier = raw.multiplier === undefined ? 2 : Number(raw.multiplier);
   if (!(multiplier >= 0)) bad('multiplier', 'multiplier must be a number ≥ 0');
   const jitter = raw.jitter === undefined ? 0 : Number(raw.jitter);
   if (!(jitter >= 0 && jitter <= 1)) bad('jitter', 'jitter must be between 0 and 1');
   const codes = raw.retryable_exit_codes ?? [];
-  if (!Array.isArray(codes) || codes.some((c) => !Number.isInteger(c))) bad('retryable_exit_codes', 'retryable_exit_codes must be a list of integers');
+  if (!Array.isArray(codes) || codes.some((c) => !Number.isInteger(c)))
+    bad('retryable_exit_codes', 'retryable_exit_codes must be a list of integers');
   return {
     maxAttempts: Number.isInteger(maxAttempts) && maxAttempts >= 1 ? maxAttempts : 1,
     initialDelayMs: delay('initial_delay') ?? 1000,

@@ -28,9 +28,17 @@ export class AgentOptions {
   number(key: string, rule: { min?: number; max?: number; integer?: boolean } = {}): number | undefined {
     const value = this.options[key];
     if (value === undefined || value === null) return undefined;
-    const ok = typeof value === 'number' && Number.isFinite(value) && (!rule.integer || Number.isInteger(value))
-      && (rule.min === undefined || value >= rule.min) && (rule.max === undefined || value <= rule.max);
-    if (!ok) throw this.invalid(key, `${rule.integer ? 'an integer' : 'a number'}${rule.min !== undefined ? ` ≥ ${rule.min}` : ''}${rule.max !== undefined ? ` ≤ ${rule.max}` : ''}`);
+    const ok =
+      typeof value === 'number' &&
+      Number.isFinite(value) &&
+      (!rule.integer || Number.isInteger(value)) &&
+      (rule.min === undefined || value >= rule.min) &&
+      (rule.max === undefined || value <= rule.max);
+    if (!ok)
+      throw this.invalid(
+        key,
+        `${rule.integer ? 'an integer' : 'a number'}${rule.min !== undefined ? ` ≥ ${rule.min}` : ''}${rule.max !== undefined ? ` ≤ ${rule.max}` : ''}`,
+      );
     return value as number;
   }
 
@@ -44,7 +52,11 @@ export class AgentOptions {
   }
 
   private invalid(key: string, expected: string): AwfError {
-    return new AwfError(ErrorCodes.AGENT_INVALID_OPTIONS, `${this.provider}: options.${key} must be ${expected}`,
-      { provider: this.provider, option: key }, 'Fix the step\'s options: block; see docs/agents.md.');
+    return new AwfError(
+      ErrorCodes.AGENT_INVALID_OPTIONS,
+      `${this.provider}: options.${key} must be ${expected}`,
+      { provider: this.provider, option: key },
+      "Fix the step's options: block; see docs/agents.md.",
+    );
   }
 }

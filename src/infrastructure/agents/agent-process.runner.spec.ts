@@ -10,21 +10,44 @@ describe('runAgentProcess', () => {
   const dir = mkdtempSync(join(tmpdir(), 'awf-runner-spec-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const spec = (env: Record<string, string>, extra: object = {}) => ({
-    provider: 'fake', binary: FAKE, args: ['a b', '--flag'], cwd: dir, env: { ...process.env, ...env },
-    signal: new AbortController().signal, killGraceMs: 500, ...extra,
+    provider: 'fake',
+    binary: FAKE,
+    args: ['a b', '--flag'],
+    cwd: dir,
+    env: { ...process.env, ...env },
+    signal: new AbortController().signal,
+    killGraceMs: 500,
+    ...extra,
   });
-  const failure = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a rejection'); }, (e: unknown) => e as AwfError);
-  const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+  const failure = (p: Promise<unknown>) =>
+    p.then(
+      () => {
+        throw new Error('expected a rejection');
+      },
+      (e: unknown) => e as AwfError,
+    );
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
 
   it('returns stdout of a CLI that exits 0, started in the step dir with a truthful PWD', async () => {
     const probe = join(dir, 'probe-ok.json');
-    const out = await runAgentProcess(spec({ FAKE_STDOUT: '{"type":"result"}\n', FAKE_PROBE_FILE: probe, PWD: '/somewhere/else' }));
+    const out = await runAgentProcess(
+      spec({ FAKE_STDOUT: '{"type":"result"}\n', FAKE_PROBE_FILE: probe, PWD: '/somewhere/else' }),
+    );
     expect(out).toMatchObject({ stdout: '{"type":"result"}\n', exitCode: 0 });
     expect(JSON.parse(readFileSync(probe, 'utf8'))).toMatchObject({ argv: ['a b', '--flag'], pwd: dir });
   });
 
   it('names a missing binary with EXECUTION.AGENT.BINARY_NOT_FOUND and an install hint', async () => {
-    const err = await failure(runAgentProcess({ ...spec({}), binary: join(dir, 'no-such-cli'), installHint: 'npm install -g fake' }));
+    const err = await failure(
+      runAgentProcess({ ...spec({}), binary: join(dir, 'no-such-cli'), installHint: 'npm install -g fake' }),
+    );
     expect(err.code).toBe('EXECUTION.AGENT.BINARY_NOT_FOUND');
     expect(err.hint).toBe('npm install -g fake');
   });
@@ -43,7 +66,9 @@ describe('runAgentProcess', () => {
   it('kills the whole process group on timeout, grandchildren included', async () => {
     const probe = join(dir, 'probe-hang.json');
     const started = Date.now();
-    const err = await failure(runAgentProcess(spec({ FAKE_BEHAVIOUR: 'hang', FAKE_PROBE_FILE: probe }, { timeoutMs: 1500 })));
+    const err = await failure(
+      runAgentProcess(spec({ FAKE_BEHAVIOUR: 'hang', FAKE_PROBE_FILE: probe }, { timeoutMs: 1500 })),
+    );
     expect(err.code).toBe('EXECUTION.AGENT.TIMEOUT');
     expect(err.message).toContain('working...');
     expect(Date.now() - started).toBeLessThan(20_000);

@@ -41,7 +41,12 @@ export function runAgentProcess(spec: AgentProcessSpec): Promise<AgentProcessOut
   return new Promise((resolve, reject) => {
     // Some CLIs (OpenCode) take their workspace from $PWD rather than the real cwd: keep them in agreement.
     const env = { ...spec.env, PWD: spec.cwd };
-    const child = spawn(spec.binary, spec.args, { cwd: spec.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(spec.binary, spec.args, {
+      cwd: spec.cwd,
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const stdout: Buffer[] = [];
     let stdoutBytes = 0;
     let stderr = '';
@@ -125,28 +130,53 @@ function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function lastLines(text: string, count = TAIL_LINES): string[] {
-  return text.split('\n').map((l) => l.trimEnd()).filter((l) => l.trim() !== '').slice(-count);
+  return text
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter((l) => l.trim() !== '')
+    .slice(-count);
 }
 
 function spawnFailed(spec: AgentProcessSpec, err: NodeJS.ErrnoException): AwfError {
   const missing = err.code === 'ENOENT';
-  return new AwfError(ErrorCodes.AGENT_BINARY_NOT_FOUND,
-    missing ? `${spec.provider}: binary "${spec.binary}" not found` : `${spec.provider}: cannot start "${spec.binary}": ${err.code ?? err.message}`,
+  return new AwfError(
+    ErrorCodes.AGENT_BINARY_NOT_FOUND,
+    missing
+      ? `${spec.provider}: binary "${spec.binary}" not found`
+      : `${spec.provider}: cannot start "${spec.binary}": ${err.code ?? err.message}`,
     { provider: spec.provider, binary: spec.binary, errno: err.code },
-    spec.installHint ?? `Install the ${spec.provider} CLI, or set options.binary to its path.`);
+    spec.installHint ?? `Install the ${spec.provider} CLI, or set options.binary to its path.`,
+  );
 }
 
-function exitedNonZero(spec: AgentProcessSpec, code: number | null, signal: NodeJS.Signals | null, tail: string[]): AwfError {
+function exitedNonZero(
+  spec: AgentProcessSpec,
+  code: number | null,
+  signal: NodeJS.Signals | null,
+  tail: string[],
+): AwfError {
   const how = code !== null ? `exited with code ${code}` : `was killed by ${signal}`;
-  return new AwfError(ErrorCodes.AGENT_EXIT_NONZERO, withStderrTail(`${spec.provider} ${how}`, tail),
-    { provider: spec.provider, binary: spec.binary, exit_code: code, signal, stderr: tail });
+  return new AwfError(ErrorCodes.AGENT_EXIT_NONZERO, withStderrTail(`${spec.provider} ${how}`, tail), {
+    provider: spec.provider,
+    binary: spec.binary,
+    exit_code: code,
+    signal,
+    stderr: tail,
+  });
 }
 
 function timedOut(spec: AgentProcessSpec, tail: string[]): AwfError {
-  return new AwfError(ErrorCodes.EXECUTION_AGENT_TIMEOUT, withStderrTail(`${spec.provider} timed out after ${spec.timeoutMs} ms`, tail),
-    { provider: spec.provider, timeoutMs: spec.timeoutMs, stderr: tail }, 'Raise the step timeout, or make the prompt ask for less.');
+  return new AwfError(
+    ErrorCodes.EXECUTION_AGENT_TIMEOUT,
+    withStderrTail(`${spec.provider} timed out after ${spec.timeoutMs} ms`, tail),
+    { provider: spec.provider, timeoutMs: spec.timeoutMs, stderr: tail },
+    'Raise the step timeout, or make the prompt ask for less.',
+  );
 }
 
 function cancelled(spec: AgentProcessSpec, tail: string[]): AwfError {
-  return new AwfError(ErrorCodes.AGENT_CANCELLED, `${spec.provider} was cancelled`, { provider: spec.provider, stderr: tail });
+  return new AwfError(ErrorCodes.AGENT_CANCELLED, `${spec.provider} was cancelled`, {
+    provider: spec.provider,
+    stderr: tail,
+  });
 }

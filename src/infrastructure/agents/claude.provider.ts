@@ -16,7 +16,8 @@ export class ClaudeAgentProvider extends CliAgentProvider {
   readonly canInterceptBuiltins = true;
   protected readonly binary = 'claude';
   protected override readonly systemPromptFlag = true;
-  protected readonly installHint = 'Install Claude Code (npm install -g @anthropic-ai/claude-code), or set options.binary to its path.';
+  protected readonly installHint =
+    'Install Claude Code (npm install -g @anthropic-ai/claude-code), or set options.binary to its path.';
 
   protected invocation({ request, prompt, options, dir }: CliRunContext): CliInvocation {
     const model = options.string('model');
@@ -30,7 +31,9 @@ export class ClaudeAgentProvider extends CliAgentProvider {
     const env: Record<string, string> = {};
     const proxy = request.proxy;
     if (proxy) {
-      const config = { mcpServers: { [proxy.serverName]: { type: 'stdio', command: proxy.command, args: proxy.args, env: proxy.env } } };
+      const config = {
+        mcpServers: { [proxy.serverName]: { type: 'stdio', command: proxy.command, args: proxy.args, env: proxy.env } },
+      };
       args.push('--mcp-config', dir.write('mcp-config.json', JSON.stringify(config)), '--strict-mcp-config');
       allowed.push(`mcp__${proxy.serverName}`);
       if (proxy.interceptBuiltins) args.push('--tools', '');
@@ -47,11 +50,14 @@ export class ClaudeAgentProvider extends CliAgentProvider {
   }
 
   protected parse(stdout: string): ParsedAgentOutput {
-    const result = parseNdjson(stdout).filter((e) => e.type === 'result').pop();
+    const result = parseNdjson(stdout)
+      .filter((e) => e.type === 'result')
+      .pop();
     if (!result) return { output: '' };
     const usage = asRecord(result.usage);
     const input = ['input_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens']
-      .map((k) => asNumber(usage[k]) ?? 0).reduce((a, b) => a + b, 0);
+      .map((k) => asNumber(usage[k]) ?? 0)
+      .reduce((a, b) => a + b, 0);
     const text = typeof result.result === 'string' ? result.result : '';
     return {
       output: text,

@@ -62,7 +62,10 @@ export abstract class CliAgentProvider implements AgentProvider {
 
   async run(request: AgentRunRequest): Promise<AgentRunResult> {
     if (!request.prompt || request.prompt.trim() === '') {
-      throw new AwfError(ErrorCodes.AGENT_INVALID_OPTIONS, `${this.name}: the prompt is empty`, { provider: this.name, step: request.step });
+      throw new AwfError(ErrorCodes.AGENT_INVALID_OPTIONS, `${this.name}: the prompt is empty`, {
+        provider: this.name,
+        step: request.step,
+      });
     }
     const options = new AgentOptions(this.name, request.options);
     const binary = options.string('binary') ?? this.binary;
@@ -81,10 +84,17 @@ export abstract class CliAgentProvider implements AgentProvider {
       });
       const parsed = this.parse(stdout);
       if (parsed.error !== undefined) {
-        throw new AwfError(ErrorCodes.AGENT_REPORTED_ERROR, `${this.name} reported an error: ${parsed.error}`, { provider: this.name, step: request.step });
+        throw new AwfError(ErrorCodes.AGENT_REPORTED_ERROR, `${this.name} reported an error: ${parsed.error}`, {
+          provider: this.name,
+          step: request.step,
+        });
       }
       return {
-        output: parsed.output || stdout.trim() || ' ', exitCode: 0, tokens: parsed.tokens, costUsd: parsed.costUsd, raw: parsed.raw,
+        output: parsed.output || stdout.trim() || ' ',
+        exitCode: 0,
+        tokens: parsed.tokens,
+        costUsd: parsed.costUsd,
+        raw: parsed.raw,
         ...(parsed.sessionId ? { sessionId: parsed.sessionId } : {}),
       };
     } finally {
@@ -101,8 +111,10 @@ export abstract class CliAgentProvider implements AgentProvider {
     const system = request.conversation?.systemPrompt;
     const prompt = system && !this.systemPromptFlag ? `${system}\n\n${request.prompt}` : request.prompt;
     if (!request.proxy?.interceptBuiltins || this.canInterceptBuiltins) return prompt;
-    this.logger.info({ provider: this.name, workflow: request.workflow, step: request.step },
-      `${this.name} keeps its own tools next to the proxy's (coexistence mode): the prompt asks the model to use only the proxy's`);
+    this.logger.info(
+      { provider: this.name, workflow: request.workflow, step: request.step },
+      `${this.name} keeps its own tools next to the proxy's (coexistence mode): the prompt asks the model to use only the proxy's`,
+    );
     return `${COEXISTENCE_INSTRUCTION}\n\n${prompt}`;
   }
 }

@@ -13,14 +13,19 @@ const OUTPUT = [
 
 describe('CodexAgentProvider', () => {
   it('runs codex exec --json and returns the last agent message with usage', async () => {
-    const { result, probe } = await runFake(new CodexAgentProvider(recordingLogger()), OUTPUT, { options: { model: 'gpt-5' } });
+    const { result, probe } = await runFake(new CodexAgentProvider(recordingLogger()), OUTPUT, {
+      options: { model: 'gpt-5' },
+    });
     expect(probe.argv).toEqual(['exec', '--json', '--skip-git-repo-check', '--model', 'gpt-5', '--', 'Fix the bug.']);
     expect(result).toMatchObject({ output: 'Done editing.', tokens: { input: 22, output: 14 } });
   });
 
   it('injects the proxy as -c overrides, passes its env by name only, and asks the model in the prompt when intercepting', async () => {
     const logger = recordingLogger();
-    const { probe } = await runFake(new CodexAgentProvider(logger), OUTPUT, { proxy: proxyInjection(true), timeoutMs: 90_000 });
+    const { probe } = await runFake(new CodexAgentProvider(logger), OUTPUT, {
+      proxy: proxyInjection(true),
+      timeoutMs: 90_000,
+    });
     const overrides = probe.argv.filter((_, i) => probe.argv[i - 1] === '-c');
     expect(overrides).toEqual([
       'mcp_servers.awf-proxy.command="/usr/bin/node"',
@@ -40,13 +45,18 @@ describe('CodexAgentProvider', () => {
   });
 
   it('leaves the prompt alone without intercept_builtins', async () => {
-    const { probe } = await runFake(new CodexAgentProvider(recordingLogger()), OUTPUT, { proxy: proxyInjection(false) });
+    const { probe } = await runFake(new CodexAgentProvider(recordingLogger()), OUTPUT, {
+      proxy: proxyInjection(false),
+    });
     expect(probe.argv.at(-1)).toBe('Fix the bug.');
     expect(probe.argv).not.toContain('--disable');
   });
 
   it('fails with EXECUTION.AGENT.REPORTED_ERROR on turn.failed', async () => {
     const stdout = '{"type":"turn.failed","error":{"message":"stream disconnected"}}';
-    await expect(runFake(new CodexAgentProvider(recordingLogger()), stdout)).rejects.toMatchObject({ code: 'EXECUTION.AGENT.REPORTED_ERROR', message: expect.stringContaining('stream disconnected') });
+    await expect(runFake(new CodexAgentProvider(recordingLogger()), stdout)).rejects.toMatchObject({
+      code: 'EXECUTION.AGENT.REPORTED_ERROR',
+      message: expect.stringContaining('stream disconnected'),
+    });
   });
 });

@@ -9,7 +9,14 @@ import { asNumber, asRecord, parseNdjson, sessionOf } from './ndjson';
  * cannot be switched off, so Codex still counts as coexistence.
  */
 export const CODEX_NATIVE_FEATURES = [
-  'shell_tool', 'unified_exec', 'view_image', 'image_generation', 'multi_agent', 'goals', 'tool_suggest', 'sleep_tool',
+  'shell_tool',
+  'unified_exec',
+  'view_image',
+  'image_generation',
+  'multi_agent',
+  'goals',
+  'tool_suggest',
+  'sleep_tool',
 ];
 
 /**
@@ -26,7 +33,8 @@ export class CodexAgentProvider extends CliAgentProvider {
   readonly name = 'codex';
   readonly canInterceptBuiltins = false;
   protected readonly binary = 'codex';
-  protected readonly installHint = 'Install the Codex CLI (npm install -g @openai/codex), or set options.binary to its path.';
+  protected readonly installHint =
+    'Install the Codex CLI (npm install -g @openai/codex), or set options.binary to its path.';
 
   protected invocation({ request, prompt, options }: CliRunContext): CliInvocation {
     const model = options.string('model');
@@ -41,14 +49,21 @@ export class CodexAgentProvider extends CliAgentProvider {
       const key = `mcp_servers.${proxy.serverName}`;
       const toolTimeoutSec = Math.ceil((request.timeoutMs || 3_600_000) / 1000);
       args.push(
-        '-c', `${key}.command=${toml(proxy.command)}`,
-        '-c', `${key}.args=${toml(proxy.args)}`,
-        '-c', `${key}.env_vars=${toml(Object.keys(proxy.env))}`,
-        '-c', `${key}.required=true`,
-        '-c', `${key}.startup_timeout_sec=120`,
-        '-c', `${key}.tool_timeout_sec=${toolTimeoutSec}`,
+        '-c',
+        `${key}.command=${toml(proxy.command)}`,
+        '-c',
+        `${key}.args=${toml(proxy.args)}`,
+        '-c',
+        `${key}.env_vars=${toml(Object.keys(proxy.env))}`,
+        '-c',
+        `${key}.required=true`,
+        '-c',
+        `${key}.startup_timeout_sec=120`,
+        '-c',
+        `${key}.tool_timeout_sec=${toolTimeoutSec}`,
         // Our tools are sandboxed and audited: asking a human would block headless runs.
-        '-c', `${key}.default_tools_approval_mode="approve"`,
+        '-c',
+        `${key}.default_tools_approval_mode="approve"`,
       );
       Object.assign(env, proxy.env);
       if (proxy.interceptBuiltins) {

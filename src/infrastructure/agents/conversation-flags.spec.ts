@@ -11,7 +11,13 @@ import { GeminiAgentProvider } from './gemini.provider';
 import { OpencodeAgentProvider } from './opencode.provider';
 
 const logger = recordingLogger();
-const resume = { sessionId: 'sess-42', turns: [{ role: 'user' as const, content: 'remember X' }, { role: 'assistant' as const, content: 'ok' }] };
+const resume = {
+  sessionId: 'sess-42',
+  turns: [
+    { role: 'user' as const, content: 'remember X' },
+    { role: 'assistant' as const, content: 'ok' },
+  ],
+};
 const first = { turns: [], systemPrompt: 'Be terse.' };
 
 describe('conversation flags of the CLI providers', () => {
@@ -27,7 +33,8 @@ describe('conversation flags of the CLI providers', () => {
   });
 
   it('codex: exec resume <session> <prompt>, the system prompt in front of a first prompt, thread_id as the session', async () => {
-    const out = '{"type":"thread.started","thread_id":"t-9"}\n{"type":"item.completed","item":{"type":"agent_message","text":"hi"}}';
+    const out =
+      '{"type":"thread.started","thread_id":"t-9"}\n{"type":"item.completed","item":{"type":"agent_message","text":"hi"}}';
     const a = await runFake(new CodexAgentProvider(logger), out, { conversation: first });
     expect(a.probe.argv.slice(0, 2)).toEqual(['exec', '--json']);
     expect(a.probe.argv.at(-1)).toBe('Be terse.\n\nFix the bug.');
@@ -38,14 +45,16 @@ describe('conversation flags of the CLI providers', () => {
   });
 
   it('gemini: --resume <session>, init.session_id as the session', async () => {
-    const out = '{"type":"init","session_id":"g-3"}\n{"type":"message","role":"assistant","content":"hi"}\n{"type":"result","status":"success","stats":{}}';
+    const out =
+      '{"type":"init","session_id":"g-3"}\n{"type":"message","role":"assistant","content":"hi"}\n{"type":"result","status":"success","stats":{}}';
     const a = await runFake(new GeminiAgentProvider(logger), out, { conversation: resume });
     expect(a.probe.argv).toEqual(expect.arrayContaining(['--resume', 'sess-42']));
     expect(a.result.sessionId).toBe('g-3');
   });
 
   it('opencode: --session <session>, sessionID of its events as the session', async () => {
-    const out = '{"type":"step_start","sessionID":"o-5","part":{}}\n{"type":"text","sessionID":"o-5","part":{"text":"hi"}}';
+    const out =
+      '{"type":"step_start","sessionID":"o-5","part":{}}\n{"type":"text","sessionID":"o-5","part":{"text":"hi"}}';
     const a = await runFake(new OpencodeAgentProvider(logger), out, { conversation: resume });
     expect(a.probe.argv).toEqual(expect.arrayContaining(['--session', 'sess-42']));
     expect(a.result.sessionId).toBe('o-5');

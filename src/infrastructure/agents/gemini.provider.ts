@@ -8,11 +8,36 @@ import { asNumber, asRecord, type JsonEvent, parseNdjson, sessionOf } from './nd
 
 /** Gemini CLI's own tools (0.61), excluded with intercept_builtins so only the proxy's remain. */
 export const GEMINI_NATIVE_TOOLS = [
-  'activate_skill', 'ask_user', 'complete_task', 'enter_plan_mode', 'exit_plan_mode', 'get_internal_docs', 'glob',
-  'google_web_search', 'grep_search', 'invoke_agent', 'list_background_processes', 'list_directory', 'read_background_output',
-  'read_file', 'read_many_files', 'replace', 'run_shell_command', 'save_memory', 'search_file_content', 'take_snapshot',
-  'tracker_add_dependency', 'tracker_create_task', 'tracker_get_task', 'tracker_list_tasks', 'tracker_update_task',
-  'tracker_visualize', 'update_topic', 'web_fetch', 'write_file', 'write_todos',
+  'activate_skill',
+  'ask_user',
+  'complete_task',
+  'enter_plan_mode',
+  'exit_plan_mode',
+  'get_internal_docs',
+  'glob',
+  'google_web_search',
+  'grep_search',
+  'invoke_agent',
+  'list_background_processes',
+  'list_directory',
+  'read_background_output',
+  'read_file',
+  'read_many_files',
+  'replace',
+  'run_shell_command',
+  'save_memory',
+  'search_file_content',
+  'take_snapshot',
+  'tracker_add_dependency',
+  'tracker_create_task',
+  'tracker_get_task',
+  'tracker_list_tasks',
+  'tracker_update_task',
+  'tracker_visualize',
+  'update_topic',
+  'web_fetch',
+  'write_file',
+  'write_todos',
 ];
 
 /**
@@ -29,7 +54,8 @@ export class GeminiAgentProvider extends CliAgentProvider {
   readonly name = 'gemini';
   readonly canInterceptBuiltins = true;
   protected readonly binary = 'gemini';
-  protected readonly installHint = 'Install Gemini CLI (npm install -g @google/gemini-cli), or set options.binary to its path.';
+  protected readonly installHint =
+    'Install Gemini CLI (npm install -g @google/gemini-cli), or set options.binary to its path.';
 
   protected invocation({ request, prompt, options, dir }: CliRunContext): CliInvocation {
     const model = options.string('model');
@@ -68,9 +94,11 @@ export class GeminiAgentProvider extends CliAgentProvider {
   protected parse(stdout: string): ParsedAgentOutput {
     const events = parseNdjson(stdout);
     const lastTool = Math.max(...['tool_use', 'tool_result'].map((t) => events.map((e) => e.type).lastIndexOf(t)));
-    const output = events.slice(lastTool + 1)
+    const output = events
+      .slice(lastTool + 1)
       .filter((e) => e.type === 'message' && e.role === 'assistant' && typeof e.content === 'string')
-      .map((e) => e.content as string).join('');
+      .map((e) => e.content as string)
+      .join('');
     const result = events.filter((e) => e.type === 'result').pop();
     const stats = asRecord(result?.stats);
     const failed = result && result.status !== 'success';

@@ -31,7 +31,12 @@ const RESPONSE_CAP = 10 * 1024 * 1024;
  * that says which (authentication, rate limit, server, request); a timeout or cancel of
  * `signal` is the step's, so the caller decides how to name it.
  */
-export async function postChatCompletion(url: string, apiKey: string | undefined, body: object, signal: AbortSignal): Promise<ChatResponse> {
+export async function postChatCompletion(
+  url: string,
+  apiKey: string | undefined,
+  body: object,
+  signal: AbortSignal,
+): Promise<ChatResponse> {
   let response: Response;
   try {
     response = await fetch(url, {
@@ -66,8 +71,12 @@ function statusMessage(response: Response): string {
 }
 
 function failed(message: string, details: Record<string, unknown>): AwfError {
-  return new AwfError(ErrorCodes.AGENT_API_FAILED, `openai_compatible: ${message}`, details,
-    'Check options.base_url, options.model and the API key (options.api_key or OPENAI_API_KEY).');
+  return new AwfError(
+    ErrorCodes.AGENT_API_FAILED,
+    `openai_compatible: ${message}`,
+    details,
+    'Check options.base_url, options.model and the API key (options.api_key or OPENAI_API_KEY).',
+  );
 }
 
 function causeOf(err: unknown): string {

@@ -3,7 +3,12 @@ import { buildToolScope } from '../config/tool-scope.resolver';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import { resultText } from '../../domain/model/tool-result';
-import type { AgentProvider, AgentRunRequest, AgentRunResult, ProxyInjection } from '../../domain/ports/agent-provider.port';
+import type {
+  AgentProvider,
+  AgentRunRequest,
+  AgentRunResult,
+  ProxyInjection,
+} from '../../domain/ports/agent-provider.port';
 import { ProvidesAgent } from '../../domain/ports/markers';
 import type { ToolRouterFactory } from '../../domain/ports/tool-router-factory.port';
 import type { ToolRouter } from '../../domain/ports/tool-router.port';
@@ -39,17 +44,30 @@ export class OpenAiCompatibleAgentProvider implements AgentProvider {
       return await this.loop(request, settings, dispatcher?.tools, signal);
     } catch (err) {
       if (timeout?.aborted) {
-        throw new AwfError(ErrorCodes.EXECUTION_AGENT_TIMEOUT, `openai_compatible timed out after ${request.timeoutMs} ms`, { provider: this.name, timeoutMs: request.timeoutMs });
+        throw new AwfError(
+          ErrorCodes.EXECUTION_AGENT_TIMEOUT,
+          `openai_compatible timed out after ${request.timeoutMs} ms`,
+          { provider: this.name, timeoutMs: request.timeoutMs },
+        );
       }
-      if (request.signal.aborted) throw new AwfError(ErrorCodes.AGENT_CANCELLED, 'openai_compatible was cancelled', { provider: this.name });
+      if (request.signal.aborted)
+        throw new AwfError(ErrorCodes.AGENT_CANCELLED, 'openai_compatible was cancelled', { provider: this.name });
       throw err;
     } finally {
       if (dispatcher?.owned) await dispatcher.tools.close();
     }
   }
 
-  private async loop(request: AgentRunRequest, s: ReturnType<OpenAiCompatibleAgentProvider['settings']>, dispatcher: ToolRouter | undefined, signal: AbortSignal): Promise<AgentRunResult> {
-    const tools = (dispatcher?.list() ?? []).map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.inputSchema } }));
+  private async loop(
+    request: AgentRunRequest,
+    s: ReturnType<OpenAiCompatibleAgentProvider['settings']>,
+    dispatcher: ToolRouter | undefined,
+    signal: AbortSignal,
+  ): Promise<AgentRunResult> {
+    const tools = (dispatcher?.list() ?? []).map((t) => ({
+      type: 'function',
+      function: { name: t.name, description: t.description, parameters: t.inputSchema },
+    }));
     const system = request.conversation?.systemPrompt ?? s.systemPrompt;
     const messages: ChatMessage[] = [
       ...(system ? [{ role: 'system' as const, content: system }] : []),
@@ -59,11 +77,17 @@ export class OpenAiCompatibleAgentProvider implements AgentProvider {
     let input = 0;
     let output = 0;
     for (let i = 0; i < s.maxIterations; i++) {
-      const response = await postChatCompletion(s.url, s.apiKey, { model: s.model, messages, ...s.params, ...(tools.length ? { tools, tool_choice: 'auto' } : {}) }, signal);
+      const response = await postChatCompletion(
+        s.url,
+        s.apiKey,
+        { model: s.model, messages, ...s.params, ...(tools.length ? { tools, tool_choice: 'auto' } : {}) },
+        signal,
+      );
       input += response.usage?.prompt_tokens ?? 0;
       output += response.usage?.completion_tokens ?? 0;
       const choice = response.choices?.[0];
-      if (!choice) throw new AwfError(ErrorCodes.AGENT_API_FAILED, 'openai_compatible: API returned no choices', { url: s.url });
+      if (!choice)
+        throw new AwfError(ErrorCodes.AGENT_API_FAILED, 'openai_compatible: API returned no choices', { url: s.url });
       const calls = choice.message?.tool_calls ?? [];
       if (choice.finish_reason !== 'tool_calls' && calls.length === 0) {
         return { output: choice.message?.content ?? '', exitCode: 0, tokens: { input, output }, raw: response };
@@ -71,7 +95,8 @@ export class OpenAiCompatibleAgentProvider implements AgentProvider {
       if (calls.length === 0) throw loopGuard('the model asked for tool calls but sent none', s.maxIterations);
       messages.push({ role: 'assistant', content: choice.message?.content ?? null, tool_calls: calls });
       // In order: a later call in the same turn may depend on an earlier one (Read, then Edit).
-      for (const call of calls) messages.push({ role: 'tool', tool_call_id: call.id, content: await dispatch(dispatcher, call, signal) });
+      for (const call of calls)
+        messages.push({ role: 'tool', tool_call_id: call.id, content: await dispatch(dispatcher, call, signal) });
     }
     throw loopGuard(`no final answer after ${s.maxIterations} requests`, s.maxIterations);
   }
@@ -87,10 +112,15 @@ export class OpenAiCompatibleAgentProvider implements AgentProvider {
     const baseUrl = o.string('base_url') ?? env('OPENAI_BASE_URL');
     const model = o.string('model') ?? env('OPENAI_MODEL');
     if (!baseUrl || !model) {
-      throw new AwfError(ErrorCodes.AGENT_INVALID_OPTIONS, `openai_compatible: ${!baseUrl ? 'base_url' : 'model'} is not set`, { provider: this.name, step: request.step },
-        'Set options.base_url and options.model on the step, or OPENAI_BASE_URL and OPENAI_MODEL in the environment.');
+      throw new AwfError(
+        ErrorCodes.AGENT_INVALID_OPTIONS,
+        `openai_compatible: ${!baseUrl ? 'base_url' : 'model'} is not set`,
+        { provider: this.name, step: request.step },
+        'Set options.base_url and options.model on the step, or OPENAI_BASE_URL and OPENAI_MODEL in the environment.',
+      );
     }
-    const maxTokens = o.number('max_completion_tokens', { min: 0, integer: true }) ?? o.number('max_tokens', { min: 0, integer: true });
+    const maxTokens =
+      o.number('max_completion_tokens', { min: 0, integer: true }) ?? o.number('max_tokens', { min: 0, integer: true });
     const params: Record<string, number> = {};
     const temperature = o.number('temperature', { min: 0, max: 2 });
     const topP = o.number('top_p', { min: 0, max: 1 });
@@ -109,7 +139,11 @@ export class OpenAiCompatibleAgentProvider implements AgentProvider {
 }
 
 /** What the model reads back for one call: the result text, or `error: …` it can act on. */
-export async function dispatch(dispatcher: ToolRouter | undefined, call: ChatToolCall, signal: AbortSignal): Promise<string> {
+export async function dispatch(
+  dispatcher: ToolRouter | undefined,
+  call: ChatToolCall,
+  signal: AbortSignal,
+): Promise<string> {
   const name = call.function?.name;
   if (!dispatcher) return 'error: no tools are available in this step';
   let args: unknown;
@@ -128,6 +162,10 @@ export async function dispatch(dispatcher: ToolRouter | undefined, call: ChatToo
 }
 
 function loopGuard(why: string, max: number): AwfError {
-  return new AwfError(ErrorCodes.MCP_PROXY_INFINITE_LOOP_GUARD, `openai_compatible: ${why} (max_tool_iterations ${max})`, { max_tool_iterations: max },
-    'Raise options.max_tool_iterations if the task needs more tool rounds, or check that the model can finish with a text answer.');
+  return new AwfError(
+    ErrorCodes.MCP_PROXY_INFINITE_LOOP_GUARD,
+    `openai_compatible: ${why} (max_tool_iterations ${max})`,
+    { max_tool_iterations: max },
+    'Raise options.max_tool_iterations if the task needs more tool rounds, or check that the model can finish with a text answer.',
+  );
 }

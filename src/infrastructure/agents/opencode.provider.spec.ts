@@ -20,7 +20,15 @@ describe('OpencodeAgentProvider', () => {
 
   it('runs opencode run --format json and returns the text after the last tool call, tokens and cost summed', async () => {
     const { result, probe } = await runFake(provider, OUTPUT, { options: { model: 'anthropic/claude-sonnet-4' } });
-    expect(probe.argv).toEqual(['run', '--format', 'json', '--model', 'anthropic/claude-sonnet-4', '--', 'Fix the bug.']);
+    expect(probe.argv).toEqual([
+      'run',
+      '--format',
+      'json',
+      '--model',
+      'anthropic/claude-sonnet-4',
+      '--',
+      'Fix the bug.',
+    ]);
     expect(result).toMatchObject({ output: 'Done.', tokens: { input: 22, output: 14 }, costUsd: 0.75 });
     expect(probe.env.OPENCODE_CONFIG).toBeUndefined();
   });
@@ -28,8 +36,15 @@ describe('OpencodeAgentProvider', () => {
   it('injects the proxy through OPENCODE_CONFIG on a private file, all other tools off when intercepting', async () => {
     const { probe } = await runFake(provider, OUTPUT, { proxy: proxyInjection(true) });
     expect(JSON.parse(probe.files.opencode ?? '')).toEqual({
-      mcp: { 'awf-proxy': { type: 'local', command: ['/usr/bin/node', '/opt/awf/dist/main.js', 'mcp-serve', '--config=/tmp/step "1".json'],
-        environment: { AWF_LOG_LEVEL: 'warn', TRACEPARENT: '00-abc-def-01' }, enabled: true, timeout: 60000 } },
+      mcp: {
+        'awf-proxy': {
+          type: 'local',
+          command: ['/usr/bin/node', '/opt/awf/dist/main.js', 'mcp-serve', '--config=/tmp/step "1".json'],
+          environment: { AWF_LOG_LEVEL: 'warn', TRACEPARENT: '00-abc-def-01' },
+          enabled: true,
+          timeout: 60000,
+        },
+      },
       permission: { 'awf-proxy_*': 'allow' },
       tools: { '*': false, 'awf-proxy_*': true },
     });
@@ -41,7 +56,10 @@ describe('OpencodeAgentProvider', () => {
     const text = '{"model":"a/b","mcp":{"other":{"type":"remote","url":"http://127.0.0.1:1"}},"permission":"ask"}';
     writeFileSync(mine, text);
     try {
-      const { probe } = await runFake(provider, OUTPUT, { proxy: proxyInjection(false), env: { OPENCODE_CONFIG: mine } });
+      const { probe } = await runFake(provider, OUTPUT, {
+        proxy: proxyInjection(false),
+        env: { OPENCODE_CONFIG: mine },
+      });
       const config = JSON.parse(probe.files.opencode ?? '');
       expect(probe.env.OPENCODE_CONFIG).not.toBe(mine);
       expect(config).toMatchObject({ model: 'a/b', permission: { '*': 'ask', 'awf-proxy_*': 'allow' } });

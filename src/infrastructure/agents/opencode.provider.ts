@@ -33,7 +33,16 @@ export class OpencodeAgentProvider extends CliAgentProvider {
       const prefix = `${proxy.serverName}_*`;
       const config: JsonEvent = {
         ...base,
-        mcp: { ...asRecord(base.mcp), [proxy.serverName]: { type: 'local', command: [proxy.command, ...proxy.args], environment: proxy.env, enabled: true, timeout: MCP_TIMEOUT_MS } },
+        mcp: {
+          ...asRecord(base.mcp),
+          [proxy.serverName]: {
+            type: 'local',
+            command: [proxy.command, ...proxy.args],
+            environment: proxy.env,
+            enabled: true,
+            timeout: MCP_TIMEOUT_MS,
+          },
+        },
         permission: { ...permissionMap(base.permission), [prefix]: 'allow' },
       };
       // Later keys win in OpenCode's wildcard matching: everything off, then ours back on.
@@ -47,8 +56,12 @@ export class OpencodeAgentProvider extends CliAgentProvider {
   protected parse(stdout: string): ParsedAgentOutput {
     const events = parseNdjson(stdout);
     const lastTool = events.map((e) => e.type).lastIndexOf('tool_use');
-    const output = events.slice(lastTool + 1).filter((e) => e.type === 'text')
-      .map((e) => asRecord(e.part).text).filter((t): t is string => typeof t === 'string').join('');
+    const output = events
+      .slice(lastTool + 1)
+      .filter((e) => e.type === 'text')
+      .map((e) => asRecord(e.part).text)
+      .filter((t): t is string => typeof t === 'string')
+      .join('');
     let input = 0;
     let out = 0;
     let cost = 0;

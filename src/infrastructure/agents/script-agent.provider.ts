@@ -24,8 +24,12 @@ export class ScriptAgentProvider implements AgentProvider {
   async run(request: AgentRunRequest): Promise<AgentRunResult> {
     const calls = parseScriptCalls(request.options, request.step);
     if (!request.proxy) {
-      throw new AwfError(ErrorCodes.EXECUTION_AGENT_NO_PROXY, `step "${request.step}": the script agent calls tools through the proxy, which is not enabled`,
-        { step: request.step }, 'Add `mcp_proxy: {enable: true}` to the step.');
+      throw new AwfError(
+        ErrorCodes.EXECUTION_AGENT_NO_PROXY,
+        `step "${request.step}": the script agent calls tools through the proxy, which is not enabled`,
+        { step: request.step },
+        'Add `mcp_proxy: {enable: true}` to the step.',
+      );
     }
     const session = await this.connector.connect(request.proxy, { cwd: process.cwd(), env: request.env });
     const onAbort = (): void => void session.close();
@@ -33,14 +37,30 @@ export class ScriptAgentProvider implements AgentProvider {
     const results: ScriptCallResult[] = [];
     try {
       for (const [i, call] of calls.entries()) {
-        if (request.signal.aborted) throw new AwfError(ErrorCodes.EXECUTION_AGENT_FAILED, `step "${request.step}" was stopped`, { step: request.step });
+        if (request.signal.aborted)
+          throw new AwfError(ErrorCodes.EXECUTION_AGENT_FAILED, `step "${request.step}" was stopped`, {
+            step: request.step,
+          });
         const result = await session.callTool(call.tool, call.args, request.signal);
-        const entry: ScriptCallResult = { tool: call.tool, is_error: result.isError === true, text: resultText(result) };
+        const entry: ScriptCallResult = {
+          tool: call.tool,
+          is_error: result.isError === true,
+          text: resultText(result),
+        };
         results.push(entry);
         const unmet = meetsExpectation(call, entry);
         if (unmet) {
-          throw new AwfError(ErrorCodes.EXECUTION_AGENT_FAILED, `step "${request.step}": call ${i + 1} (${call.tool}) ${unmet}`,
-            { step: request.step, call: i + 1, tool: call.tool, output: JSON.stringify(results, null, 2), exit_code: 1 });
+          throw new AwfError(
+            ErrorCodes.EXECUTION_AGENT_FAILED,
+            `step "${request.step}": call ${i + 1} (${call.tool}) ${unmet}`,
+            {
+              step: request.step,
+              call: i + 1,
+              tool: call.tool,
+              output: JSON.stringify(results, null, 2),
+              exit_code: 1,
+            },
+          );
         }
       }
       return { output: JSON.stringify(results, null, 2), exitCode: 0, raw: results };

@@ -23,13 +23,20 @@ export interface ScriptCallResult {
 
 export function parseScriptCalls(options: Readonly<Record<string, unknown>>, step: string): ScriptCall[] {
   const bad = (why: string): AwfError =>
-    new AwfError(ErrorCodes.WORKFLOW_INVALID_FIELD, `states.${step}.options.calls: ${why}`, { step }, 'Write options.calls as a list of {tool, args, expect}.');
+    new AwfError(
+      ErrorCodes.WORKFLOW_INVALID_FIELD,
+      `states.${step}.options.calls: ${why}`,
+      { step },
+      'Write options.calls as a list of {tool, args, expect}.',
+    );
   const raw = options.calls;
   if (!Array.isArray(raw) || raw.length === 0) throw bad('a non-empty list of tool calls is required');
   return raw.map((c: unknown, i) => {
-    if (typeof c !== 'object' || c === null || typeof (c as { tool?: unknown }).tool !== 'string') throw bad(`entry ${i + 1} needs a tool name`);
+    if (typeof c !== 'object' || c === null || typeof (c as { tool?: unknown }).tool !== 'string')
+      throw bad(`entry ${i + 1} needs a tool name`);
     const { tool, args, expect } = c as { tool: string; args?: unknown; expect?: unknown };
-    if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) throw bad(`entry ${i + 1}: args must be a mapping`);
+    if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))
+      throw bad(`entry ${i + 1}: args must be a mapping`);
     return { tool, args: (args ?? {}) as Record<string, unknown>, expect: parseExpect(expect) };
   });
 }
@@ -38,7 +45,8 @@ function parseExpect(raw: unknown): ScriptExpectation {
   if (raw === undefined || raw === null) return { is_error: false };
   if (typeof raw === 'string') return { is_error: false, contains: [raw] };
   const r = raw as Record<string, unknown>;
-  const list = (v: unknown): string[] | undefined => (v === undefined ? undefined : Array.isArray(v) ? v.map(String) : [String(v)]);
+  const list = (v: unknown): string[] | undefined =>
+    v === undefined ? undefined : Array.isArray(v) ? v.map(String) : [String(v)];
   return {
     is_error: typeof r.is_error === 'boolean' ? r.is_error : false,
     contains: list(r.contains),
@@ -51,7 +59,9 @@ function parseExpect(raw: unknown): ScriptExpectation {
 export function meetsExpectation(call: ScriptCall, result: ScriptCallResult): string | undefined {
   const e = call.expect;
   if (e.is_error !== undefined && result.is_error !== e.is_error) {
-    return e.is_error ? 'succeeded but was expected to fail' : `failed: ${result.text.split('\n').slice(0, 3).join(' ')}`;
+    return e.is_error
+      ? 'succeeded but was expected to fail'
+      : `failed: ${result.text.split('\n').slice(0, 3).join(' ')}`;
   }
   const missing = e.contains?.find((s) => !result.text.includes(s));
   if (missing !== undefined) return `output does not contain ${JSON.stringify(missing)}`;

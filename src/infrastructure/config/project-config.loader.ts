@@ -39,20 +39,33 @@ export function loadProjectConfig(projectDir: string = process.cwd()): ProjectCo
   if (typeof raw !== 'object' || Array.isArray(raw)) throw invalid(file, 'must be a mapping');
   const data = raw as Record<string, unknown>;
   const unknown = Object.keys(data).filter((k) => !KNOWN.includes(k));
-  if (unknown.length) throw invalid(file, `has unknown key${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')} (allowed: ${KNOWN.join(', ')})`);
+  if (unknown.length)
+    throw invalid(
+      file,
+      `has unknown key${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')} (allowed: ${KNOWN.join(', ')})`,
+    );
   const extensions = data.extensions ?? [];
   if (!Array.isArray(extensions) || extensions.some((e) => typeof e !== 'string' || e === '')) {
     throw invalid(file, 'extensions must be a list of module paths or package names');
   }
   const problems: PolicyProblem[] = [];
-  const policy = data.policy === undefined || data.policy === null ? undefined : parsePolicy(data.policy, 'policy', problems);
+  const policy =
+    data.policy === undefined || data.policy === null ? undefined : parsePolicy(data.policy, 'policy', problems);
   if (problems.length) {
-    throw new AwfError(problems[0].code as AwfError['code'], `${file} has ${problems.length} policy problem${problems.length > 1 ? 's' : ''}:\n${problems.map((p) => `[${p.code}] ${p.path}: ${p.message}`).join('\n')}`,
-      { file, problems }, 'Fix the policy section; docs/policy.md describes every key.');
+    throw new AwfError(
+      problems[0].code as AwfError['code'],
+      `${file} has ${problems.length} policy problem${problems.length > 1 ? 's' : ''}:\n${problems.map((p) => `[${p.code}] ${p.path}: ${p.message}`).join('\n')}`,
+      { file, problems },
+      'Fix the policy section; docs/policy.md describes every key.',
+    );
   }
   return {
-    extensions, inputs: asMap(data.inputs, file, 'inputs'), telemetry: asMap(data.telemetry, file, 'telemetry'),
-    mcpServers: mcpServers(asMap(data.mcp_servers, file, 'mcp_servers'), file), ...(policy ? { policy } : {}), file,
+    extensions,
+    inputs: asMap(data.inputs, file, 'inputs'),
+    telemetry: asMap(data.telemetry, file, 'telemetry'),
+    mcpServers: mcpServers(asMap(data.mcp_servers, file, 'mcp_servers'), file),
+    ...(policy ? { policy } : {}),
+    file,
   };
 }
 
@@ -65,8 +78,12 @@ function mcpServers(raw: Record<string, unknown>, file: string): Record<string, 
     if (spec) out[name] = spec as UpstreamServerSpec;
   }
   if (issues.length) {
-    throw new AwfError(issues[0].code as AwfError['code'], `${file}: ${issues.map(formatIssue).join('; ')}`, { file, issues },
-      'Fix mcp_servers in .awf/config.yaml; see docs/upstream-servers.md.');
+    throw new AwfError(
+      issues[0].code as AwfError['code'],
+      `${file}: ${issues.map(formatIssue).join('; ')}`,
+      { file, issues },
+      'Fix mcp_servers in .awf/config.yaml; see docs/upstream-servers.md.',
+    );
   }
   return out;
 }
@@ -78,5 +95,10 @@ function asMap(value: unknown, file: string, key: string): Record<string, unknow
 }
 
 function invalid(file: string, what: string): AwfError {
-  return new AwfError(ErrorCodes.CONFIG_INVALID, `${file} ${what}`, { file }, 'Fix or remove .awf/config.yaml; see docs/extending.md.');
+  return new AwfError(
+    ErrorCodes.CONFIG_INVALID,
+    `${file} ${what}`,
+    { file },
+    'Fix or remove .awf/config.yaml; see docs/extending.md.',
+  );
 }

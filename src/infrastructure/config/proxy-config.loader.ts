@@ -13,14 +13,22 @@ export function loadProxyConfig(file: string): ProxyConfig {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new AwfError(ErrorCodes.MCP_PROXY_CONFIG_MISSING, `cannot read proxy config ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
-      { file }, 'Pass --config=<file> with the path of an existing proxy config (awf run writes one per agent step).');
+    throw new AwfError(
+      ErrorCodes.MCP_PROXY_CONFIG_MISSING,
+      `cannot read proxy config ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+      { file },
+      'Pass --config=<file> with the path of an existing proxy config (awf run writes one per agent step).',
+    );
   }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (err) {
-    throw new AwfError(ErrorCodes.MCP_PROXY_CONFIG_INVALID, `proxy config ${file} is not valid JSON: ${(err as Error).message}`, { file });
+    throw new AwfError(
+      ErrorCodes.MCP_PROXY_CONFIG_INVALID,
+      `proxy config ${file} is not valid JSON: ${(err as Error).message}`,
+      { file },
+    );
   }
   return parseProxyConfig(raw, file);
 }
@@ -31,12 +39,19 @@ export function parseProxyConfig(raw: unknown, file = '<config>'): ProxyConfig {
   }
   const unknown = unknownKeys(raw as Record<string, unknown>);
   if (unknown.length > 0) {
-    throw new AwfError(ErrorCodes.MCP_PROXY_UNKNOWN_KEY, `proxy config ${file} has unknown key${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`,
-      { file, keys: unknown }, `Allowed top-level keys: ${KNOWN_KEYS.root.join(', ')}.`);
+    throw new AwfError(
+      ErrorCodes.MCP_PROXY_UNKNOWN_KEY,
+      `proxy config ${file} has unknown key${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`,
+      { file, keys: unknown },
+      `Allowed top-level keys: ${KNOWN_KEYS.root.join(', ')}.`,
+    );
   }
   const problems = proxyConfigProblems(raw as Record<string, unknown>);
   if (problems.length > 0) {
-    throw new AwfError(ErrorCodes.MCP_PROXY_CONFIG_INVALID, `proxy config ${file} is invalid: ${problems.join('; ')}`, { file, problems });
+    throw new AwfError(ErrorCodes.MCP_PROXY_CONFIG_INVALID, `proxy config ${file} is invalid: ${problems.join('; ')}`, {
+      file,
+      problems,
+    });
   }
   return raw as ProxyConfig;
 }
@@ -56,5 +71,7 @@ function unknownKeys(raw: Record<string, unknown>): string[] {
 
 function extra(value: unknown, allowed: readonly string[], prefix: string): string[] {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
-  return Object.keys(value).filter((k) => !allowed.includes(k)).map((k) => prefix + k);
+  return Object.keys(value)
+    .filter((k) => !allowed.includes(k))
+    .map((k) => prefix + k);
 }

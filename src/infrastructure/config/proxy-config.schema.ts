@@ -14,21 +14,45 @@ const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInt
 const int: Check = (v, p) => (isInt(v) ? undefined : `${p} must be an integer number`);
 const positiveInt: Check = (v, p) => int(v, p) ?? ((v as number) < 1 ? `${p} must not be less than 1` : undefined);
 const string: Check = (v, p) => (typeof v === 'string' ? undefined : `${p} must be a string`);
-const nonEmptyString: Check = (v, p) => string(v, p) ?? ((v as string).length < 1 ? `${p} must be longer than or equal to 1 characters` : undefined);
+const nonEmptyString: Check = (v, p) =>
+  string(v, p) ?? ((v as string).length < 1 ? `${p} must be longer than or equal to 1 characters` : undefined);
 const boolean: Check = (v, p) => (typeof v === 'boolean' ? undefined : `${p} must be a boolean value`);
-const oneOf = (...allowed: unknown[]): Check => (v, p) => (allowed.includes(v) ? undefined : `${p} must be one of the following values: ${allowed.join(', ')}`);
-const matching = (re: RegExp, message?: string): Check => (v, p) => (typeof v === 'string' && re.test(v) ? undefined : message ?? `${p} must match ${re} regular expression`);
-const listOf = (each: Check): Check => (v, p) => (Array.isArray(v) ? v.map((x, i) => each(x, `${p}.${i}`)).find(Boolean) : `${p} must be an array`);
-const all = (...checks: Check[]): Check => (v, p) => checks.map((c) => c(v, p)).find(Boolean);
+const oneOf =
+  (...allowed: unknown[]): Check =>
+  (v, p) =>
+    allowed.includes(v) ? undefined : `${p} must be one of the following values: ${allowed.join(', ')}`;
+const matching =
+  (re: RegExp, message?: string): Check =>
+  (v, p) =>
+    typeof v === 'string' && re.test(v) ? undefined : (message ?? `${p} must match ${re} regular expression`);
+const listOf =
+  (each: Check): Check =>
+  (v, p) =>
+    Array.isArray(v) ? v.map((x, i) => each(x, `${p}.${i}`)).find(Boolean) : `${p} must be an array`;
+const all =
+  (...checks: Check[]): Check =>
+  (v, p) =>
+    checks.map((c) => c(v, p)).find(Boolean);
 /** As class-validator's @IsOptional: absent or null passes. */
-const optional = (check: Check): Check => (v, p) => (v === undefined || v === null ? undefined : check(v, p));
+const optional =
+  (check: Check): Check =>
+  (v, p) =>
+    v === undefined || v === null ? undefined : check(v, p);
 
 /** A nested section: an object whose every wrong field is named. */
-const section = (fields: Record<string, Check>): Check => (v, p) => (isPlainObject(v) ? problemsOf(v, fields, `${p}.`).join('; ') || undefined : `${p} must be an object`);
+const section =
+  (fields: Record<string, Check>): Check =>
+  (v, p) =>
+    isPlainObject(v) ? problemsOf(v, fields, `${p}.`).join('; ') || undefined : `${p} must be an object`;
 
 const PLUGIN_TOOL: Record<string, Check> = { plugin: nonEmptyString, expose: listOf(string) };
 
-const stringMap: Check = (v, p) => (isPlainObject(v) ? Object.entries(v).map(([k, x]) => string(x, `${p}.${k}`)).find(Boolean) : `${p} must be an object`);
+const stringMap: Check = (v, p) =>
+  isPlainObject(v)
+    ? Object.entries(v)
+        .map(([k, x]) => string(x, `${p}.${k}`))
+        .find(Boolean)
+    : `${p} must be an object`;
 
 const UPSTREAM: Record<string, Check> = {
   name: all(nonEmptyString, matching(/^[A-Za-z0-9_-]{1,48}$/)),
@@ -69,7 +93,8 @@ const POLICY: Check = (v, p) => {
   if (!isPlainObject(v) || !Array.isArray(v.layers)) return `${p} must be an object with a layers list`;
   const problems: PolicyProblem[] = [];
   v.layers.forEach((layer, i) => {
-    if (!isPlainObject(layer) || typeof layer.origin !== 'string') return problems.push({ code: '', path: `${p}.layers.${i}`, message: 'must be an object with an origin' });
+    if (!isPlainObject(layer) || typeof layer.origin !== 'string')
+      return problems.push({ code: '', path: `${p}.layers.${i}`, message: 'must be an object with an origin' });
     const { origin: _origin, ...spec } = layer;
     parsePolicy(spec, `${p}.layers.${i}`, problems);
   });
@@ -79,8 +104,14 @@ const POLICY: Check = (v, p) => {
 const ROOT: Record<string, Check> = {
   version: all(int, oneOf(1)),
   intercept_builtins: boolean,
-  plugin_tools: listOf((v, p) => (isPlainObject(v) ? problemsOf(v, PLUGIN_TOOL, `${p}.`)[0] : `${p} must be an object`)),
-  upstreams: optional(listOf((v, p) => (isPlainObject(v) ? problemsOf(v, UPSTREAM, `${p}.`)[0] ?? oneTransport(v, p) : `${p} must be an object`))),
+  plugin_tools: listOf((v, p) =>
+    isPlainObject(v) ? problemsOf(v, PLUGIN_TOOL, `${p}.`)[0] : `${p} must be an object`,
+  ),
+  upstreams: optional(
+    listOf((v, p) =>
+      isPlainObject(v) ? (problemsOf(v, UPSTREAM, `${p}.`)[0] ?? oneTransport(v, p)) : `${p} must be an object`,
+    ),
+  ),
   root_dir: optional(all(string, matching(/^\//, 'root_dir must be an absolute path'))),
   workflow: optional(string),
   step: optional(string),
@@ -102,7 +133,9 @@ export const KNOWN_KEYS = {
 } as const;
 
 function oneTransport(v: Record<string, unknown>, p: string): string | undefined {
-  return (v.command === undefined) === (v.url === undefined) ? `${p} must have exactly one of command and url` : undefined;
+  return (v.command === undefined) === (v.url === undefined)
+    ? `${p} must have exactly one of command and url`
+    : undefined;
 }
 
 /** Every problem of a config object whose keys are known, one message per field. */
@@ -111,5 +144,7 @@ export function proxyConfigProblems(raw: Record<string, unknown>): string[] {
 }
 
 function problemsOf(value: Record<string, unknown>, fields: Record<string, Check>, prefix: string): string[] {
-  return Object.entries(fields).map(([key, check]) => check(value[key], `${prefix}${key}`)).filter((p): p is string => p !== undefined);
+  return Object.entries(fields)
+    .map(([key, check]) => check(value[key], `${prefix}${key}`))
+    .filter((p): p is string => p !== undefined);
 }

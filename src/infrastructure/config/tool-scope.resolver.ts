@@ -21,20 +21,32 @@ import type { PolicyLayer } from '../../domain/policy/policy.model';
  * symlinks here, once, so the sandbox compares real paths. A root that cannot be resolved
  * is fatal: silently serving without a sandbox is never an option.
  */
-export function buildToolScope(config: ProxyConfig, cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): ToolScope {
+export function buildToolScope(
+  config: ProxyConfig,
+  cwd: string = process.cwd(),
+  env: NodeJS.ProcessEnv = process.env,
+): ToolScope {
   const root = config.root_dir ?? cwd;
   let rootDir: string;
   try {
     rootDir = realpathSync(root);
   } catch (err) {
-    throw new AwfError(ErrorCodes.MCP_PROXY_CONFIG_INVALID, `sandbox root ${root} does not exist or cannot be resolved (${(err as NodeJS.ErrnoException).code})`,
-      { root_dir: root }, 'Set root_dir to an existing directory.');
+    throw new AwfError(
+      ErrorCodes.MCP_PROXY_CONFIG_INVALID,
+      `sandbox root ${root} does not exist or cannot be resolved (${(err as NodeJS.ErrnoException).code})`,
+      { root_dir: root },
+      'Set root_dir to an existing directory.',
+    );
   }
   return Object.freeze({
     rootDir,
     interceptBuiltins: config.intercept_builtins,
-    pluginTools: Object.freeze(config.plugin_tools.map((p) => Object.freeze({ plugin: p.plugin, expose: [...p.expose] }))),
-    ...(config.upstreams?.length ? { upstreams: Object.freeze(config.upstreams.map((u) => Object.freeze({ ...u }))) } : {}),
+    pluginTools: Object.freeze(
+      config.plugin_tools.map((p) => Object.freeze({ plugin: p.plugin, expose: [...p.expose] })),
+    ),
+    ...(config.upstreams?.length
+      ? { upstreams: Object.freeze(config.upstreams.map((u) => Object.freeze({ ...u }))) }
+      : {}),
     limits: Object.freeze({ ...DEFAULT_LIMITS, ...(config.limits ?? {}) }),
     workflow: config.workflow,
     step: config.step,

@@ -26,11 +26,17 @@ export function killOnHostExit(child: ChildProcess): void {
 }
 
 /** `command args`, launched so that the kernel SIGKILLs it when this process dies (Linux with setpriv); else as is. */
-export function dieWithParent(command: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): { command: string; args: string[] } {
+export function dieWithParent(
+  command: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): { command: string; args: string[] } {
   const setpriv = process.platform === 'linux' && env.AWF_PLUGIN_PDEATHSIG !== '0' ? findSetpriv(env) : undefined;
   // A command that cannot be found is spawned as is, so the spawn error names it (not setpriv's exit 127).
   const target = setpriv ? resolveExecutable(command, env) : undefined;
-  return setpriv && target ? { command: setpriv, args: ['--pdeathsig', 'KILL', '--', target, ...args] } : { command, args: [...args] };
+  return setpriv && target
+    ? { command: setpriv, args: ['--pdeathsig', 'KILL', '--', target, ...args] }
+    : { command, args: [...args] };
 }
 
 let setprivPath: string | null | undefined;

@@ -17,7 +17,12 @@ import { ContainerToolRouterFactory } from './container-tool-router.factory';
 
 @Global()
 @Module({
-  imports: [DiscoveryModule, LoggerModule.forRootAsync({ useFactory: () => ({ pinoHttp: { logger: processLogger as unknown as Logger }, renameContext: 'component' }) })],
+  imports: [
+    DiscoveryModule,
+    LoggerModule.forRootAsync({
+      useFactory: () => ({ pinoHttp: { logger: processLogger as unknown as Logger }, renameContext: 'component' }),
+    }),
+  ],
   providers: [
     { provide: SECRET_MASKER, useValue: processSecretMasker },
     { provide: APP_LOGGER, useValue: processLogger },

@@ -8,7 +8,10 @@ import type { PrivateDir, PrivateDirs } from '../../domain/ports/private-dirs.po
 export class PrivateTempDir implements PrivateDir {
   private dir?: string;
 
-  constructor(private readonly prefix: string, private readonly parent: string = tmpdir()) {}
+  constructor(
+    private readonly prefix: string,
+    private readonly parent: string = tmpdir(),
+  ) {}
 
   get path(): string {
     this.dir ??= mkdtempSync(join(this.parent, this.prefix));

@@ -44,5 +44,8 @@ export function dropDeferred(): void {
 
 /** For per-process state made on first use: using it while the snapshot is built is a bug, made loud. */
 export function refuseWhileBuildingSnapshot(what: string): void {
-  if (buildingSnapshot()) throw new Error(`${what} was used while the startup snapshot was built; it would carry the build process's state into every start`);
+  if (buildingSnapshot())
+    throw new Error(
+      `${what} was used while the startup snapshot was built; it would carry the build process's state into every start`,
+    );
 }

@@ -54,8 +54,12 @@ function snapshotFlags(dist: string, env: NodeJS.ProcessEnv, options: SelfComman
 function blobFlags(dist: string, blob: string, metaFile: string): string[] {
   try {
     const meta = JSON.parse(readFileSync(metaFile, 'utf8')) as SnapshotMeta;
-    const usable = meta.node === process.version && meta.arch === process.arch && meta.platform === process.platform
-      && (meta.dist === undefined || meta.dist === dist) && existsSync(blob);
+    const usable =
+      meta.node === process.version &&
+      meta.arch === process.arch &&
+      meta.platform === process.platform &&
+      (meta.dist === undefined || meta.dist === dist) &&
+      existsSync(blob);
     return usable ? [...(meta.flags ?? []), '--snapshot-blob', blob] : [];
   } catch {
     return [];

@@ -16,12 +16,21 @@ import { historyFile, SqliteRunIndex } from './sqlite-run.index';
 @Global()
 @Module({
   providers: [
-    { provide: RUN_HISTORY, useFactory: (masker: SecretMasker) => new RunFilesStore(undefined, masker), inject: [SECRET_MASKER] },
+    {
+      provide: RUN_HISTORY,
+      useFactory: (masker: SecretMasker) => new RunFilesStore(undefined, masker),
+      inject: [SECRET_MASKER],
+    },
     {
       provide: RUN_INDEX,
       // Paths are read per call: --storage sets AWF_STORAGE before any command runs.
       useFactory: (files: RunFilesStore, logger: AppLogger) =>
-        new SqliteRunIndex(() => historyFile(storageRoot()), (path) => files.readEvents(path), (id) => join(runsRoot(), id), logger),
+        new SqliteRunIndex(
+          () => historyFile(storageRoot()),
+          (path) => files.readEvents(path),
+          (id) => join(runsRoot(), id),
+          logger,
+        ),
       inject: [RUN_HISTORY, APP_LOGGER],
     },
   ],

@@ -36,7 +36,10 @@ describe('RunFilesStore', () => {
 
   it('reads events, skipping a torn last line, and a missing file as no events', () => {
     const path = runs.eventsPath(runs.allocate('r-2') && 'r-2', 'a');
-    writeFileSync(path, `${JSON.stringify({ tool: 'Read', source: 'builtin', start: 't', duration_ms: 1, status: 'ok', args_shape: {} })}\n{"tool":"Wri`);
+    writeFileSync(
+      path,
+      `${JSON.stringify({ tool: 'Read', source: 'builtin', start: 't', duration_ms: 1, status: 'ok', args_shape: {} })}\n{"tool":"Wri`,
+    );
     expect(runs.readEvents(path)).toHaveLength(1);
     expect(runs.readEvents(join(root, 'nope.jsonl'))).toEqual([]);
   });
@@ -45,8 +48,14 @@ describe('RunFilesStore', () => {
     runs.saveMeta({ run_id: 'r-3', workflow: 'demo', status: 'success' });
     const event = (step: string, start: string, tool: string, duration_ms: number, status: 'ok' | 'error' = 'ok') =>
       JSON.stringify({ run_id: 'r-3', step, tool, source: 'builtin', start, duration_ms, status, args_shape: {} });
-    writeFileSync(runs.eventsPath('r-3', 'second'), `${event('second', '2026-11-30T05:00:02.000Z', 'Bash', 80, 'error')}\n`);
-    writeFileSync(runs.eventsPath('r-3', 'first'), `${event('first', '2026-11-30T05:00:01.000Z', 'Read', 2)}\n${event('first', '2026-11-30T05:00:01.500Z', 'Grep', 9)}\n`);
+    writeFileSync(
+      runs.eventsPath('r-3', 'second'),
+      `${event('second', '2026-11-30T05:00:02.000Z', 'Bash', 80, 'error')}\n`,
+    );
+    writeFileSync(
+      runs.eventsPath('r-3', 'first'),
+      `${event('first', '2026-11-30T05:00:01.000Z', 'Read', 2)}\n${event('first', '2026-11-30T05:00:01.500Z', 'Grep', 9)}\n`,
+    );
     const record = runs.load('r-3');
     expect(record.meta).toMatchObject({ run_id: 'r-3', workflow: 'demo', status: 'success' });
     expect(record.steps.map((s) => [s.step, s.summary])).toEqual([

@@ -30,7 +30,10 @@ export function storageRoot(env: NodeJS.ProcessEnv = process.env): string {
  * not the one that made the service (mcp-serve's is made while the startup snapshot is built).
  */
 export class RunFilesStore implements RunHistory {
-  constructor(private readonly fixedRoot?: string, private readonly masker?: SecretMasker) {}
+  constructor(
+    private readonly fixedRoot?: string,
+    private readonly masker?: SecretMasker,
+  ) {}
 
   private get root(): string {
     return this.fixedRoot ?? runsRoot();
@@ -80,8 +83,14 @@ export class RunFilesStore implements RunHistory {
     const meta = this.readMeta(dir, runId);
     const files = readdirSync(dir).filter((f) => f.endsWith(EVENTS_SUFFIX));
     const steps: StepEvents[] = files.map((file) => {
-      const events = this.readEvents(join(dir, file)).sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
-      return { step: events[0]?.step ?? file.slice(0, -EVENTS_SUFFIX.length), summary: summarizeToolCalls(events), events };
+      const events = this.readEvents(join(dir, file)).sort((a, b) =>
+        a.start < b.start ? -1 : a.start > b.start ? 1 : 0,
+      );
+      return {
+        step: events[0]?.step ?? file.slice(0, -EVENTS_SUFFIX.length),
+        summary: summarizeToolCalls(events),
+        events,
+      };
     });
     steps.sort((a, b) => (a.events[0]?.start ?? '').localeCompare(b.events[0]?.start ?? ''));
     return { meta, dir, steps };
@@ -97,13 +106,22 @@ export class RunFilesStore implements RunHistory {
 
   private dirOf(runId: string): string {
     if (!RUN_ID.test(runId)) {
-      throw new AwfError(ErrorCodes.RUN_NOT_FOUND, `"${runId}" is not a run id`, { run_id: runId }, 'Run ids are printed by `awf run`; they use letters, digits, ".", "_" and "-".');
+      throw new AwfError(
+        ErrorCodes.RUN_NOT_FOUND,
+        `"${runId}" is not a run id`,
+        { run_id: runId },
+        'Run ids are printed by `awf run`; they use letters, digits, ".", "_" and "-".',
+      );
     }
     return join(this.root, runId);
   }
 }
 
 function notFound(runId: string, root: string): AwfError {
-  return new AwfError(ErrorCodes.RUN_NOT_FOUND, `no run "${runId}" in ${root}`, { run_id: runId, runs_dir: root },
-    'Use the run id that `awf run` printed; runs are kept under $XDG_DATA_HOME/awf/runs.');
+  return new AwfError(
+    ErrorCodes.RUN_NOT_FOUND,
+    `no run "${runId}" in ${root}`,
+    { run_id: runId, runs_dir: root },
+    'Use the run id that `awf run` printed; runs are kept under $XDG_DATA_HOME/awf/runs.',
+  );
 }

@@ -7,7 +7,16 @@ import { openDatabase } from './sqlite.loader';
 
 const state = { Output: 'out', Stderr: '', ExitCode: 0, Status: 'success' as const };
 const step = (seq: number, name: string, next?: string): StepRecord => ({
-  seq, name, type: 'step', status: 'success', started_at: new Date().toISOString(), duration_ms: 5, exit_code: 0, tool_calls: 0, state, next,
+  seq,
+  name,
+  type: 'step',
+  status: 'success',
+  started_at: new Date().toISOString(),
+  duration_ms: 5,
+  exit_code: 0,
+  tool_calls: 0,
+  state,
+  next,
 });
 
 describe('SqliteRunIndex (a real SQLite file)', () => {
@@ -15,7 +24,20 @@ describe('SqliteRunIndex (a real SQLite file)', () => {
   let index: SqliteRunIndex;
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'awf-history-'));
-    index = new SqliteRunIndex(() => join(dir, 'history.db'), () => [{ tool: 'Read', source: 'builtin', start: '2026-01-01T00:00:00Z', duration_ms: 1, status: 'ok', args_shape: {} }], (id) => join(dir, 'runs', id));
+    index = new SqliteRunIndex(
+      () => join(dir, 'history.db'),
+      () => [
+        {
+          tool: 'Read',
+          source: 'builtin',
+          start: '2026-01-01T00:00:00Z',
+          duration_ms: 1,
+          status: 'ok',
+          args_shape: {},
+        },
+      ],
+      (id) => join(dir, 'runs', id),
+    );
   });
   afterEach(() => {
     index.close();
@@ -28,12 +50,28 @@ describe('SqliteRunIndex (a real SQLite file)', () => {
     begin('abc-1');
     index.stepFinished('abc-1', step(0, 'one', 'two'));
     index.stepFinished('abc-1', { ...step(1, 'two'), type: 'agent' }, '/events.jsonl');
-    index.finish('abc-1', { status: 'success', finished_at: new Date().toISOString(), duration_ms: 12, terminal: 'done' });
+    index.finish('abc-1', {
+      status: 'success',
+      finished_at: new Date().toISOString(),
+      duration_ms: 12,
+      terminal: 'done',
+    });
     const run = index.get('abc-1');
-    expect(run).toMatchObject({ status: 'success', steps: 2, terminal: 'done', inputs: { a: '1' }, current_step: 'two' });
-    expect(run.step_records.map((s) => [s.name, s.next])).toEqual([['one', 'two'], ['two', undefined]]);
+    expect(run).toMatchObject({
+      status: 'success',
+      steps: 2,
+      terminal: 'done',
+      inputs: { a: '1' },
+      current_step: 'two',
+    });
+    expect(run.step_records.map((s) => [s.name, s.next])).toEqual([
+      ['one', 'two'],
+      ['two', undefined],
+    ]);
     const db = openDatabase(join(dir, 'history.db'));
-    expect(db.prepare('SELECT run_id, step_seq, tool FROM tool_calls').all()).toEqual([{ run_id: 'abc-1', step_seq: 1, tool: 'Read' }]);
+    expect(db.prepare('SELECT run_id, step_seq, tool FROM tool_calls').all()).toEqual([
+      { run_id: 'abc-1', step_seq: 1, tool: 'Read' },
+    ]);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     db.close();
   });
@@ -51,7 +89,10 @@ describe('SqliteRunIndex (a real SQLite file)', () => {
     begin('old-1', '2020-01-01T00:00:00.000Z');
     index.finish('old-1', { status: 'failure', finished_at: '2020-01-01T00:00:01.000Z', duration_ms: 1000 });
     begin('live-1');
-    expect(index.list({}).map((r) => [r.run_id, r.status])).toEqual([['live-1', 'running'], ['old-1', 'failure']]);
+    expect(index.list({}).map((r) => [r.run_id, r.status])).toEqual([
+      ['live-1', 'running'],
+      ['old-1', 'failure'],
+    ]);
     expect(index.list({ status: 'failure' }).map((r) => r.run_id)).toEqual(['old-1']);
     expect(index.list({ since: '2021-01-01T00:00:00.000Z' }).map((r) => r.run_id)).toEqual(['live-1']);
     expect(index.prune('2021-01-01T00:00:00.000Z')).toEqual(['old-1']);
@@ -59,8 +100,10 @@ describe('SqliteRunIndex (a real SQLite file)', () => {
   });
 
   it('turns a missing native build into SYSTEM.HISTORY.UNAVAILABLE', () => {
-    expect(() => openDatabase(join(dir, 'x.db'), () => {
-      throw new Error('Could not locate the bindings file. Tried: build/better_sqlite3.node');
-    })).toThrow(expect.objectContaining({ code: 'SYSTEM.HISTORY.UNAVAILABLE' }));
+    expect(() =>
+      openDatabase(join(dir, 'x.db'), () => {
+        throw new Error('Could not locate the bindings file. Tried: build/better_sqlite3.node');
+      }),
+    ).toThrow(expect.objectContaining({ code: 'SYSTEM.HISTORY.UNAVAILABLE' }));
   });
 });

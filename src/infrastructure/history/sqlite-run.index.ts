@@ -4,7 +4,15 @@ import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { ToolCallEvent } from '../../domain/model/tool-call-event';
 import type { AppLogger } from '../../domain/ports/app-logger.port';
-import type { RunDetail, RunIndex, RunOutcome, RunQuery, RunStart, RunSummary, StepRecord } from '../../domain/ports/run-index.port';
+import type {
+  RunDetail,
+  RunIndex,
+  RunOutcome,
+  RunQuery,
+  RunStart,
+  RunSummary,
+  StepRecord,
+} from '../../domain/ports/run-index.port';
 import { HISTORY_SCHEMA } from './history.schema';
 import { type Database, openDatabase } from './sqlite.loader';
 
@@ -27,8 +35,11 @@ export class SqliteRunIndex implements RunIndex {
   ) {}
 
   begin(run: RunStart): void {
-    this.open().prepare(`INSERT INTO runs (run_id, workflow, file, cwd, inputs, status, started_at, pid) VALUES (?, ?, ?, ?, ?, 'running', ?, ?)
-      ON CONFLICT(run_id) DO UPDATE SET status = 'running', pid = excluded.pid, finished_at = NULL, error_code = NULL, error_message = NULL, terminal = NULL`)
+    this.open()
+      .prepare(
+        `INSERT INTO runs (run_id, workflow, file, cwd, inputs, status, started_at, pid) VALUES (?, ?, ?, ?, ?, 'running', ?, ?)
+      ON CONFLICT(run_id) DO UPDATE SET status = 'running', pid = excluded.pid, finished_at = NULL, error_code = NULL, error_message = NULL, terminal = NULL`,
+      )
       .run(run.run_id, run.workflow, run.file, run.cwd, JSON.stringify(run.inputs), run.started_at, process.pid);
   }
 
@@ -40,19 +51,52 @@ export class SqliteRunIndex implements RunIndex {
     const db = this.open();
     const events = eventsPath ? this.readEvents(eventsPath) : [];
     db.transaction(() => {
-      db.prepare(`INSERT OR REPLACE INTO steps (run_id, seq, name, type, status, started_at, duration_ms, exit_code, tool_calls, state, next, error_code, error_message)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(runId, step.seq, step.name, step.type, step.status, step.started_at, Math.round(step.duration_ms),
-        step.exit_code, step.tool_calls, JSON.stringify(step.state), step.next ?? null, step.error?.code ?? null, step.error?.message ?? null);
-      const call = db.prepare(`INSERT OR REPLACE INTO tool_calls (run_id, step_seq, seq, tool, source, status, start, duration_ms, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-      events.forEach((e, i) => call.run(runId, step.seq, i, e.tool, e.source, e.status, e.start, e.duration_ms, e.error ?? null));
+      db.prepare(
+        `INSERT OR REPLACE INTO steps (run_id, seq, name, type, status, started_at, duration_ms, exit_code, tool_calls, state, next, error_code, error_message)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        runId,
+        step.seq,
+        step.name,
+        step.type,
+        step.status,
+        step.started_at,
+        Math.round(step.duration_ms),
+        step.exit_code,
+        step.tool_calls,
+        JSON.stringify(step.state),
+        step.next ?? null,
+        step.error?.code ?? null,
+        step.error?.message ?? null,
+      );
+      const call = db.prepare(
+        `INSERT OR REPLACE INTO tool_calls (run_id, step_seq, seq, tool, source, status, start, duration_ms, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      );
+      events.forEach((e, i) =>
+        call.run(runId, step.seq, i, e.tool, e.source, e.status, e.start, e.duration_ms, e.error ?? null),
+      );
       db.prepare('UPDATE runs SET current_step = ? WHERE run_id = ?').run(step.next ?? step.name, runId);
     })();
-    this.logger?.debug({ run_id: runId, step: step.name, seq: step.seq, tool_calls: events.length }, 'run history: step recorded');
+    this.logger?.debug(
+      { run_id: runId, step: step.name, seq: step.seq, tool_calls: events.length },
+      'run history: step recorded',
+    );
   }
 
   finish(runId: string, o: RunOutcome): void {
-    this.open().prepare(`UPDATE runs SET status = ?, finished_at = ?, duration_ms = ?, terminal = ?, error_code = ?, error_message = ? WHERE run_id = ?`)
-      .run(o.status, o.finished_at, Math.round(o.duration_ms), o.terminal ?? null, o.error?.code ?? null, o.error?.message ?? null, runId);
+    this.open()
+      .prepare(
+        `UPDATE runs SET status = ?, finished_at = ?, duration_ms = ?, terminal = ?, error_code = ?, error_message = ? WHERE run_id = ?`,
+      )
+      .run(
+        o.status,
+        o.finished_at,
+        Math.round(o.duration_ms),
+        o.terminal ?? null,
+        o.error?.code ?? null,
+        o.error?.message ?? null,
+        runId,
+      );
   }
 
   list(q: RunQuery): RunSummary[] {
@@ -63,7 +107,9 @@ export class SqliteRunIndex implements RunIndex {
     if (q.since) where.push('started_at >= ?') && args.push(q.since);
     const sql = `SELECT r.*, (SELECT COUNT(*) FROM steps s WHERE s.run_id = r.run_id) AS step_count FROM runs r
       ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY started_at DESC, rowid DESC LIMIT ?`;
-    const rows = this.open().prepare(sql).all(...args, q.limit ?? 20) as Row[];
+    const rows = this.open()
+      .prepare(sql)
+      .all(...args, q.limit ?? 20) as Row[];
     const runs = rows.map(summary);
     return q.status ? runs.filter((r) => r.status === q.status) : runs;
   }
@@ -71,18 +117,28 @@ export class SqliteRunIndex implements RunIndex {
   resolve(idOrPrefix: string): string {
     if (!ID_PREFIX.test(idOrPrefix)) throw notFound(idOrPrefix);
     const escaped = idOrPrefix.replace(/[\\%_]/g, (c) => `\\${c}`);
-    const rows = this.open().prepare(`SELECT run_id FROM runs WHERE run_id LIKE ? ESCAPE '\\' ORDER BY started_at DESC LIMIT 6`).all(`${escaped}%`) as Row[];
+    const rows = this.open()
+      .prepare(`SELECT run_id FROM runs WHERE run_id LIKE ? ESCAPE '\\' ORDER BY started_at DESC LIMIT 6`)
+      .all(`${escaped}%`) as Row[];
     const ids = rows.map((r) => String(r.run_id));
     if (ids.includes(idOrPrefix)) return idOrPrefix;
     if (ids.length === 1) return ids[0];
     if (ids.length === 0) throw notFound(idOrPrefix);
-    throw new AwfError(ErrorCodes.RUN_AMBIGUOUS_ID, `"${idOrPrefix}" matches more than one run: ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''}`,
-      { prefix: idOrPrefix, matches: ids.slice(0, 5) }, 'Give more characters of the run id.');
+    throw new AwfError(
+      ErrorCodes.RUN_AMBIGUOUS_ID,
+      `"${idOrPrefix}" matches more than one run: ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''}`,
+      { prefix: idOrPrefix, matches: ids.slice(0, 5) },
+      'Give more characters of the run id.',
+    );
   }
 
   get(runId: string): RunDetail {
     const db = this.open();
-    const row = db.prepare('SELECT r.*, (SELECT COUNT(*) FROM steps s WHERE s.run_id = r.run_id) AS step_count FROM runs r WHERE run_id = ?').get(runId) as Row | undefined;
+    const row = db
+      .prepare(
+        'SELECT r.*, (SELECT COUNT(*) FROM steps s WHERE s.run_id = r.run_id) AS step_count FROM runs r WHERE run_id = ?',
+      )
+      .get(runId) as Row | undefined;
     if (!row) throw notFound(runId);
     const steps = (db.prepare('SELECT * FROM steps WHERE run_id = ? ORDER BY seq').all(runId) as Row[]).map(stepRecord);
     return { ...summary(row), inputs: JSON.parse(String(row.inputs)) as Record<string, string>, step_records: steps };
@@ -91,7 +147,9 @@ export class SqliteRunIndex implements RunIndex {
   prune(before: string): string[] {
     const db = this.open();
     const ids = db.transaction(() => {
-      const found = (db.prepare(`SELECT run_id FROM runs WHERE started_at < ? AND status != 'running'`).all(before) as Row[]).map((r) => String(r.run_id));
+      const found = (
+        db.prepare(`SELECT run_id FROM runs WHERE started_at < ? AND status != 'running'`).all(before) as Row[]
+      ).map((r) => String(r.run_id));
       const del = db.prepare('DELETE FROM runs WHERE run_id = ?');
       found.forEach((id) => del.run(id));
       return found;
@@ -117,8 +175,13 @@ export class SqliteRunIndex implements RunIndex {
       db.exec(HISTORY_SCHEMA);
     } catch (err) {
       db.close();
-      throw new AwfError(ErrorCodes.HISTORY_FAILED, `cannot use the run history ${file}: ${(err as Error).message}`, { file },
-        'Move the file away to start a new history; `awf runs` reads it again once it is a valid database.', { cause: err });
+      throw new AwfError(
+        ErrorCodes.HISTORY_FAILED,
+        `cannot use the run history ${file}: ${(err as Error).message}`,
+        { file },
+        'Move the file away to start a new history; `awf runs` reads it again once it is a valid database.',
+        { cause: err },
+      );
     }
     this.db = db;
     this.logger?.debug({ file }, 'run history opened');
@@ -129,9 +192,13 @@ export class SqliteRunIndex implements RunIndex {
 function summary(r: Row): RunSummary {
   const status = String(r.status) as RunSummary['status'];
   return {
-    run_id: String(r.run_id), workflow: String(r.workflow), file: String(r.file ?? ''), cwd: String(r.cwd ?? ''),
+    run_id: String(r.run_id),
+    workflow: String(r.workflow),
+    file: String(r.file ?? ''),
+    cwd: String(r.cwd ?? ''),
     status: status === 'running' && !alive(Number(r.pid)) ? 'interrupted' : status,
-    started_at: String(r.started_at), steps: Number(r.step_count ?? 0),
+    started_at: String(r.started_at),
+    steps: Number(r.step_count ?? 0),
     ...(r.finished_at ? { finished_at: String(r.finished_at) } : {}),
     ...(r.duration_ms !== null ? { duration_ms: Number(r.duration_ms) } : {}),
     ...(r.current_step ? { current_step: String(r.current_step) } : {}),
@@ -142,8 +209,14 @@ function summary(r: Row): RunSummary {
 
 function stepRecord(r: Row): StepRecord {
   return {
-    seq: Number(r.seq), name: String(r.name), type: String(r.type), status: String(r.status), started_at: String(r.started_at),
-    duration_ms: Number(r.duration_ms), exit_code: Number(r.exit_code), tool_calls: Number(r.tool_calls),
+    seq: Number(r.seq),
+    name: String(r.name),
+    type: String(r.type),
+    status: String(r.status),
+    started_at: String(r.started_at),
+    duration_ms: Number(r.duration_ms),
+    exit_code: Number(r.exit_code),
+    tool_calls: Number(r.tool_calls),
     state: JSON.parse(String(r.state)) as StepRecord['state'],
     ...(r.next ? { next: String(r.next) } : {}),
     ...(r.error_code ? { error: { code: String(r.error_code), message: String(r.error_message ?? '') } } : {}),
@@ -162,8 +235,12 @@ function alive(pid: number): boolean {
 }
 
 function notFound(id: string): AwfError {
-  return new AwfError(ErrorCodes.RUN_NOT_FOUND, `no run "${id}" in the history`, { run_id: id },
-    'Use the id that `awf run` printed (a unique prefix is enough); `awf history` lists past runs.');
+  return new AwfError(
+    ErrorCodes.RUN_NOT_FOUND,
+    `no run "${id}" in the history`,
+    { run_id: id },
+    'Use the id that `awf run` printed (a unique prefix is enough); `awf history` lists past runs.',
+  );
 }
 
 export function historyFile(storage: string): string {

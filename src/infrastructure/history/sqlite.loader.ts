@@ -21,14 +21,23 @@ export function openDatabase(file: string, load: () => unknown = () => require('
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     if (/bindings|\.node|NODE_MODULE_VERSION|invalid ELF/i.test(message)) throw unavailable(file, err);
-    throw new AwfError(ErrorCodes.HISTORY_FAILED, `cannot open the run history ${file}: ${message}`, { file },
-      'Check that the storage directory (--storage, $AWF_STORAGE) is writable.', { cause: err });
+    throw new AwfError(
+      ErrorCodes.HISTORY_FAILED,
+      `cannot open the run history ${file}: ${message}`,
+      { file },
+      'Check that the storage directory (--storage, $AWF_STORAGE) is writable.',
+      { cause: err },
+    );
   }
 }
 
 function unavailable(file: string, err: unknown): AwfError {
   const reason = (err instanceof Error ? err.message : String(err)).split('\n')[0];
-  return new AwfError(ErrorCodes.HISTORY_UNAVAILABLE, `the run history needs better-sqlite3's native build, which cannot be loaded: ${reason}`,
-    { file }, 'Reinstall with `npm ci` (a C++ compiler, make and python3 are needed where no prebuilt binary fits), or `npm rebuild better-sqlite3`.',
-    { cause: err });
+  return new AwfError(
+    ErrorCodes.HISTORY_UNAVAILABLE,
+    `the run history needs better-sqlite3's native build, which cannot be loaded: ${reason}`,
+    { file },
+    'Reinstall with `npm ci` (a C++ compiler, make and python3 are needed where no prebuilt binary fits), or `npm rebuild better-sqlite3`.',
+    { cause: err },
+  );
 }

@@ -54,7 +54,10 @@ export class CoalescingFdStream {
    * @param beforeFlush puts in what a writer holds back outside the stream (unserialized span
    *   records), so a flush on exit or on `end` writes that too.
    */
-  constructor(private readonly fd: number, private readonly beforeFlush?: () => void) {}
+  constructor(
+    private readonly fd: number,
+    private readonly beforeFlush?: () => void,
+  ) {}
 
   /** Bytes accepted but not yet handed to the kernel. */
   get pending(): number {

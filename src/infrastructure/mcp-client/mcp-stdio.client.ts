@@ -19,10 +19,15 @@ const STDERR_TAIL_CHARS = 4000;
  */
 @Injectable()
 export class McpStdioClientConnector implements ToolClientConnector {
-  async connect(injection: ProxyInjection, options: { cwd: string; env: Readonly<Record<string, string>> }): Promise<ToolClientSession> {
+  async connect(
+    injection: ProxyInjection,
+    options: { cwd: string; env: Readonly<Record<string, string>> },
+  ): Promise<ToolClientSession> {
     // Loaded here, not at the top: every other command (mcp-serve above all) starts without it.
     const { Client } = require('@modelcontextprotocol/sdk/client/index.js') as { Client: typeof SdkClient };
-    const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js') as { StdioClientTransport: typeof SdkStdioClientTransport };
+    const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js') as {
+      StdioClientTransport: typeof SdkStdioClientTransport;
+    };
     const transport = new StdioClientTransport({
       command: injection.command,
       args: injection.args,
@@ -44,8 +49,11 @@ export class McpStdioClientConnector implements ToolClientConnector {
       };
     } catch (err) {
       await close();
-      throw new AwfError(ErrorCodes.EXECUTION_AGENT_FAILED, `cannot start the step's MCP proxy: ${(err as Error).message}${tail(stderr)}`,
-        { command: [injection.command, ...injection.args].join(' ') });
+      throw new AwfError(
+        ErrorCodes.EXECUTION_AGENT_FAILED,
+        `cannot start the step's MCP proxy: ${(err as Error).message}${tail(stderr)}`,
+        { command: [injection.command, ...injection.args].join(' ') },
+      );
     }
     return {
       close,
@@ -59,13 +67,23 @@ export class McpStdioClientConnector implements ToolClientConnector {
         if (signal?.aborted) abort();
         else signal?.addEventListener('abort', abort, { once: true });
         try {
-          const result = await client.callTool({ name, arguments: args }, undefined, { signal: call.signal, timeout: NO_REQUEST_TIMEOUT });
-          return { content: (result.content as ToolResult['content']).filter((c) => c.type === 'text'), ...(result.isError ? { isError: true } : {}) };
+          const result = await client.callTool({ name, arguments: args }, undefined, {
+            signal: call.signal,
+            timeout: NO_REQUEST_TIMEOUT,
+          });
+          return {
+            content: (result.content as ToolResult['content']).filter((c) => c.type === 'text'),
+            ...(result.isError ? { isError: true } : {}),
+          };
         } catch (err) {
           if (signal?.aborted) throw err;
           if (serverGone) {
-            throw new AwfError(ErrorCodes.EXECUTION_PROXY_DIED, `the step's MCP proxy (awf mcp-serve) exited during the call to ${name}${tail(stderr)}`,
-              { tool: name }, 'Look at the proxy\'s last stderr lines above; a crash of awf mcp-serve is a bug worth reporting.');
+            throw new AwfError(
+              ErrorCodes.EXECUTION_PROXY_DIED,
+              `the step's MCP proxy (awf mcp-serve) exited during the call to ${name}${tail(stderr)}`,
+              { tool: name },
+              "Look at the proxy's last stderr lines above; a crash of awf mcp-serve is a bug worth reporting.",
+            );
           }
           return errorResult((err as Error).message);
         } finally {

@@ -28,7 +28,10 @@ export const JsonRpcErrorCode = {
 
 /** An error a handler throws to answer with this code instead of -32603. */
 export class JsonRpcError extends Error {
-  constructor(readonly code: number, message: string) {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -45,20 +48,23 @@ export function toJsonRpcMessage(value: unknown): JsonRpcMessage | undefined {
     if (typeof value.method !== 'string' || !validParams(value.params)) return undefined;
     const params = value.params as Params | undefined;
     if ('id' in value) {
-      return isRequestId(value.id) && onlyKeys(value, REQUEST_KEYS) ? { kind: 'request', id: value.id, method: value.method, params } : undefined;
+      return isRequestId(value.id) && onlyKeys(value, REQUEST_KEYS)
+        ? { kind: 'request', id: value.id, method: value.method, params }
+        : undefined;
     }
     return onlyKeys(value, NOTIFICATION_KEYS) ? { kind: 'notification', method: value.method, params } : undefined;
   }
   if (!isRequestId(value.id)) return undefined;
-  if ('result' in value) return isPlainObject(value.result) && onlyKeys(value, RESULT_KEYS) ? { kind: 'response', id: value.id } : undefined;
-  if ('error' in value) return validError(value.error) && onlyKeys(value, ERROR_KEYS) ? { kind: 'response', id: value.id } : undefined;
+  if ('result' in value)
+    return isPlainObject(value.result) && onlyKeys(value, RESULT_KEYS) ? { kind: 'response', id: value.id } : undefined;
+  if ('error' in value)
+    return validError(value.error) && onlyKeys(value, ERROR_KEYS) ? { kind: 'response', id: value.id } : undefined;
   return undefined;
 }
 
 export function isRequestId(id: unknown): id is RequestId {
   return typeof id === 'string' || Number.isSafeInteger(id);
 }
-
 
 function onlyKeys(value: Record<string, unknown>, allowed: ReadonlySet<string>): boolean {
   for (const key in value) if (!allowed.has(key)) return false;

@@ -1,4 +1,8 @@
-import { JSONRPCMessageSchema, LATEST_PROTOCOL_VERSION as SDK_LATEST, SUPPORTED_PROTOCOL_VERSIONS as SDK_SUPPORTED } from '@modelcontextprotocol/sdk/types.js';
+import {
+  JSONRPCMessageSchema,
+  LATEST_PROTOCOL_VERSION as SDK_LATEST,
+  SUPPORTED_PROTOCOL_VERSIONS as SDK_SUPPORTED,
+} from '@modelcontextprotocol/sdk/types.js';
 import { toJsonRpcMessage } from './json-rpc';
 import { LATEST_PROTOCOL_VERSION, negotiateProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS } from './mcp-protocol';
 
@@ -38,10 +42,16 @@ describe('the MCP edge against the SDK it replaces', () => {
     { jsonrpc: '2.0', id: 1, method: 'tools/list', params: [1] },
     { jsonrpc: '2.0', id: 1, method: 'tools/list', params: null },
     [{ jsonrpc: '2.0', id: 1, method: 'ping' }],
-    null, 42, 'str', {},
+    null,
+    42,
+    'str',
+    {},
   ];
 
-  it.each(frames.map((f) => [JSON.stringify(f), f]))('accepts exactly what the SDK schema accepts: %s', (_label, frame) => {
-    expect(toJsonRpcMessage(frame) !== undefined).toBe(JSONRPCMessageSchema.safeParse(frame).success);
-  });
+  it.each(frames.map((f) => [JSON.stringify(f), f]))(
+    'accepts exactly what the SDK schema accepts: %s',
+    (_label, frame) => {
+      expect(toJsonRpcMessage(frame) !== undefined).toBe(JSONRPCMessageSchema.safeParse(frame).success);
+    },
+  );
 });

@@ -7,13 +7,16 @@ function gatedTools() {
   const gates = new Map<string, () => void>();
   const started: string[] = [];
   const dispatcher: ToolRouter = {
-    list: () => [{ name: 'wait', description: 'waits', source: 'test', inputSchema: { type: 'object', properties: {} } }],
-    call: (_name, args, options) => new Promise((resolve, reject) => {
-      const key = String((args as { key: string }).key);
-      started.push(key);
-      gates.set(key, () => resolve({ content: [{ type: 'text', text: key }] }));
-      options?.signal?.addEventListener('abort', () => reject(new Error('aborted')));
-    }),
+    list: () => [
+      { name: 'wait', description: 'waits', source: 'test', inputSchema: { type: 'object', properties: {} } },
+    ],
+    call: (_name, args, options) =>
+      new Promise((resolve, reject) => {
+        const key = String((args as { key: string }).key);
+        started.push(key);
+        gates.set(key, () => resolve({ content: [{ type: 'text', text: key }] }));
+        options?.signal?.addEventListener('abort', () => reject(new Error('aborted')));
+      }),
     close: async () => undefined,
   };
   return { dispatcher, started, finish: (key: string) => gates.get(key)?.() };
@@ -33,7 +36,8 @@ function session(dispatcher: ToolRouter, maxConcurrentCalls: number) {
   const server = new McpStdioServer(dispatcher, { name: 't', version: '0', stdin, stdout, maxConcurrentCalls });
   const served = server.serve();
   const send = (frame: object) => stdin.write(JSON.stringify({ jsonrpc: '2.0', ...frame }) + '\n');
-  const call = (id: number, key: string) => send({ id, method: 'tools/call', params: { name: 'wait', arguments: { key } } });
+  const call = (id: number, key: string) =>
+    send({ id, method: 'tools/call', params: { name: 'wait', arguments: { key } } });
   const settle = () => new Promise((r) => setImmediate(r));
   return { send, call, settle, answers, end: async () => (stdin.end(), await served) };
 }

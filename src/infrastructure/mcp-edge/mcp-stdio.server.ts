@@ -52,12 +52,18 @@ export class McpStdioServer implements ToolServerSession {
   private finished?: () => void;
   private onFirstAnswer?: () => void;
 
-  constructor(private readonly tools: ToolRouter, options: McpStdioServerOptions) {
+  constructor(
+    private readonly tools: ToolRouter,
+    options: McpStdioServerOptions,
+  ) {
     this.onFirstAnswer = options.onFirstAnswer;
     this.maxConcurrentCalls = options.maxConcurrentCalls ?? MAX_CONCURRENT_CALLS;
     this.stdin = options.stdin ?? process.stdin;
     this.serverInfo = { name: options.name, version: options.version };
-    this.transport = new StdioLineTransport(this.stdin, options.stdout ?? process.stdout, { maxFrameBytes: options.maxFrameBytes, onMalformed: options.onMalformedFrame });
+    this.transport = new StdioLineTransport(this.stdin, options.stdout ?? process.stdout, {
+      maxFrameBytes: options.maxFrameBytes,
+      onMalformed: options.onMalformedFrame,
+    });
   }
 
   /** Serves until stdin ends or `stop()`. */
@@ -93,7 +99,11 @@ export class McpStdioServer implements ToolServerSession {
     try {
       switch (method) {
         case 'initialize':
-          return this.answer(id, { protocolVersion: negotiateProtocolVersion(initializeParams(params).protocolVersion), capabilities: CAPABILITIES, serverInfo: this.serverInfo });
+          return this.answer(id, {
+            protocolVersion: negotiateProtocolVersion(initializeParams(params).protocolVersion),
+            capabilities: CAPABILITIES,
+            serverInfo: this.serverInfo,
+          });
         case 'ping':
           return this.answer(id, {});
         case 'tools/list':
@@ -126,14 +136,30 @@ export class McpStdioServer implements ToolServerSession {
     this.inFlight.set(id, controller);
     try {
       const token = params.progressToken;
-      const onProgress = token === undefined ? undefined : (p: ToolProgress): void => {
-        if (!controller.signal.aborted) this.transport.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, ...p } });
-      };
-      const result = await this.tools.call(params.name, params.arguments, { signal: controller.signal, ...(onProgress ? { onProgress } : {}) });
+      const onProgress =
+        token === undefined
+          ? undefined
+          : (p: ToolProgress): void => {
+              if (!controller.signal.aborted)
+                this.transport.send({
+                  jsonrpc: '2.0',
+                  method: 'notifications/progress',
+                  params: { progressToken: token, ...p },
+                });
+            };
+      const result = await this.tools.call(params.name, params.arguments, {
+        signal: controller.signal,
+        ...(onProgress ? { onProgress } : {}),
+      });
       if (!controller.signal.aborted) this.answer(id, result);
     } catch (err) {
       if (controller.signal.aborted) return; // a cancelled request gets no answer, as in the SDK
-      this.fail(id, isAwfError(err) && err.code === ErrorCodes.TOOL_UNKNOWN ? new JsonRpcError(JsonRpcErrorCode.InvalidParams, `Unknown tool: ${params.name}`) : err);
+      this.fail(
+        id,
+        isAwfError(err) && err.code === ErrorCodes.TOOL_UNKNOWN
+          ? new JsonRpcError(JsonRpcErrorCode.InvalidParams, `Unknown tool: ${params.name}`)
+          : err,
+      );
     } finally {
       if (this.inFlight.get(id) === controller) this.inFlight.delete(id);
       this.next();
@@ -159,7 +185,12 @@ export class McpStdioServer implements ToolServerSession {
 
   private fail(id: RequestId, err: unknown): void {
     const code = err instanceof JsonRpcError ? err.code : JsonRpcErrorCode.InternalError;
-    const message = err instanceof Error ? err.message : isPlainObject(err) && typeof err.message === 'string' ? err.message : 'Internal error';
+    const message =
+      err instanceof Error
+        ? err.message
+        : isPlainObject(err) && typeof err.message === 'string'
+          ? err.message
+          : 'Internal error';
     this.transport.send({ jsonrpc: '2.0', id, error: { code, message } });
   }
 }

@@ -39,7 +39,11 @@ export class StdioLineTransport {
   private inputPaused = false;
   private closed = false;
 
-  constructor(private readonly stdin: Readable, private readonly stdout: Writable, private readonly options: StdioLineTransportOptions = {}) {
+  constructor(
+    private readonly stdin: Readable,
+    private readonly stdout: Writable,
+    private readonly options: StdioLineTransportOptions = {},
+  ) {
     this.maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
   }
 
@@ -114,7 +118,11 @@ export class StdioLineTransport {
       return;
     }
     const all = Buffer.concat([...this.pieces, part]);
-    this.oversized = { head: Buffer.from(all.subarray(0, PEEK_BYTES)), tail: Buffer.from(lastBytes(all, PEEK_BYTES)), bytes: all.length };
+    this.oversized = {
+      head: Buffer.from(all.subarray(0, PEEK_BYTES)),
+      tail: Buffer.from(lastBytes(all, PEEK_BYTES)),
+      bytes: all.length,
+    };
     this.pieces = [];
     this.pendingBytes = 0;
   }
@@ -123,10 +131,16 @@ export class StdioLineTransport {
     if (this.oversized) {
       const { head, tail, bytes } = this.oversized;
       this.oversized = undefined;
-      this.refuse(recoverId(head.toString('utf8'), tail.toString('utf8')), JsonRpcErrorCode.InvalidRequest, `Invalid Request: a frame of ${bytes} bytes exceeds the limit of ${this.maxFrameBytes} bytes`);
+      this.refuse(
+        recoverId(head.toString('utf8'), tail.toString('utf8')),
+        JsonRpcErrorCode.InvalidRequest,
+        `Invalid Request: a frame of ${bytes} bytes exceeds the limit of ${this.maxFrameBytes} bytes`,
+      );
       return;
     }
-    const line = (this.pieces.length === 1 ? this.pieces[0] : Buffer.concat(this.pieces)).toString('utf8').replace(/\r$/, '');
+    const line = (this.pieces.length === 1 ? this.pieces[0] : Buffer.concat(this.pieces))
+      .toString('utf8')
+      .replace(/\r$/, '');
     this.pieces = [];
     this.pendingBytes = 0;
     if (line.trim() === '') return;
@@ -138,12 +152,20 @@ export class StdioLineTransport {
     try {
       value = JSON.parse(line);
     } catch {
-      this.refuse(recoverId(line.slice(0, PEEK_BYTES), line.slice(-PEEK_BYTES)), JsonRpcErrorCode.ParseError, 'Parse error: the frame is not valid JSON');
+      this.refuse(
+        recoverId(line.slice(0, PEEK_BYTES), line.slice(-PEEK_BYTES)),
+        JsonRpcErrorCode.ParseError,
+        'Parse error: the frame is not valid JSON',
+      );
       return;
     }
     const message = toJsonRpcMessage(value);
     if (!message) {
-      this.refuse(requestIdOf(value), JsonRpcErrorCode.InvalidRequest, 'Invalid Request: not a JSON-RPC 2.0 request, notification or response');
+      this.refuse(
+        requestIdOf(value),
+        JsonRpcErrorCode.InvalidRequest,
+        'Invalid Request: not a JSON-RPC 2.0 request, notification or response',
+      );
       return;
     }
     try {

@@ -9,7 +9,12 @@ import { encodeValues } from '../../sdk/wire/value-codec';
 export const CONTROL_DEADLINE_MS = 5_000;
 
 type Callback = (err: GrpcJs.ServiceError | null, value?: unknown) => void;
-type UnaryMethod = (request: unknown, metadata: GrpcJs.Metadata, options: GrpcJs.CallOptions, callback: Callback) => GrpcJs.ClientUnaryCall;
+type UnaryMethod = (
+  request: unknown,
+  metadata: GrpcJs.Metadata,
+  options: GrpcJs.CallOptions,
+  callback: Callback,
+) => GrpcJs.ClientUnaryCall;
 
 /**
  * gRPC clients for one plugin over one channel: mTLS when the plugin sent a certificate
@@ -21,15 +26,28 @@ export class PluginConnection {
   private readonly clients: Record<'plugin' | 'operation' | 'health' | 'controller' | 'stdio', GrpcJs.Client>;
   private stdio?: GrpcJs.ClientReadableStream<unknown>;
 
-  constructor(endpoint: HandshakeEndpoint, hostCert: EphemeralCert | undefined, private readonly logger: AppLogger) {
+  constructor(
+    endpoint: HandshakeEndpoint,
+    hostCert: EphemeralCert | undefined,
+    private readonly logger: AppLogger,
+  ) {
     const protocol = loadPluginProtocol();
     const { grpc } = protocol;
     const target = endpoint.network === 'unix' ? `unix:${endpoint.address}` : endpoint.address;
-    const credentials = endpoint.certDer && hostCert
-      ? grpc.credentials.createSsl(Buffer.from(derToPem(endpoint.certDer)), Buffer.from(hostCert.keyPem), Buffer.from(hostCert.certPem))
-      : grpc.credentials.createInsecure();
-    this.channel = new grpc.Channel(target, credentials, { 'grpc.ssl_target_name_override': 'localhost', 'grpc.default_authority': 'localhost' });
-    const make = (ctor: GrpcJs.ServiceClientConstructor) => new ctor(target, credentials, { channelOverride: this.channel });
+    const credentials =
+      endpoint.certDer && hostCert
+        ? grpc.credentials.createSsl(
+            Buffer.from(derToPem(endpoint.certDer)),
+            Buffer.from(hostCert.keyPem),
+            Buffer.from(hostCert.certPem),
+          )
+        : grpc.credentials.createInsecure();
+    this.channel = new grpc.Channel(target, credentials, {
+      'grpc.ssl_target_name_override': 'localhost',
+      'grpc.default_authority': 'localhost',
+    });
+    const make = (ctor: GrpcJs.ServiceClientConstructor) =>
+      new ctor(target, credentials, { channelOverride: this.channel });
     this.clients = {
       plugin: make(protocol.PluginService),
       operation: make(protocol.OperationService),
@@ -46,8 +64,14 @@ export class PluginConnection {
 
   /** go-plugin writes the plugin's stdout/stderr here; Go plugins block if nobody reads it. */
   drainStdio(): void {
-    const call = (this.clients.stdio as unknown as { streamStdio(req: unknown): GrpcJs.ClientReadableStream<{ channel: string; data: Buffer }> }).streamStdio({});
-    call.on('data', (chunk: { channel: string; data: Buffer }) => this.logger.info({ stream: String(chunk.channel).toLowerCase() }, chunk.data.toString('utf8').trimEnd()));
+    const call = (
+      this.clients.stdio as unknown as {
+        streamStdio(req: unknown): GrpcJs.ClientReadableStream<{ channel: string; data: Buffer }>;
+      }
+    ).streamStdio({});
+    call.on('data', (chunk: { channel: string; data: Buffer }) =>
+      this.logger.info({ stream: String(chunk.channel).toLowerCase() }, chunk.data.toString('utf8').trimEnd()),
+    );
     call.on('error', () => undefined);
     this.stdio = call;
   }
@@ -61,12 +85,20 @@ export class PluginConnection {
   }
 
   async listOperations(): Promise<OperationSchemaMessage[]> {
-    const res = (await this.unary('operation', 'listOperations', {}, CONTROL_DEADLINE_MS)) as { operations: OperationSchemaMessage[] };
+    const res = (await this.unary('operation', 'listOperations', {}, CONTROL_DEADLINE_MS)) as {
+      operations: OperationSchemaMessage[];
+    };
     return res.operations;
   }
 
   execute(operation: string, inputs: Record<string, unknown>, signal?: AbortSignal): Promise<ExecuteResponseMessage> {
-    return this.unary('operation', 'execute', { operation, inputs: encodeValues(inputs) }, undefined, signal) as Promise<ExecuteResponseMessage>;
+    return this.unary(
+      'operation',
+      'execute',
+      { operation, inputs: encodeValues(inputs) },
+      undefined,
+      signal,
+    ) as Promise<ExecuteResponseMessage>;
   }
 
   /** Best effort, like go-plugin's Kill: the plugin's Shutdown, then the controller's. */
@@ -82,7 +114,13 @@ export class PluginConnection {
     this.channel.close();
   }
 
-  private unary(client: keyof PluginConnection['clients'], method: string, request: unknown, deadlineMs?: number, signal?: AbortSignal): Promise<unknown> {
+  private unary(
+    client: keyof PluginConnection['clients'],
+    method: string,
+    request: unknown,
+    deadlineMs?: number,
+    signal?: AbortSignal,
+  ): Promise<unknown> {
     const { grpc } = loadPluginProtocol();
     const fn = (this.clients[client] as unknown as Record<string, UnaryMethod>)[method].bind(this.clients[client]);
     return new Promise((resolve, reject) => {

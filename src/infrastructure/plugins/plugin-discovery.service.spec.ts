@@ -33,8 +33,13 @@ describe('plugin discovery, manifests and enable state', () => {
   it('searches ./.awf/plugins before $XDG_DATA_HOME/awf/plugins, and only AWF_PLUGINS_PATH when it is set', () => {
     mkdirSync(join(root, 'project/.awf/plugins'), { recursive: true });
     mkdirSync(join(root, 'xdg/awf/plugins'), { recursive: true });
-    expect(pluginSearchDirs(process.env, join(root, 'project'))).toEqual([join(root, 'project/.awf/plugins'), join(root, 'xdg/awf/plugins')]);
-    expect(pluginSearchDirs({ ...process.env, AWF_PLUGINS_PATH: join(root, 'xdg/awf/plugins') }, join(root, 'project'))).toEqual([join(root, 'xdg/awf/plugins')]);
+    expect(pluginSearchDirs(process.env, join(root, 'project'))).toEqual([
+      join(root, 'project/.awf/plugins'),
+      join(root, 'xdg/awf/plugins'),
+    ]);
+    expect(
+      pluginSearchDirs({ ...process.env, AWF_PLUGINS_PATH: join(root, 'xdg/awf/plugins') }, join(root, 'project')),
+    ).toEqual([join(root, 'xdg/awf/plugins')]);
     expect(pluginSearchDirs({ ...process.env, AWF_PLUGINS_PATH: join(root, 'missing') })).toEqual([]);
   });
 
@@ -58,8 +63,16 @@ describe('plugin discovery, manifests and enable state', () => {
       ['weather', 'ok'],
     ]);
     const byName = Object.fromEntries(found.map((p) => [p.name, p]));
-    expect(byName.kv.launch).toEqual({ command: process.execPath, args: ['dist/plugin.js', '--fast'], cwd: join(root, 'a', 'kv') });
-    expect(byName.time).toMatchObject({ version: '1.2.3', description: '', launch: { command: join(root, 'a', 'time', 'awf-plugin-time') } });
+    expect(byName.kv.launch).toEqual({
+      command: process.execPath,
+      args: ['dist/plugin.js', '--fast'],
+      cwd: join(root, 'a', 'kv'),
+    });
+    expect(byName.time).toMatchObject({
+      version: '1.2.3',
+      description: '',
+      launch: { command: join(root, 'a', 'time', 'awf-plugin-time') },
+    });
     expect(byName.weather.launch?.command).toBe(join(root, 'a', 'awf-plugin-weather', 'awf-plugin-weather'));
   });
 
@@ -68,19 +81,28 @@ describe('plugin discovery, manifests and enable state', () => {
     expect(store.file()).toBe(join(root, 'xdg/awf/plugins/plugins.json'));
     expect(store.isEnabled('kv')).toBe(true);
     mkdirSync(join(root, 'xdg/awf/plugins'), { recursive: true });
-    writeFileSync(store.file(), JSON.stringify({ kv: { enabled: true, config: { file: '/tmp/kv.json' }, checksum: 'abc' } }));
+    writeFileSync(
+      store.file(),
+      JSON.stringify({ kv: { enabled: true, config: { file: '/tmp/kv.json' }, checksum: 'abc' } }),
+    );
     store.setEnabled('kv', false);
     expect(store.isEnabled('kv')).toBe(false);
     expect(store.config('kv')).toEqual({ file: '/tmp/kv.json' });
     const saved = JSON.parse(readFileSync(store.file(), 'utf8'));
     expect(saved.kv).toMatchObject({ enabled: false, checksum: 'abc', disabled_at: expect.any(String) });
     store.setEnabled('kv', true);
-    expect(JSON.parse(readFileSync(store.file(), 'utf8')).kv).toEqual({ enabled: true, config: { file: '/tmp/kv.json' }, checksum: 'abc' });
+    expect(JSON.parse(readFileSync(store.file(), 'utf8')).kv).toEqual({
+      enabled: true,
+      config: { file: '/tmp/kv.json' },
+      checksum: 'abc',
+    });
   });
 
   it('reports a corrupt plugins.json as a config error naming the file', () => {
     mkdirSync(join(root, 'xdg/awf/plugins'), { recursive: true });
     writeFileSync(join(root, 'xdg/awf/plugins/plugins.json'), '{ nope');
-    expect(() => new PluginStateStore().isEnabled('kv')).toThrow(expect.objectContaining({ code: 'USER.CONFIG.INVALID' }));
+    expect(() => new PluginStateStore().isEnabled('kv')).toThrow(
+      expect.objectContaining({ code: 'USER.CONFIG.INVALID' }),
+    );
   });
 });

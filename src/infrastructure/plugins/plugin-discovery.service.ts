@@ -14,7 +14,10 @@ export class PluginDiscovery {
   discover(): DiscoveredPlugin[] {
     const found = new Map<string, DiscoveredPlugin>();
     for (const dir of pluginSearchDirs()) {
-      const entries = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+      const entries = readdirSync(dir, { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name)
+        .sort();
       for (const entry of entries) {
         const pluginDir = join(dir, entry);
         if (!existsSync(join(pluginDir, 'plugin.yaml'))) continue;

@@ -50,8 +50,12 @@ export class PluginHost implements OnModuleDestroy {
       if (live) {
         const count = (this.restarts.get(plugin.name) ?? 0) + 1;
         if (count > MAX_RESTARTS) {
-          throw new AwfError(ErrorCodes.PLUGIN_CRASHED, `plugin ${plugin.name} crashed ${count} times; awf no longer restarts it in this session`,
-            { plugin: plugin.name }, 'See the plugin\'s stderr in the log (field "plugin").');
+          throw new AwfError(
+            ErrorCodes.PLUGIN_CRASHED,
+            `plugin ${plugin.name} crashed ${count} times; awf no longer restarts it in this session`,
+            { plugin: plugin.name },
+            'See the plugin\'s stderr in the log (field "plugin").',
+          );
         }
         this.restarts.set(plugin.name, count);
         this.logger.warn({ plugin: plugin.name, restart: count }, 'restarting crashed plugin');
@@ -88,11 +92,18 @@ export class PluginHost implements OnModuleDestroy {
 
   private async start(plugin: DiscoveredPlugin): Promise<RunningPlugin> {
     if (!plugin.launch) {
-      throw new AwfError(ErrorCodes.PLUGIN_BINARY_MISSING, `plugin ${plugin.name} cannot be started: ${plugin.problem ?? 'no executable'}`, { plugin: plugin.name, dir: plugin.dir });
+      throw new AwfError(
+        ErrorCodes.PLUGIN_BINARY_MISSING,
+        `plugin ${plugin.name} cannot be started: ${plugin.problem ?? 'no executable'}`,
+        { plugin: plugin.name, dir: plugin.dir },
+      );
     }
     const log = this.logger.child({ plugin: plugin.name });
     this.hostCert ??= generateEphemeralCert();
-    const { process: child, endpoint } = await PluginProcess.start(plugin.name, plugin.launch, { logger: this.logger, clientCertPem: this.hostCert.certPem });
+    const { process: child, endpoint } = await PluginProcess.start(plugin.name, plugin.launch, {
+      logger: this.logger,
+      clientCertPem: this.hostCert.certPem,
+    });
     const connection = new PluginConnection(endpoint, this.hostCert, log);
     try {
       connection.drainStdio();
@@ -100,13 +111,21 @@ export class PluginHost implements OnModuleDestroy {
       await connection.getInfo();
       await connection.init(this.state.config(plugin.name));
       const operations = await connection.listOperations();
-      log.debug({ plugin_pid: child.pid, tls: Boolean(endpoint.certDer), operations: operations.length }, 'plugin started');
+      log.debug(
+        { plugin_pid: child.pid, tls: Boolean(endpoint.certDer), operations: operations.length },
+        'plugin started',
+      );
       return { name: plugin.name, process: child, connection, endpoint, operations };
     } catch (err) {
       await child.stop(() => connection.shutdown(500));
       connection.close();
-      throw new AwfError(ErrorCodes.PLUGIN_START_FAILED, `plugin ${plugin.name} failed to start: ${(err as Error).message}${child.stderrNote()}`,
-        { plugin: plugin.name }, undefined, { cause: err });
+      throw new AwfError(
+        ErrorCodes.PLUGIN_START_FAILED,
+        `plugin ${plugin.name} failed to start: ${(err as Error).message}${child.stderrNote()}`,
+        { plugin: plugin.name },
+        undefined,
+        { cause: err },
+      );
     }
   }
 }

@@ -33,7 +33,8 @@ export function readPlugin(dir: string): DiscoveredPlugin {
   } catch (err) {
     return { ...fallback, problem: `plugin.yaml cannot be read: ${(err as Error).message.split('\n')[0]}` };
   }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ...fallback, problem: 'plugin.yaml is not a mapping' };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return { ...fallback, problem: 'plugin.yaml is not a mapping' };
   const m = raw as Record<string, unknown>;
   const plugin: DiscoveredPlugin = {
     name: typeof m.name === 'string' ? m.name : fallback.name,
@@ -43,14 +44,21 @@ export function readPlugin(dir: string): DiscoveredPlugin {
     dir,
   };
   const problem =
-    typeof m.name !== 'string' || !PLUGIN_NAME_PATTERN.test(m.name) ? `name ${JSON.stringify(m.name)} must start with a letter and use only letters, digits, "_" and "-"`
-    : !VERSION_PATTERN.test(plugin.version) ? `version ${JSON.stringify(m.version)} is not X.Y.Z`
-    : plugin.capabilities.length === 0 || plugin.capabilities.some((c) => !CAPABILITIES.includes(c)) ? `capabilities must list some of ${CAPABILITIES.join(', ')}`
-    : m.command !== undefined && typeof m.command !== 'string' && !isStringArray(m.command) ? 'command must be a string or a list of strings'
-    : undefined;
+    typeof m.name !== 'string' || !PLUGIN_NAME_PATTERN.test(m.name)
+      ? `name ${JSON.stringify(m.name)} must start with a letter and use only letters, digits, "_" and "-"`
+      : !VERSION_PATTERN.test(plugin.version)
+        ? `version ${JSON.stringify(m.version)} is not X.Y.Z`
+        : plugin.capabilities.length === 0 || plugin.capabilities.some((c) => !CAPABILITIES.includes(c))
+          ? `capabilities must list some of ${CAPABILITIES.join(', ')}`
+          : m.command !== undefined && typeof m.command !== 'string' && !isStringArray(m.command)
+            ? 'command must be a string or a list of strings'
+            : undefined;
   if (problem) return { ...plugin, problem: `plugin.yaml: ${problem}` };
-  const launch = m.command !== undefined ? commandLaunch(m.command as string | string[], dir) : binaryLaunch(dir, plugin.name);
-  return launch ? { ...plugin, launch } : { ...plugin, problem: `no executable awf-plugin-${basename(dir)} in ${dir} and no command: in plugin.yaml` };
+  const launch =
+    m.command !== undefined ? commandLaunch(m.command as string | string[], dir) : binaryLaunch(dir, plugin.name);
+  return launch
+    ? { ...plugin, launch }
+    : { ...plugin, problem: `no executable awf-plugin-${basename(dir)} in ${dir} and no command: in plugin.yaml` };
 }
 
 function commandLaunch(command: string | string[], dir: string): PluginLaunch | undefined {

@@ -9,7 +9,9 @@ import { join, resolve } from 'node:path';
  */
 export function pluginSearchDirs(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string[] {
   const candidates = env.AWF_PLUGINS_PATH
-    ? env.AWF_PLUGINS_PATH.split(':').filter(Boolean).map((d) => resolve(cwd, d))
+    ? env.AWF_PLUGINS_PATH.split(':')
+        .filter(Boolean)
+        .map((d) => resolve(cwd, d))
     : [resolve(cwd, '.awf/plugins'), join(dataHome(env), 'awf', 'plugins')];
   return [...new Set(candidates)].filter((d) => existsSync(d) && statSync(d).isDirectory());
 }
@@ -20,5 +22,7 @@ export function pluginStateFile(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 function dataHome(env: NodeJS.ProcessEnv): string {
-  return env.XDG_DATA_HOME && env.XDG_DATA_HOME.startsWith('/') ? env.XDG_DATA_HOME : join(env.HOME || homedir(), '.local', 'share');
+  return env.XDG_DATA_HOME && env.XDG_DATA_HOME.startsWith('/')
+    ? env.XDG_DATA_HOME
+    : join(env.HOME || homedir(), '.local', 'share');
 }

@@ -131,11 +131,22 @@ export class PluginProcess {
     return new Promise<HandshakeEndpoint>((resolve, reject) => {
       const fail = (code: ErrorCode, message: string, hint?: string) => {
         cleanup();
-        reject(new AwfError(code, `${message}${this.stderrNote()}`, { plugin: this.name, command: launch.command, pid: this.child.pid }, hint));
+        reject(
+          new AwfError(
+            code,
+            `${message}${this.stderrNote()}`,
+            { plugin: this.name, command: launch.command, pid: this.child.pid },
+            hint,
+          ),
+        );
       };
       const timer = setTimeout(
-        () => fail(ErrorCodes.PLUGIN_HANDSHAKE_TIMEOUT, `plugin ${this.name} did not complete the handshake within ${timeoutMs / 1000} s`,
-          'A plugin must print its handshake line (1|1|unix|<socket>|grpc|<cert>) as soon as it listens.'),
+        () =>
+          fail(
+            ErrorCodes.PLUGIN_HANDSHAKE_TIMEOUT,
+            `plugin ${this.name} did not complete the handshake within ${timeoutMs / 1000} s`,
+            'A plugin must print its handshake line (1|1|unix|<socket>|grpc|<cert>) as soon as it listens.',
+          ),
         timeoutMs,
       );
       const onLine = (line: string) => {
@@ -147,16 +158,27 @@ export class PluginProcess {
           lines.on('line', () => undefined);
           resolve(endpoint);
         } catch (err) {
-          fail(ErrorCodes.PLUGIN_HANDSHAKE_FAILED, `plugin ${this.name} sent a bad handshake: ${(err as Error).message}`,
-            'Is this a go-plugin (gRPC) plugin built for awf/AWF? Its first stdout line must be the handshake.');
+          fail(
+            ErrorCodes.PLUGIN_HANDSHAKE_FAILED,
+            `plugin ${this.name} sent a bad handshake: ${(err as Error).message}`,
+            'Is this a go-plugin (gRPC) plugin built for awf/AWF? Its first stdout line must be the handshake.',
+          );
         }
       };
-      const onExit = () => setImmediate(() =>
-        fail(ErrorCodes.PLUGIN_HANDSHAKE_FAILED, `plugin ${this.name} ${this.describeExit()} before its handshake`,
-          'Run the plugin by hand with AWF_PLUGIN=awf-plugin-v1 set to see its error.'));
+      const onExit = () =>
+        setImmediate(() =>
+          fail(
+            ErrorCodes.PLUGIN_HANDSHAKE_FAILED,
+            `plugin ${this.name} ${this.describeExit()} before its handshake`,
+            'Run the plugin by hand with AWF_PLUGIN=awf-plugin-v1 set to see its error.',
+          ),
+        );
       const onError = (err: NodeJS.ErrnoException) =>
-        fail(ErrorCodes.PLUGIN_BINARY_MISSING, `cannot start plugin ${this.name} (${launch.command}): ${err.code ?? err.message}`,
-          'Check the plugin folder: an executable awf-plugin-<name>, or a command: in plugin.yaml.');
+        fail(
+          ErrorCodes.PLUGIN_BINARY_MISSING,
+          `cannot start plugin ${this.name} (${launch.command}): ${err.code ?? err.message}`,
+          'Check the plugin folder: an executable awf-plugin-<name>, or a command: in plugin.yaml.',
+        );
       const cleanup = () => {
         clearTimeout(timer);
         lines.off('line', onLine);
@@ -184,7 +206,14 @@ function logPluginLine(logger: AppLogger, line: string): void {
       if (typeof entry['@message'] === 'string') {
         const level = String(entry['@level'] ?? 'info');
         const { '@message': msg, '@level': _l, '@timestamp': _t, ...fields } = entry;
-        const log = level === 'error' ? logger.error : level === 'warn' ? logger.warn : level === 'debug' || level === 'trace' ? logger.debug : logger.info;
+        const log =
+          level === 'error'
+            ? logger.error
+            : level === 'warn'
+              ? logger.warn
+              : level === 'debug' || level === 'trace'
+                ? logger.debug
+                : logger.info;
         log.call(logger, { stream: 'stderr', ...fields }, String(msg));
         return;
       }

@@ -20,15 +20,27 @@ export interface ScaffoldResult {
  */
 @Injectable()
 export class PluginScaffolder {
-  scaffold(rawName: string, options: { output?: string; force?: boolean; awfDependency?: string; cwd?: string } = {}): ScaffoldResult {
+  scaffold(
+    rawName: string,
+    options: { output?: string; force?: boolean; awfDependency?: string; cwd?: string } = {},
+  ): ScaffoldResult {
     const name = rawName.replace(/^awf-plugin-/, '');
     if (!NAME.test(name)) {
-      throw new AwfError(ErrorCodes.PLUGIN_INVALID_NAME, `plugin name ${JSON.stringify(rawName)} is not allowed`, { name: rawName },
-        'Use lowercase letters and digits, words joined by "-", starting with a letter (e.g. "weather" or "jira-issues").');
+      throw new AwfError(
+        ErrorCodes.PLUGIN_INVALID_NAME,
+        `plugin name ${JSON.stringify(rawName)} is not allowed`,
+        { name: rawName },
+        'Use lowercase letters and digits, words joined by "-", starting with a letter (e.g. "weather" or "jira-issues").',
+      );
     }
     const dir = resolve(options.cwd ?? process.cwd(), options.output ?? name);
     if (existsSync(dir) && (!lstatSync(dir).isDirectory() || readdirSync(dir).length > 0) && !options.force) {
-      throw new AwfError(ErrorCodes.PLUGIN_TARGET_EXISTS, `${dir} already exists and is not empty`, { dir }, 'Choose another --output, or pass --force to overwrite the scaffold files.');
+      throw new AwfError(
+        ErrorCodes.PLUGIN_TARGET_EXISTS,
+        `${dir} already exists and is not empty`,
+        { dir },
+        'Choose another --output, or pass --force to overwrite the scaffold files.',
+      );
     }
     const files = scaffoldFiles({ name, awfDependency: options.awfDependency ?? `file:${awfPackageRoot()}` });
     for (const [file, content] of Object.entries(files)) writeAtomic(join(dir, file), content);
@@ -46,7 +58,9 @@ export function awfPackageRoot(): string {
 function writeAtomic(file: string, content: string): void {
   mkdirSync(dirname(file), { recursive: true, mode: 0o755 });
   if (existsSync(file) && lstatSync(file).isSymbolicLink()) {
-    throw new AwfError(ErrorCodes.PLUGIN_TARGET_EXISTS, `${file} is a symbolic link; refusing to write through it`, { file });
+    throw new AwfError(ErrorCodes.PLUGIN_TARGET_EXISTS, `${file} is a symbolic link; refusing to write through it`, {
+      file,
+    });
   }
   const temp = `${file}.${process.pid}.tmp`;
   try {

@@ -6,22 +6,39 @@ export interface ScaffoldVars {
 
 export function scaffoldFiles(v: ScaffoldVars): Record<string, string> {
   return {
-    'package.json': JSON.stringify({
-      name: `awf-plugin-${v.name}`,
-      version: '0.1.0',
-      private: true,
-      description: `An awf plugin: ${v.name}`,
-      scripts: { build: 'tsc -p tsconfig.json', test: 'npm run build && node --test dist/definition.test.js' },
-      dependencies: { awf: v.awfDependency },
-      devDependencies: { '@types/node': '20.19.43', typescript: '5.9.3' },
-    }, null, 2) + '\n',
-    'tsconfig.json': JSON.stringify({
-      compilerOptions: {
-        module: 'node16', moduleResolution: 'node16', target: 'ES2022', strict: true, esModuleInterop: true,
-        skipLibCheck: true, outDir: 'dist', rootDir: 'src', types: ['node'],
-      },
-      include: ['src'],
-    }, null, 2) + '\n',
+    'package.json':
+      JSON.stringify(
+        {
+          name: `awf-plugin-${v.name}`,
+          version: '0.1.0',
+          private: true,
+          description: `An awf plugin: ${v.name}`,
+          scripts: { build: 'tsc -p tsconfig.json', test: 'npm run build && node --test dist/definition.test.js' },
+          dependencies: { awf: v.awfDependency },
+          devDependencies: { '@types/node': '20.19.43', typescript: '5.9.3' },
+        },
+        null,
+        2,
+      ) + '\n',
+    'tsconfig.json':
+      JSON.stringify(
+        {
+          compilerOptions: {
+            module: 'node16',
+            moduleResolution: 'node16',
+            target: 'ES2022',
+            strict: true,
+            esModuleInterop: true,
+            skipLibCheck: true,
+            outDir: 'dist',
+            rootDir: 'src',
+            types: ['node'],
+          },
+          include: ['src'],
+        },
+        null,
+        2,
+      ) + '\n',
     'plugin.yaml': [
       `name: ${v.name}`,
       'version: 0.1.0',

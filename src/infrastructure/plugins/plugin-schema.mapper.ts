@@ -20,9 +20,15 @@ export function pluginToolName(plugin: string, operation: string): string {
  */
 export function mapOperationTool(plugin: string, op: OperationSchemaMessage): ToolDefinition {
   const outputs = op.outputs ?? [];
-  const description = (op.description?.trim() || `Operation '${op.name}' from plugin '${plugin}'.`) +
+  const description =
+    (op.description?.trim() || `Operation '${op.name}' from plugin '${plugin}'.`) +
     (outputs.length ? ` Returns a JSON object with fields: ${outputs.map((o) => describeOutput(o)).join('; ')}.` : '');
-  return { name: pluginToolName(plugin, op.name), description, inputSchema: mapInputSchema(plugin, op), source: `plugin:${plugin}` };
+  return {
+    name: pluginToolName(plugin, op.name),
+    description,
+    inputSchema: mapInputSchema(plugin, op),
+    source: `plugin:${plugin}`,
+  };
 }
 
 export function mapInputSchema(plugin: string, op: OperationSchemaMessage): ToolInputSchema {
@@ -30,8 +36,12 @@ export function mapInputSchema(plugin: string, op: OperationSchemaMessage): Tool
   for (const input of op.inputs ?? []) {
     const type = input.type || 'string';
     if (!SCALAR_TYPES.has(type)) {
-      throw new AwfError(ErrorCodes.MCP_PROXY_UNSUPPORTED_SCHEMA, `plugin ${plugin} operation ${op.name}: input ${input.name} has unsupported schema type ${JSON.stringify(type)}`,
-        { plugin, operation: op.name, input: input.name, type }, 'Tool inputs may be string, integer, number or boolean; pass structured data as a JSON string.');
+      throw new AwfError(
+        ErrorCodes.MCP_PROXY_UNSUPPORTED_SCHEMA,
+        `plugin ${plugin} operation ${op.name}: input ${input.name} has unsupported schema type ${JSON.stringify(type)}`,
+        { plugin, operation: op.name, input: input.name, type },
+        'Tool inputs may be string, integer, number or boolean; pass structured data as a JSON string.',
+      );
     }
     const property: Record<string, unknown> = { type };
     if (input.description) property.description = input.description;
@@ -40,7 +50,10 @@ export function mapInputSchema(plugin: string, op: OperationSchemaMessage): Tool
     if (FORMATS[input.validation]) property.format = FORMATS[input.validation];
     properties[input.name] = property;
   }
-  const required = (op.inputs ?? []).filter((i) => i.required).map((i) => i.name).sort();
+  const required = (op.inputs ?? [])
+    .filter((i) => i.required)
+    .map((i) => i.name)
+    .sort();
   return { type: 'object', properties, required };
 }
 
@@ -69,11 +82,17 @@ export function mapExecuteResult(plugin: string, operation: string, res: Execute
   const outputs: Record<string, unknown> = {};
   if (res.output) outputs.output = res.output;
   Object.assign(outputs, decodeValues(res.data));
-  const sorted = Object.fromEntries(Object.keys(outputs).sort().map((k) => [k, outputs[k]]));
+  const sorted = Object.fromEntries(
+    Object.keys(outputs)
+      .sort()
+      .map((k) => [k, outputs[k]]),
+  );
   const isError = !res.success || Boolean(res.error);
   const content: ToolResult['content'] = [];
   if (Object.keys(sorted).length) content.push({ type: 'text', text: JSON.stringify(sorted) });
   if (isError) content.push({ type: 'text', text: res.error || `plugin ${plugin}: operation ${operation} failed` });
   if (isError) return { content, isError: true };
-  return Object.keys(sorted).length ? { content, structuredContent: sorted } : { content: [{ type: 'text', text: '{}' }], structuredContent: {} };
+  return Object.keys(sorted).length
+    ? { content, structuredContent: sorted }
+    : { content: [{ type: 'text', text: '{}' }], structuredContent: {} };
 }

@@ -50,10 +50,16 @@ export class PluginStateStore {
     }
     try {
       const parsed = JSON.parse(text) as unknown;
-      return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, StateEntry>) : {};
+      return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+        ? (parsed as Record<string, StateEntry>)
+        : {};
     } catch (err) {
-      throw new AwfError(ErrorCodes.CONFIG_INVALID, `plugin state ${this.file()} is not valid JSON: ${(err as Error).message}`, { file: this.file() },
-        'Fix or remove the file; a plugin with no entry counts as enabled.');
+      throw new AwfError(
+        ErrorCodes.CONFIG_INVALID,
+        `plugin state ${this.file()} is not valid JSON: ${(err as Error).message}`,
+        { file: this.file() },
+        'Fix or remove the file; a plugin with no entry counts as enabled.',
+      );
     }
   }
 
@@ -67,7 +73,9 @@ export class PluginStateStore {
       renameSync(temp, file);
     } catch (err) {
       rmSync(temp, { force: true });
-      throw new AwfError(ErrorCodes.SYSTEM_IO, `cannot write plugin state ${file}: ${(err as Error).message}`, { file });
+      throw new AwfError(ErrorCodes.SYSTEM_IO, `cannot write plugin state ${file}: ${(err as Error).message}`, {
+        file,
+      });
     }
   }
 }

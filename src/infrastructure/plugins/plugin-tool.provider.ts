@@ -47,8 +47,12 @@ export class PluginToolProvider implements ToolProvider {
     const seen = new Set<string>();
     const wanted = scope.pluginTools.map((spec, index) => {
       if (seen.has(spec.plugin)) {
-        throw new AwfError(ErrorCodes.MCP_PROXY_NAME_COLLISION, `duplicate plugin entry: ${spec.plugin}`, { plugin: spec.plugin, path: `plugin_tools[${index}]` },
-          'List each plugin once, with all the operations it exposes.');
+        throw new AwfError(
+          ErrorCodes.MCP_PROXY_NAME_COLLISION,
+          `duplicate plugin entry: ${spec.plugin}`,
+          { plugin: spec.plugin, path: `plugin_tools[${index}]` },
+          'List each plugin once, with all the operations it exposes.',
+        );
       }
       seen.add(spec.plugin);
       return { spec, plugin: this.installedPlugin(installed, spec.plugin, index) };
@@ -71,7 +75,9 @@ export class PluginToolProvider implements ToolProvider {
     await Promise.all([...mine].filter((name) => !stillUsed.has(name)).map((name) => this.host.stop(name)));
   }
 
-  private async startAndMap(wanted: Array<{ spec: ToolScope['pluginTools'][number]; plugin: DiscoveredPlugin }>): Promise<ToolDefinition[]> {
+  private async startAndMap(
+    wanted: Array<{ spec: ToolScope['pluginTools'][number]; plugin: DiscoveredPlugin }>,
+  ): Promise<ToolDefinition[]> {
     const started = await Promise.allSettled(wanted.map((w) => this.host.acquire(w.plugin)));
     const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (failed) throw failed.reason;
@@ -81,9 +87,12 @@ export class PluginToolProvider implements ToolProvider {
       for (const opName of [...new Set(spec.expose)]) {
         const op = running.operations.find((o) => o.name === opName);
         if (!op) {
-          throw new AwfError(ErrorCodes.MCP_PROXY_UNKNOWN_OPERATION, `operation "${opName}" not found in plugin "${plugin.name}"`,
+          throw new AwfError(
+            ErrorCodes.MCP_PROXY_UNKNOWN_OPERATION,
+            `operation "${opName}" not found in plugin "${plugin.name}"`,
             { plugin: plugin.name, operation: opName, available: running.operations.map((o) => o.name) },
-            `Plugin ${plugin.name} offers: ${running.operations.map((o) => o.name).join(', ') || '(no operations)'}.`);
+            `Plugin ${plugin.name} offers: ${running.operations.map((o) => o.name).join(', ') || '(no operations)'}.`,
+          );
         }
         const tool = mapOperationTool(plugin.name, op);
         this.routes.set(tool.name, { plugin, operation: op.name });
@@ -114,23 +123,40 @@ export class PluginToolProvider implements ToolProvider {
     const plugin = installed.get(name);
     const path = `plugin_tools[${index}].plugin`;
     if (!plugin) {
-      throw new AwfError(ErrorCodes.MCP_PROXY_UNKNOWN_PLUGIN, `plugin "${name}" is not installed`, { plugin: name, path },
-        `Installed plugins: ${[...installed.keys()].join(', ') || '(none)'}. Plugins are looked up in AWF_PLUGINS_PATH, else ./.awf/plugins and $XDG_DATA_HOME/awf/plugins.`);
+      throw new AwfError(
+        ErrorCodes.MCP_PROXY_UNKNOWN_PLUGIN,
+        `plugin "${name}" is not installed`,
+        { plugin: name, path },
+        `Installed plugins: ${[...installed.keys()].join(', ') || '(none)'}. Plugins are looked up in AWF_PLUGINS_PATH, else ./.awf/plugins and $XDG_DATA_HOME/awf/plugins.`,
+      );
     }
     if (!this.state.isEnabled(name)) {
-      throw new AwfError(ErrorCodes.MCP_PROXY_UNKNOWN_PLUGIN, `plugin "${name}" is disabled`, { plugin: name, path }, `Run \`awf plugin enable ${name}\`.`);
+      throw new AwfError(
+        ErrorCodes.MCP_PROXY_UNKNOWN_PLUGIN,
+        `plugin "${name}" is disabled`,
+        { plugin: name, path },
+        `Run \`awf plugin enable ${name}\`.`,
+      );
     }
     return plugin;
   }
 
   /** A crash names the plugin and its last stderr lines; the next call restarts it. */
-  private async failedCall(running: RunningPlugin, tool: string, err: unknown, signal: AbortSignal): Promise<ToolResult> {
+  private async failedCall(
+    running: RunningPlugin,
+    tool: string,
+    err: unknown,
+    signal: AbortSignal,
+  ): Promise<ToolResult> {
     if (signal.aborted) return errorResult(`${tool} was cancelled`);
     await Promise.race([running.process.exited, new Promise((r) => setTimeout(r, EXIT_WAIT_MS))]);
     if (!running.process.alive) {
       this.logger.warn({ plugin: running.name, tool }, `plugin ${running.process.describeExit()} during a call`);
-      return errorResult(`plugin ${running.name} crashed during ${tool} (it ${running.process.describeExit()})` +
-        running.process.stderrNote('; it wrote nothing to stderr') + '\nawf starts it again on the next call.');
+      return errorResult(
+        `plugin ${running.name} crashed during ${tool} (it ${running.process.describeExit()})` +
+          running.process.stderrNote('; it wrote nothing to stderr') +
+          '\nawf starts it again on the next call.',
+      );
     }
     const details = (err as { details?: string }).details ?? (err instanceof Error ? err.message : String(err));
     return errorResult(`plugin ${running.name}: ${tool} failed: ${details}`);

@@ -50,7 +50,12 @@ export class SocketApprovalChannels implements ApprovalChannels {
 function parseRequest(line: string): ApprovalRequest | undefined {
   try {
     const r = JSON.parse(line) as ApprovalRequest;
-    const ok = typeof r.tool === 'string' && typeof r.args === 'object' && r.args !== null && Array.isArray(r.rules) && typeof r.auto === 'boolean';
+    const ok =
+      typeof r.tool === 'string' &&
+      typeof r.args === 'object' &&
+      r.args !== null &&
+      Array.isArray(r.rules) &&
+      typeof r.auto === 'boolean';
     return ok ? r : undefined;
   } catch {
     return undefined;

@@ -23,7 +23,10 @@ export class ApprovalDesk {
   timeoutMs = Number(process.env.AWF_APPROVAL_TIMEOUT_MS) || DEFAULT_APPROVAL_TIMEOUT_MS;
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly masker: SecretMasker, private readonly terminal: DeskTerminal = { input: process.stdin, output: process.stderr }) {}
+  constructor(
+    private readonly masker: SecretMasker,
+    private readonly terminal: DeskTerminal = { input: process.stdin, output: process.stderr },
+  ) {}
 
   decide(request: ApprovalRequest): Promise<ApprovalAnswer> {
     const turn = this.queue.then(() => this.answer(request));
@@ -34,19 +37,28 @@ export class ApprovalDesk {
   private async answer(request: ApprovalRequest): Promise<ApprovalAnswer> {
     if (this.mode === 'all') return { answer: 'once', by: 'flag' };
     if (this.mode === 'none') return { answer: 'deny', by: 'flag' };
-    if (!this.terminal.input.isTTY) return request.auto ? { answer: 'once', by: 'auto' } : { answer: 'deny', by: 'unattended' };
+    if (!this.terminal.input.isTTY)
+      return request.auto ? { answer: 'once', by: 'auto' } : { answer: 'deny', by: 'unattended' };
     return this.ask(request);
   }
 
   private ask(request: ApprovalRequest): Promise<ApprovalAnswer> {
-    const args = Object.entries(request.args).map(([k, v]) => `    ${k}: ${this.masker.mask(typeof v === 'string' ? v : JSON.stringify(v))}`);
+    const args = Object.entries(request.args).map(
+      ([k, v]) => `    ${k}: ${this.masker.mask(typeof v === 'string' ? v : JSON.stringify(v))}`,
+    );
     const text = [
-      '', `? approval needed${request.step ? ` in step ${request.step}` : ''}: ${request.tool}`, ...args,
-      ...request.rules.map((r) => `  rule: ${r}`), '  [o]nce / [a]lways for this step / [d]eny: ',
+      '',
+      `? approval needed${request.step ? ` in step ${request.step}` : ''}: ${request.tool}`,
+      ...args,
+      ...request.rules.map((r) => `  rule: ${r}`),
+      '  [o]nce / [a]lways for this step / [d]eny: ',
     ].join('\n');
     return new Promise((resolve) => {
       const rl = createInterface({ input: this.terminal.input, output: this.terminal.output, terminal: false });
-      const timer = setTimeout(() => finish({ answer: 'deny', by: 'timeout' }, '\n  (no answer in time: denied)\n'), this.timeoutMs);
+      const timer = setTimeout(
+        () => finish({ answer: 'deny', by: 'timeout' }, '\n  (no answer in time: denied)\n'),
+        this.timeoutMs,
+      );
       let done = false;
       const finish = (answer: ApprovalAnswer, note: string): void => {
         if (done) return; // closing the reader below emits 'close' at once
@@ -59,8 +71,10 @@ export class ApprovalDesk {
       this.terminal.output.write(text);
       rl.once('line', (line) => {
         const key = line.trim().toLowerCase();
-        if (key === 'o' || key === 'once' || key === 'y' || key === 'yes') finish({ answer: 'once', by: 'person' }, '  approved once\n');
-        else if (key === 'a' || key === 'always') finish({ answer: 'always', by: 'person' }, '  approved for the rest of this step\n');
+        if (key === 'o' || key === 'once' || key === 'y' || key === 'yes')
+          finish({ answer: 'once', by: 'person' }, '  approved once\n');
+        else if (key === 'a' || key === 'always')
+          finish({ answer: 'always', by: 'person' }, '  approved for the rest of this step\n');
         else finish({ answer: 'deny', by: 'person' }, '  denied\n');
       });
       rl.once('close', () => finish({ answer: 'deny', by: 'person' }, ''));

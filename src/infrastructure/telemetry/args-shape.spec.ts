@@ -3,8 +3,22 @@ import { outcomeOf } from './tool-call-outcome';
 
 describe('argsShape', () => {
   it('keeps names and sizes, never values', () => {
-    const shape = argsShape({ file_path: '/etc/passwd', limit: 20, edits: [1, 2, 3], replace_all: false, meta: { a: 1 }, none: null });
-    expect(shape).toEqual({ file_path: 11, limit: 'number', edits: 3, replace_all: 'boolean', meta: 'object', none: 'null' });
+    const shape = argsShape({
+      file_path: '/etc/passwd',
+      limit: 20,
+      edits: [1, 2, 3],
+      replace_all: false,
+      meta: { a: 1 },
+      none: null,
+    });
+    expect(shape).toEqual({
+      file_path: 11,
+      limit: 'number',
+      edits: 3,
+      replace_all: 'boolean',
+      meta: 'object',
+      none: 'null',
+    });
     expect(JSON.stringify(shape)).not.toContain('passwd');
   });
 
@@ -33,7 +47,13 @@ describe('withoutArgValues', () => {
   });
 
   it('is what the log line, the span and the audit line get as the error (outcomeOf)', () => {
-    const result = { isError: true, content: [{ type: 'text' as const, text: 'Read: /tmp/p/ARGSENT.txt does not exist' }] };
-    expect(outcomeOf(result, { file_path: '/tmp/p/ARGSENT.txt' })).toEqual({ status: 'error', error: 'Read: <file_path> does not exist' });
+    const result = {
+      isError: true,
+      content: [{ type: 'text' as const, text: 'Read: /tmp/p/ARGSENT.txt does not exist' }],
+    };
+    expect(outcomeOf(result, { file_path: '/tmp/p/ARGSENT.txt' })).toEqual({
+      status: 'error',
+      error: 'Read: <file_path> does not exist',
+    });
   });
 });

@@ -16,7 +16,8 @@ export function argsShape(args: Readonly<Record<string, unknown>>): Readonly<Rec
   const keys = Object.keys(args);
   for (const key of keys.slice(0, MAX_KEYS)) {
     const value = args[key];
-    shape[key] = typeof value === 'string' || Array.isArray(value) ? value.length : value === null ? 'null' : typeof value;
+    shape[key] =
+      typeof value === 'string' || Array.isArray(value) ? value.length : value === null ? 'null' : typeof value;
   }
   if (keys.length > MAX_KEYS) shape['…'] = `${keys.length - MAX_KEYS} more keys`;
   computed.set(args, shape);

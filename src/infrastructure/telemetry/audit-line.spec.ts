@@ -1,7 +1,16 @@
 import type { ToolCallEvent } from '../../domain/model/tool-call-event';
 import { formatAuditLine, MAX_AUDIT_LINE_BYTES } from './audit-line';
 
-const base: ToolCallEvent = { run_id: 'r1', step: 'build', tool: 'Bash', source: 'builtin', start: '2026-11-30T05:00:00.000Z', duration_ms: 12.5, status: 'ok', args_shape: { command: 12 } };
+const base: ToolCallEvent = {
+  run_id: 'r1',
+  step: 'build',
+  tool: 'Bash',
+  source: 'builtin',
+  start: '2026-11-30T05:00:00.000Z',
+  duration_ms: 12.5,
+  status: 'ok',
+  args_shape: { command: 12 },
+};
 
 describe('formatAuditLine', () => {
   it('writes the event as one JSON line', () => {
@@ -28,7 +37,14 @@ describe('formatAuditLine', () => {
 
   it('cuts long names last, keeping the numbers', () => {
     const long = 'n'.repeat(3000);
-    const line = formatAuditLine({ ...base, step: long, run_id: long, source: `module:${long}`, status: 'error', error: long });
+    const line = formatAuditLine({
+      ...base,
+      step: long,
+      run_id: long,
+      source: `module:${long}`,
+      status: 'error',
+      error: long,
+    });
     expect(Buffer.byteLength(line)).toBeLessThanOrEqual(MAX_AUDIT_LINE_BYTES);
     expect(JSON.parse(line)).toMatchObject({ tool: 'Bash', duration_ms: 12.5, status: 'error' });
   });

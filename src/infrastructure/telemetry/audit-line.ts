@@ -17,10 +17,21 @@ export function formatAuditLine(event: ToolCallEvent): string {
     line = serialize({ ...event, error: `${event.error.slice(0, keep)}…` });
     if (fits(line)) return line;
   }
-  const compact: ToolCallEvent = { ...event, error: event.error?.slice(0, 512), args_shape: { '…': `${Object.keys(event.args_shape).length} keys` } };
+  const compact: ToolCallEvent = {
+    ...event,
+    error: event.error?.slice(0, 512),
+    args_shape: { '…': `${Object.keys(event.args_shape).length} keys` },
+  };
   line = serialize(compact);
   if (fits(line)) return line;
-  return serialize({ ...compact, tool: event.tool.slice(0, 64), source: event.source.slice(0, 128), step: event.step?.slice(0, 128), run_id: event.run_id?.slice(0, 128), error: compact.error?.slice(0, 256) });
+  return serialize({
+    ...compact,
+    tool: event.tool.slice(0, 64),
+    source: event.source.slice(0, 128),
+    step: event.step?.slice(0, 128),
+    run_id: event.run_id?.slice(0, 128),
+    error: compact.error?.slice(0, 256),
+  });
 }
 
 function serialize(event: ToolCallEvent): string {

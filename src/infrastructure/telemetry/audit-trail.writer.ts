@@ -25,7 +25,10 @@ export class AuditTrailWriter implements OnModuleDestroy {
       writeSync(this.fd(path), formatAuditLine(event));
     } catch (err) {
       this.broken.add(path);
-      this.logger.warn({ events_path: path, error: (err as Error).message }, 'audit trail not writable; tool calls go on unrecorded');
+      this.logger.warn(
+        { events_path: path, error: (err as Error).message },
+        'audit trail not writable; tool calls go on unrecorded',
+      );
     }
   }
 

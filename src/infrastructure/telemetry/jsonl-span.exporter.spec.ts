@@ -4,7 +4,15 @@ import { join } from 'node:path';
 import type { SpanRecord } from './span-record';
 import { JsonLinesSpanExporter } from './jsonl-span.exporter';
 
-const record = (name: string): SpanRecord => ({ name, trace_id: 'a'.repeat(32), span_id: 'b'.repeat(16), start: new Date(0).toISOString(), duration_ms: 1, status: 'unset', attributes: {} });
+const record = (name: string): SpanRecord => ({
+  name,
+  trace_id: 'a'.repeat(32),
+  span_id: 'b'.repeat(16),
+  start: new Date(0).toISOString(),
+  duration_ms: 1,
+  status: 'unset',
+  attributes: {},
+});
 const lines = (file: string): string[] => readFileSync(file, 'utf8').split('\n').filter(Boolean);
 
 describe('JsonLinesSpanExporter', () => {
@@ -17,7 +25,8 @@ describe('JsonLinesSpanExporter', () => {
     let made = 0;
     exporter.defer(() => (made++, record('tool.call Read')));
     expect(made).toBe(0); // nothing of the line is made while the call is on its way back
-    for (let waited = 0; lines(file).length === 0 && waited < 5000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+    for (let waited = 0; lines(file).length === 0 && waited < 5000; waited += 20)
+      await new Promise((r) => setTimeout(r, 20));
     expect(lines(file).map((l) => (JSON.parse(l) as SpanRecord).name)).toEqual(['tool.call Read']);
     expect(made).toBe(1);
     await exporter.shutdown();

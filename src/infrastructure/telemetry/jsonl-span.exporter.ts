@@ -30,7 +30,10 @@ export class JsonLinesSpanExporter implements SpanExporter {
   private pending: Array<() => SpanRecord> = [];
   private batch?: NodeJS.Timeout;
 
-  constructor(target: { file: string } | 'stderr', private readonly mask: (text: string) => string) {
+  constructor(
+    target: { file: string } | 'stderr',
+    private readonly mask: (text: string) => string,
+  ) {
     if (target === 'stderr') {
       this.fd = 2;
     } else {

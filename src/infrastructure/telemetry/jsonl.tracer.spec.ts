@@ -5,7 +5,10 @@ const STEP = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
 
 function tracer(mask: (text: string) => string = (t) => t) {
   const records: SpanRecord[] = [];
-  return { records, tracer: new JsonLinesTracer((r) => records.push(JSON.parse(JSON.stringify(r())) as SpanRecord), mask, 'svc') };
+  return {
+    records,
+    tracer: new JsonLinesTracer((r) => records.push(JSON.parse(JSON.stringify(r())) as SpanRecord), mask, 'svc'),
+  };
 }
 
 describe('JsonLinesTracer', () => {
@@ -72,8 +75,14 @@ describe('JsonLinesTracer', () => {
     span.fail('late');
     span.end();
     expect(records).toHaveLength(1);
-    expect(records[0]).toMatchObject({ status: 'error', status_message: 'denied for ***', attributes: { 'tool.args': 'pw ***' } });
-    expect(records[0].events).toEqual([{ name: 'exception', time: expect.any(String), attributes: { 'exception.message': 'denied for ***' } }]);
+    expect(records[0]).toMatchObject({
+      status: 'error',
+      status_message: 'denied for ***',
+      attributes: { 'tool.args': 'pw ***' },
+    });
+    expect(records[0].events).toEqual([
+      { name: 'exception', time: expect.any(String), attributes: { 'exception.message': 'denied for ***' } },
+    ]);
     expect(records[0].attributes).not.toHaveProperty('late');
   });
 

@@ -39,12 +39,21 @@ export class JsonLinesTracer implements Tracer {
       parentSpanId = remote?.spanId;
       if (remote) flags = remote.traceFlags;
     }
-    return new JsonLinesSpan(this, name, traceId, randomId(8), parentSpanId, flags, maskAttributes(options.attributes, this.mask));
+    return new JsonLinesSpan(
+      this,
+      name,
+      traceId,
+      randomId(8),
+      parentSpanId,
+      flags,
+      maskAttributes(options.attributes, this.mask),
+    );
   }
 
   /** Every call of a step has the same remote parent: parse it once. */
   private remoteParent(traceparent: string): ParentContext | undefined {
-    if (traceparent !== this.lastParent?.text) this.lastParent = { text: traceparent, parsed: parseTraceparent(traceparent) };
+    if (traceparent !== this.lastParent?.text)
+      this.lastParent = { text: traceparent, parsed: parseTraceparent(traceparent) };
     return this.lastParent.parsed;
   }
 
@@ -103,7 +112,9 @@ class JsonLinesSpan implements TraceSpan {
       status: error ? 'error' : 'unset',
       statusMessage: error?.message,
       attributes: this.attributes,
-      events: error ? [{ name: 'exception', time: isoAt(error.at), attributes: { 'exception.message': error.message } }] : [],
+      events: error
+        ? [{ name: 'exception', time: isoAt(error.at), attributes: { 'exception.message': error.message } }]
+        : [],
     });
   }
 }

@@ -15,13 +15,27 @@ describe('loadTracing with the file exporter', () => {
     const file = join(dir, 'spans.jsonl');
     const loaded = loadTracing({ exporter: 'file', file, serviceName: 'svc' }, (t) => t.replaceAll('s3cret', '***'));
     loaded.tracer.startSpan('tool.call Read', { attributes: { note: 'has s3cret' } }).end();
-    const extension = api.trace.getTracer('my-extension').startSpan('ext.work', { attributes: { note: 'also s3cret' } });
+    const extension = api.trace
+      .getTracer('my-extension')
+      .startSpan('ext.work', { attributes: { note: 'also s3cret' } });
     extension.end();
     await loaded.shutdown();
-    const records = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const records = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(records.map((r) => r.name)).toEqual(['tool.call Read', 'ext.work']);
     for (const r of records) {
-      expect(Object.keys(r)).toEqual(['name', 'trace_id', 'span_id', 'service', 'start', 'duration_ms', 'status', 'attributes']);
+      expect(Object.keys(r)).toEqual([
+        'name',
+        'trace_id',
+        'span_id',
+        'service',
+        'start',
+        'duration_ms',
+        'status',
+        'attributes',
+      ]);
       expect(r).toMatchObject({ service: 'svc', status: 'unset' });
     }
     expect(readFileSync(file, 'utf8')).not.toContain('s3cret');

@@ -28,12 +28,23 @@ const EXPORT_TIMEOUT_MS = 3000;
  */
 export function loadTracing(settings: TelemetrySettings, mask: (text: string) => string): LoadedTracing {
   const api = require('@opentelemetry/api') as typeof OtelApi;
-  const { NodeTracerProvider } = require('@opentelemetry/sdk-trace-node') as typeof import('@opentelemetry/sdk-trace-node');
+  const { NodeTracerProvider } =
+    require('@opentelemetry/sdk-trace-node') as typeof import('@opentelemetry/sdk-trace-node');
   const { resourceFromAttributes } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
   const serviceName = settings.serviceName ?? 'awf';
-  const lines = settings.exporter === 'otlp' ? undefined : new JsonLinesSpanExporter(settings.exporter === 'file' ? { file: settings.file ?? 'awf-traces.jsonl' } : 'stderr', mask);
+  const lines =
+    settings.exporter === 'otlp'
+      ? undefined
+      : new JsonLinesSpanExporter(
+          settings.exporter === 'file' ? { file: settings.file ?? 'awf-traces.jsonl' } : 'stderr',
+          mask,
+        );
   const provider = new NodeTracerProvider({
-    resource: resourceFromAttributes({ 'service.name': serviceName, 'service.version': AWF_VERSION, 'process.pid': process.pid }),
+    resource: resourceFromAttributes({
+      'service.name': serviceName,
+      'service.version': AWF_VERSION,
+      'process.pid': process.pid,
+    }),
     spanProcessors: [lines ? new JsonLinesSpanProcessor(lines) : otlpProcessor(settings)],
   });
   // Global registration lets extension modules that trace with @opentelemetry/api (or
@@ -46,10 +57,15 @@ export function loadTracing(settings: TelemetrySettings, mask: (text: string) =>
 }
 
 function otlpProcessor(settings: TelemetrySettings): SpanProcessor {
-  const { BatchSpanProcessor } = require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
-  const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-proto') as typeof import('@opentelemetry/exporter-trace-otlp-proto');
+  const { BatchSpanProcessor } =
+    require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
+  const { OTLPTraceExporter } =
+    require('@opentelemetry/exporter-trace-otlp-proto') as typeof import('@opentelemetry/exporter-trace-otlp-proto');
   // Without an explicit URL the exporter reads OTEL_EXPORTER_OTLP_[TRACES_]ENDPOINT itself;
   // OTEL_EXPORTER_OTLP_HEADERS is always read from the environment, never from a file.
-  const exporter = new OTLPTraceExporter({ ...(settings.endpoint ? { url: tracesUrl(settings.endpoint) } : {}), timeoutMillis: EXPORT_TIMEOUT_MS });
+  const exporter = new OTLPTraceExporter({
+    ...(settings.endpoint ? { url: tracesUrl(settings.endpoint) } : {}),
+    timeoutMillis: EXPORT_TIMEOUT_MS,
+  });
   return new BatchSpanProcessor(exporter, { exportTimeoutMillis: EXPORT_TIMEOUT_MS });
 }

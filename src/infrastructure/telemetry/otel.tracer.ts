@@ -7,10 +7,18 @@ import { formatTraceparent, parseTraceparent } from '../../domain/model/tracepar
 export class OtelTracer implements Tracer {
   readonly enabled = true;
 
-  constructor(private readonly api: typeof OtelApi, private readonly tracer: OtelApi.Tracer, private readonly mask: (text: string) => string) {}
+  constructor(
+    private readonly api: typeof OtelApi,
+    private readonly tracer: OtelApi.Tracer,
+    private readonly mask: (text: string) => string,
+  ) {}
 
   startSpan(name: string, options: StartSpanOptions = {}): TraceSpan {
-    const span = this.tracer.startSpan(name, { attributes: maskAttributes(options.attributes, this.mask) }, this.parentContext(options.parent));
+    const span = this.tracer.startSpan(
+      name,
+      { attributes: maskAttributes(options.attributes, this.mask) },
+      this.parentContext(options.parent),
+    );
     return new OtelSpan(span, this.api, this.mask);
   }
 
@@ -26,7 +34,11 @@ export class OtelTracer implements Tracer {
 class OtelSpan implements TraceSpan {
   private ended = false;
 
-  constructor(readonly span: OtelApi.Span, private readonly api: typeof OtelApi, private readonly mask: (text: string) => string) {}
+  constructor(
+    readonly span: OtelApi.Span,
+    private readonly api: typeof OtelApi,
+    private readonly mask: (text: string) => string,
+  ) {}
 
   get traceparent(): string {
     const { traceId, spanId, traceFlags } = this.span.spanContext();

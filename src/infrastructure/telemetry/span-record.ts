@@ -62,7 +62,11 @@ export function toSpanRecord(span: ReadableSpan): SpanRecord {
     status: STATUS[span.status.code] ?? 'unset',
     statusMessage: span.status.message,
     attributes: { ...span.attributes },
-    events: span.events.map((e) => ({ name: e.name, time: new Date(hrMillis(e.time)).toISOString(), ...(e.attributes ? { attributes: { ...e.attributes } } : {}) })),
+    events: span.events.map((e) => ({
+      name: e.name,
+      time: new Date(hrMillis(e.time)).toISOString(),
+      ...(e.attributes ? { attributes: { ...e.attributes } } : {}),
+    })),
   });
 }
 

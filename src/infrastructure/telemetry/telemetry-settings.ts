@@ -33,13 +33,24 @@ export interface TelemetrySources {
 export function resolveTelemetrySettings(sources: TelemetrySources = {}): TelemetrySettings {
   const { flags = {}, env = process.env, cwd = process.cwd() } = sources;
   const project = checkProject(sources.project ?? {});
-  const endpoint = flags.endpoint ?? env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_ENDPOINT ?? project.endpoint;
+  const endpoint =
+    flags.endpoint ?? env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_ENDPOINT ?? project.endpoint;
   const exporter = exporterName(
-    flags.exporter ?? env.OTEL_TRACES_EXPORTER ?? project.exporter ?? (flags.endpoint ?? project.endpoint ? 'otlp' : 'none'),
-    flags.exporter !== undefined ? '--otel-exporter' : env.OTEL_TRACES_EXPORTER !== undefined ? 'OTEL_TRACES_EXPORTER' : 'telemetry.exporter',
+    flags.exporter ??
+      env.OTEL_TRACES_EXPORTER ??
+      project.exporter ??
+      ((flags.endpoint ?? project.endpoint) ? 'otlp' : 'none'),
+    flags.exporter !== undefined
+      ? '--otel-exporter'
+      : env.OTEL_TRACES_EXPORTER !== undefined
+        ? 'OTEL_TRACES_EXPORTER'
+        : 'telemetry.exporter',
   );
   if (endpoint !== undefined && !/^https?:\/\/\S+$/.test(endpoint)) {
-    throw invalid(`telemetry endpoint "${endpoint}" is not an http(s) URL`, 'Give the OTLP/HTTP base URL, e.g. http://127.0.0.1:4318.');
+    throw invalid(
+      `telemetry endpoint "${endpoint}" is not an http(s) URL`,
+      'Give the OTLP/HTTP base URL, e.g. http://127.0.0.1:4318.',
+    );
   }
   const file = flags.file ?? project.file ?? DEFAULT_TRACE_FILE;
   return {
@@ -51,7 +62,10 @@ export function resolveTelemetrySettings(sources: TelemetrySources = {}): Teleme
 }
 
 /** `mcp-serve`: the step's proxy config decides; without a telemetry block, the `OTEL_*` variables do. */
-export function settingsFromProxyConfig(config: ProxyTelemetryConfig | undefined, env: NodeJS.ProcessEnv = process.env): TelemetrySettings {
+export function settingsFromProxyConfig(
+  config: ProxyTelemetryConfig | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): TelemetrySettings {
   if (!config) return resolveTelemetrySettings({ env });
   return {
     exporter: config.exporter,
@@ -72,11 +86,18 @@ function exporterName(value: string, from: string): TelemetryExporterName {
   throw invalid(`${from} "${value}" is not an exporter awf knows`, `Use one of: ${EXPORTERS.join(', ')}.`);
 }
 
-function checkProject(raw: Record<string, unknown>): Partial<Record<'exporter' | 'endpoint' | 'service_name' | 'file', string>> {
+function checkProject(
+  raw: Record<string, unknown>,
+): Partial<Record<'exporter' | 'endpoint' | 'service_name' | 'file', string>> {
   const unknown = Object.keys(raw).filter((k) => !PROJECT_KEYS.includes(k));
-  if (unknown.length) throw invalid(`.awf/config.yaml telemetry has unknown key${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, `Allowed: ${PROJECT_KEYS.join(', ')}.`);
+  if (unknown.length)
+    throw invalid(
+      `.awf/config.yaml telemetry has unknown key${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`,
+      `Allowed: ${PROJECT_KEYS.join(', ')}.`,
+    );
   for (const [key, value] of Object.entries(raw)) {
-    if (typeof value !== 'string' || value === '') throw invalid(`.awf/config.yaml telemetry.${key} must be a non-empty string`);
+    if (typeof value !== 'string' || value === '')
+      throw invalid(`.awf/config.yaml telemetry.${key} must be a non-empty string`);
   }
   return raw as Record<string, string>;
 }

@@ -7,7 +7,16 @@ import { TelemetryService } from './telemetry.service';
 
 function logger(): AppLogger & { warned: string[] } {
   const warned: string[] = [];
-  const self = { warned, debug() {}, info() {}, error() {}, warn(_f: object, msg: string) { warned.push(msg); }, child: () => self };
+  const self = {
+    warned,
+    debug() {},
+    info() {},
+    error() {},
+    warn(_f: object, msg: string) {
+      warned.push(msg);
+    },
+    child: () => self,
+  };
   return self;
 }
 
@@ -38,7 +47,13 @@ describe('TelemetryService', () => {
     const text = readFileSync(file, 'utf8');
     expect(text.trim().split('\n')).toHaveLength(1);
     expect(text).not.toContain('hunter2-secret');
-    expect(JSON.parse(text)).toMatchObject({ name: 'tool.call Bash', service: 'svc', status: 'error', status_message: 'again ***', attributes: { 'tool.error': 'token *** leaked' } });
+    expect(JSON.parse(text)).toMatchObject({
+      name: 'tool.call Bash',
+      service: 'svc',
+      status: 'error',
+      status_message: 'again ***',
+      attributes: { 'tool.error': 'token *** leaked' },
+    });
     expect(service.enabled).toBe(false);
   });
 
@@ -46,9 +61,15 @@ describe('TelemetryService', () => {
     const file = join(dir, 'burst.jsonl');
     const service = new TelemetryService(new ValueSecretMasker({}), logger());
     await service.start({ exporter: 'file', file });
-    for (let i = 0; i < 300; i++) service.startSpan(`tool.call Read ${i}`, { parent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' }).end();
+    for (let i = 0; i < 300; i++)
+      service
+        .startSpan(`tool.call Read ${i}`, { parent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' })
+        .end();
     await service.shutdown();
-    const records = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { name: string; trace_id: string });
+    const records = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { name: string; trace_id: string });
     expect(records.map((r) => r.name)).toEqual(Array.from({ length: 300 }, (_, i) => `tool.call Read ${i}`));
     expect(new Set(records.map((r) => r.trace_id))).toEqual(new Set(['0af7651916cd43dd8448eb211c80319c']));
   });

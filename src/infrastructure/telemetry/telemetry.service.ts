@@ -51,7 +51,10 @@ export class TelemetryService implements Tracer, TelemetryControl, OnApplication
     } catch (err) {
       // Losing traces must not cost the agent its tools or the run its result.
       this.current = { ...settings, exporter: 'none' };
-      this.logger.warn({ exporter: settings.exporter, error: (err as Error).message }, 'tracing could not start; continuing without spans');
+      this.logger.warn(
+        { exporter: settings.exporter, error: (err as Error).message },
+        'tracing could not start; continuing without spans',
+      );
     }
   }
 

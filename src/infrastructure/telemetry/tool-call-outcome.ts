@@ -13,7 +13,9 @@ export interface ToolCallOutcome {
  * call, never its values.
  */
 export function outcomeOf(result: ToolResult, args: Readonly<Record<string, unknown>> = {}): ToolCallOutcome {
-  return result.isError ? { status: 'error', error: withoutArgValues(errorSummary(resultText(result)), args) } : { status: 'ok' };
+  return result.isError
+    ? { status: 'error', error: withoutArgValues(errorSummary(resultText(result)), args) }
+    : { status: 'ok' };
 }
 
 /** Milliseconds since `started` (a `performance.now()` reading), to a tenth. */

@@ -8,7 +8,8 @@ describe('BashTool', () => {
   const box = builtinSandbox();
   const masker = new ValueSecretMasker({ DEPLOY_TOKEN: 's3cr3t-value' });
   const tools = builtinTools(masker);
-  const bash = (args: Record<string, unknown>, limits = {}, signal?: AbortSignal) => tools.callTool('Bash', args, builtinContext(box.root, limits, signal));
+  const bash = (args: Record<string, unknown>, limits = {}, signal?: AbortSignal) =>
+    tools.callTool('Bash', args, builtinContext(box.root, limits, signal));
   afterAll(() => box.cleanup());
 
   it('runs in the sandbox root and returns stdout and stderr', async () => {
@@ -30,7 +31,10 @@ describe('BashTool', () => {
   it('kills the process group on timeout, grandchildren included', async () => {
     const marker = join(box.root, 'grandchild.pid');
     // /proc is the host's procfs, so /proc/self names the host pid also inside Bash's PID namespace.
-    const result = await bash({ command: `sh -c "sh -c 'readlink /proc/self > ${marker}; exec sleep 30' & wait"`, timeout: 1500 });
+    const result = await bash({
+      command: `sh -c "sh -c 'readlink /proc/self > ${marker}; exec sleep 30' & wait"`,
+      timeout: 1500,
+    });
     expect(result.isError).toBe(true);
     expect(text(result)).toMatch(/timed out after 1500 ms; its process group was killed/);
     const pid = Number(readFileSync(marker, 'utf8'));
@@ -78,8 +82,12 @@ describe('BashTool', () => {
     expect(text(await bash({ command: 'true', timeout: 600001 }))).toMatch(/"timeout" must be at most 600000/);
     expect(text(await bash({ command: 'true', timeout: '5' }))).toMatch(/"timeout" must be an integer/);
     expect(text(await bash({ command: 'pwd', cwd: '/' }))).toMatch(/outside the sandbox root/);
-    expect(text(await bash({ command: 'pwd', cwd: 'missing-dir' }))).toBe('Bash: cwd missing-dir is not an existing directory');
-    expect(text(await bash({ command: 'pwd', cwd: 'leak.txt' }))).toBe('Bash: cwd leak.txt is not an existing directory');
+    expect(text(await bash({ command: 'pwd', cwd: 'missing-dir' }))).toBe(
+      'Bash: cwd missing-dir is not an existing directory',
+    );
+    expect(text(await bash({ command: 'pwd', cwd: 'leak.txt' }))).toBe(
+      'Bash: cwd leak.txt is not an existing directory',
+    );
   });
 
   it('reports "(no output)" for a silent success', async () => {

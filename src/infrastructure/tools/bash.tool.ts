@@ -30,7 +30,10 @@ export class BashTool implements BuiltinTool {
     properties: {
       command: { type: 'string', description: 'The command to run' },
       timeout: { type: 'integer', minimum: 1, maximum: 600000, description: 'Timeout in milliseconds (max 600000)' },
-      description: { type: 'string', description: 'Clear, concise description of what this command does in 5-10 words' },
+      description: {
+        type: 'string',
+        description: 'Clear, concise description of what this command does in 5-10 words',
+      },
     },
     required: ['command'],
   };
@@ -44,7 +47,8 @@ export class BashTool implements BuiltinTool {
     const args = new ToolArgs(this.name, raw);
     const command = args.string('command', { required: true });
     const { limits, rootDir } = ctx.scope;
-    const timeoutMs = args.integer('timeout', { min: 1, max: limits.bash_max_timeout_ms }) ?? limits.bash_default_timeout_ms;
+    const timeoutMs =
+      args.integer('timeout', { min: 1, max: limits.bash_max_timeout_ms }) ?? limits.bash_default_timeout_ms;
     args.string('description');
     if (command.trim().length === 0) throw new ToolFailure('Bash: command is empty');
     // `cwd` is AWF's own argument: still accepted, still held to the sandbox.
@@ -58,7 +62,16 @@ export class BashTool implements BuiltinTool {
       // and exec'ed by the time it returns, so the descriptor can be closed right after.
       const cwd = cwdDir ? at(cwdDir) : rootDir;
       const wrapper = pidNamespaceWrapper();
-      running = runShell({ wrapper, shell, command, cwd, env, timeoutMs, signal: ctx.signal, keep: limits.bash_output_max_chars });
+      running = runShell({
+        wrapper,
+        shell,
+        command,
+        cwd,
+        env,
+        timeoutMs,
+        signal: ctx.signal,
+        keep: limits.bash_output_max_chars,
+      });
     } finally {
       if (cwdDir) closeDir(cwdDir);
     }
@@ -79,7 +92,8 @@ export class BashTool implements BuiltinTool {
   private present(outcome: ShellOutcome, timeoutMs: number, max: number): ToolResult {
     if (outcome.spawnError) return errorResult(`Bash: could not start the shell: ${outcome.spawnError.message}`);
     const body = this.masker.mask(renderStreams(outcome, max));
-    if (outcome.timedOut) return errorResult(`Command timed out after ${timeoutMs} ms; its process group was killed.\n${body}`.trimEnd());
+    if (outcome.timedOut)
+      return errorResult(`Command timed out after ${timeoutMs} ms; its process group was killed.\n${body}`.trimEnd());
     if (outcome.aborted) return errorResult(`Command cancelled; its process group was killed.\n${body}`.trimEnd());
     if (outcome.code !== 0) {
       const status = outcome.code === null ? `Killed by signal ${outcome.signal}` : `Exit code ${outcome.code}`;

@@ -85,7 +85,14 @@ interface Step {
  * climbs above the root. `createParents` makes missing directories on the way (mkdir, then
  * the same O_NOFOLLOW open, so a symlink swapped in after the mkdir is refused too).
  */
-export function resolveBeneath(root: DirRef, rootReal: string, rel: string, label: string, shown: string, createParents = false): Beneath {
+export function resolveBeneath(
+  root: DirRef,
+  rootReal: string,
+  rel: string,
+  label: string,
+  shown: string,
+  createParents = false,
+): Beneath {
   const steps: Step[] = toSteps(rel, false);
   const stack: DirRef[] = [root];
   let hops = 0;
@@ -112,7 +119,8 @@ export function resolveBeneath(root: DirRef, rootReal: string, rel: string, labe
       if (name === '..') {
         if (stack.length === 1) throw outside(label, shown);
         closeDir(stack.pop()!);
-        if (steps.length === 0) return done(stack, { dir: stack[stack.length - 1], name: '', rel: stack[stack.length - 1].rel });
+        if (steps.length === 0)
+          return done(stack, { dir: stack[stack.length - 1], name: '', rel: stack[stack.length - 1].rel });
         continue;
       }
       const childRel = top.rel === '' ? name : `${top.rel}/${name}`;
@@ -130,9 +138,12 @@ export function resolveBeneath(root: DirRef, rootReal: string, rel: string, labe
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         // O_DIRECTORY|O_NOFOLLOW on a symlink fails with ENOTDIR or ELOOP: lstat tells a link from a file.
-        const isLink = code === 'ELOOP' || (code === 'ENOTDIR' && lstatSync(at(top, name), { throwIfNoEntry: false })?.isSymbolicLink());
+        const isLink =
+          code === 'ELOOP' ||
+          (code === 'ENOTDIR' && lstatSync(at(top, name), { throwIfNoEntry: false })?.isSymbolicLink());
         if (isLink) follow(top, name);
-        else if (code === 'ENOTDIR') throw new ToolFailure(`${label} "${shown}": a parent of it is a file, not a directory`);
+        else if (code === 'ENOTDIR')
+          throw new ToolFailure(`${label} "${shown}": a parent of it is a file, not a directory`);
         else if (code === 'ENOENT' && viaLink) throw dangling(label, shown);
         else if (code === 'ENOENT' && createParents && !step.made) {
           makeDir(top, name, label, shown);
@@ -140,8 +151,7 @@ export function resolveBeneath(root: DirRef, rootReal: string, rel: string, labe
         } else if (code === 'ENOENT') {
           const rest = [name, ...steps.reverse().map((s) => s.name)].join('/');
           return done(stack, { dir: top, name: rest, rel: top.rel === '' ? rest : `${top.rel}/${rest}` });
-        }
-        else throw cannotResolve(label, shown, code);
+        } else throw cannotResolve(label, shown, code);
       }
     }
     return done(stack, { dir: stack[stack.length - 1], name: '', rel: stack[stack.length - 1].rel });
@@ -159,7 +169,10 @@ function done(stack: DirRef[], found: Beneath): Beneath {
 }
 
 function toSteps(path: string, viaLink: boolean): Step[] {
-  return path.split('/').reverse().map((name) => ({ name, viaLink }));
+  return path
+    .split('/')
+    .reverse()
+    .map((name) => ({ name, viaLink }));
 }
 
 function makeDir(dir: DirRef, name: string, label: string, shown: string): void {
@@ -176,7 +189,9 @@ function dangling(label: string, shown: string): ToolFailure {
 }
 
 function outside(label: string, shown: string): ToolFailure {
-  return new ToolFailure(`${label} "${shown}" resolves through a symlink to a location outside the sandbox root; refused`);
+  return new ToolFailure(
+    `${label} "${shown}" resolves through a symlink to a location outside the sandbox root; refused`,
+  );
 }
 
 function cannotResolve(label: string, shown: string, code: string | undefined): ToolFailure {

@@ -26,7 +26,12 @@ export class BuiltinToolProvider implements ToolProvider {
   listTools(scope: ToolScope): ToolDefinition[] {
     if (!scope.interceptBuiltins) return [];
     return [...this.tools.values()].map((t) => ({
-      name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, annotations: { ...t.annotations }, source: 'builtin',
+      name: t.name,
+      title: t.title,
+      description: t.description,
+      inputSchema: t.inputSchema,
+      annotations: { ...t.annotations },
+      source: 'builtin',
     }));
   }
 

@@ -6,12 +6,15 @@ describe('EditTool', () => {
   const box = builtinSandbox();
   const tools = builtinTools();
   const file = join(box.root, 'f.txt');
-  const edit = (args: Record<string, unknown>) => tools.callTool('Edit', { file_path: 'f.txt', ...args }, builtinContext(box.root, { read_max_bytes: 200 }));
+  const edit = (args: Record<string, unknown>) =>
+    tools.callTool('Edit', { file_path: 'f.txt', ...args }, builtinContext(box.root, { read_max_bytes: 200 }));
   afterAll(() => box.cleanup());
 
   it('replaces a unique literal match', async () => {
     writeFileSync(file, 'const a = 1; // $&\n');
-    expect(text(await edit({ old_string: 'a = 1', new_string: 'b = $& 2' }))).toBe(`Edited ${file}: replaced 1 occurrence.`);
+    expect(text(await edit({ old_string: 'a = 1', new_string: 'b = $& 2' }))).toBe(
+      `Edited ${file}: replaced 1 occurrence.`,
+    );
     expect(readFileSync(file, 'utf8')).toBe('const b = $& 2; // $&\n');
   });
 
@@ -21,7 +24,9 @@ describe('EditTool', () => {
     expect(refused.isError).toBe(true);
     expect(text(refused)).toMatch(/matches 3 times/);
     expect(readFileSync(file, 'utf8')).toBe('foo bar foo baz foo');
-    expect(text(await edit({ old_string: 'foo', new_string: 'qux', replace_all: true }))).toMatch(/replaced 3 occurrences/);
+    expect(text(await edit({ old_string: 'foo', new_string: 'qux', replace_all: true }))).toMatch(
+      /replaced 3 occurrences/,
+    );
     expect(readFileSync(file, 'utf8')).toBe('qux bar qux baz qux');
   });
 
@@ -63,7 +68,15 @@ describe('EditTool', () => {
 
   it('accepts the AWF aliases path, old and new', async () => {
     writeFileSync(file, 'x y z');
-    expect(text(await tools.callTool('Edit', { path: 'f.txt', old: 'y', new: 'Y', replace_all: false }, builtinContext(box.root)))).toMatch(/replaced 1 occurrence/);
+    expect(
+      text(
+        await tools.callTool(
+          'Edit',
+          { path: 'f.txt', old: 'y', new: 'Y', replace_all: false },
+          builtinContext(box.root),
+        ),
+      ),
+    ).toMatch(/replaced 1 occurrence/);
     expect(readFileSync(file, 'utf8')).toBe('x Y z');
   });
 
@@ -73,15 +86,29 @@ describe('EditTool', () => {
 
   it('holds the result to write_max_bytes before building it: a huge new_string, or replace_all growth', async () => {
     const limited = (args: Record<string, unknown>) =>
-      tools.callTool('Edit', { file_path: 'f.txt', ...args }, builtinContext(box.root, { read_max_bytes: 200, write_max_bytes: 100 }));
+      tools.callTool(
+        'Edit',
+        { file_path: 'f.txt', ...args },
+        builtinContext(box.root, { read_max_bytes: 200, write_max_bytes: 100 }),
+      );
     writeFileSync(file, 'x '.repeat(50));
     const big = await limited({ old_string: 'x', new_string: 'y'.repeat(101) });
-    expect(big).toEqual({ isError: true, content: [{ type: 'text', text: 'Edit: the edited f.txt would exceed the 100-byte write limit (write_max_bytes); the file is unchanged' }] });
+    expect(big).toEqual({
+      isError: true,
+      content: [
+        {
+          type: 'text',
+          text: 'Edit: the edited f.txt would exceed the 100-byte write limit (write_max_bytes); the file is unchanged',
+        },
+      ],
+    });
     // 50 occurrences growing by 2 bytes each: 100 + 100 > 100, refused from the count alone.
     expect((await limited({ old_string: 'x', new_string: 'xyz', replace_all: true })).isError).toBe(true);
     expect(readFileSync(file, 'utf8')).toBe('x '.repeat(50));
     // Shrinking is always fine, and growing within the limit too.
-    expect(text(await limited({ old_string: 'x ', new_string: '', replace_all: true }))).toMatch(/replaced 50 occurrences/);
+    expect(text(await limited({ old_string: 'x ', new_string: '', replace_all: true }))).toMatch(
+      /replaced 50 occurrences/,
+    );
     expect(readFileSync(file, 'utf8')).toBe('');
   });
 });

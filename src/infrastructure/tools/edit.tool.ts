@@ -27,7 +27,10 @@ export class EditTool implements BuiltinTool {
   readonly inputSchema = {
     type: 'object' as const,
     properties: {
-      file_path: { type: 'string', description: 'Path of the file to modify (absolute, or relative to the sandbox root)' },
+      file_path: {
+        type: 'string',
+        description: 'Path of the file to modify (absolute, or relative to the sandbox root)',
+      },
       old_string: { type: 'string', description: 'The text to replace' },
       new_string: { type: 'string', description: 'The text to replace it with (must differ from old_string)' },
       replace_all: { type: 'boolean', default: false, description: 'Replace every occurrence of old_string' },
@@ -45,8 +48,10 @@ export class EditTool implements BuiltinTool {
     const oldString = args.string('old_string', { aliases: ['old'], required: true });
     const newString = args.string('new_string', { aliases: ['new'], required: true });
     const replaceAll = args.boolean('replace_all', false);
-    if (oldString.length === 0) throw new ToolFailure('Edit: old_string is empty; use Write to create or replace a whole file');
-    if (oldString === newString) throw new ToolFailure('Edit: old_string and new_string are identical; nothing to change');
+    if (oldString.length === 0)
+      throw new ToolFailure('Edit: old_string is empty; use Write to create or replace a whole file');
+    if (oldString === newString)
+      throw new ToolFailure('Edit: old_string and new_string are identical; nothing to change');
 
     const { limits } = ctx.scope;
     const grows = Buffer.byteLength(newString, 'utf8') - Buffer.byteLength(oldString, 'utf8');
@@ -66,7 +71,9 @@ export class EditTool implements BuiltinTool {
     let { oldString, newString } = change;
     const file = await readRegularFile(at, input, limits.read_max_bytes);
     if (file.truncated) {
-      throw new ToolFailure(`Edit: ${input} is ${file.size} bytes, above the ${limits.read_max_bytes}-byte read limit; refusing to write back a truncated file`);
+      throw new ToolFailure(
+        `Edit: ${input} is ${file.size} bytes, above the ${limits.read_max_bytes}-byte read limit; refusing to write back a truncated file`,
+      );
     }
     if (looksBinary(file.data)) throw new ToolFailure(`Edit: ${input} is a binary file; refused`);
     const text = file.data.toString('utf8');
@@ -78,13 +85,18 @@ export class EditTool implements BuiltinTool {
     const count = countOccurrences(text, oldString);
     if (count === 0) throw new ToolFailure(`Edit: old_string was not found in ${input}; the file is unchanged`);
     if (count > 1 && !change.replaceAll) {
-      throw new ToolFailure(`Edit: old_string matches ${count} times in ${input}; add surrounding context to make it unique, or set replace_all to true. The file is unchanged`);
+      throw new ToolFailure(
+        `Edit: old_string matches ${count} times in ${input}; add surrounding context to make it unique, or set replace_all to true. The file is unchanged`,
+      );
     }
     const replaced = change.replaceAll ? count : 1;
     // The size of the result is known before it is built: count the growth, then build.
     const crlfGrowth = newString.length - change.newString.length - (oldString.length - change.oldString.length);
-    if (file.data.length + replaced * (change.grows + crlfGrowth) > limits.write_max_bytes) throw tooLarge(input, limits.write_max_bytes);
-    const updated = change.replaceAll ? text.split(oldString).join(newString) : replaceFirst(text, oldString, newString);
+    if (file.data.length + replaced * (change.grows + crlfGrowth) > limits.write_max_bytes)
+      throw tooLarge(input, limits.write_max_bytes);
+    const updated = change.replaceAll
+      ? text.split(oldString).join(newString)
+      : replaceFirst(text, oldString, newString);
     if (Buffer.byteLength(updated, 'utf8') > limits.write_max_bytes) throw tooLarge(input, limits.write_max_bytes);
     await writeFileAtomic(at, input, updated);
     return replaced;
@@ -100,7 +112,9 @@ interface Change {
 }
 
 function tooLarge(input: string, max: number): ToolFailure {
-  return new ToolFailure(`Edit: the edited ${input} would exceed the ${max}-byte write limit (write_max_bytes); the file is unchanged`);
+  return new ToolFailure(
+    `Edit: the edited ${input} would exceed the ${max}-byte write limit (write_max_bytes); the file is unchanged`,
+  );
 }
 
 function toCrlf(value: string): string {

@@ -35,7 +35,12 @@ interface Frame {
  * Synchronous calls, in slices of about 10 ms with a turn of the event loop between them: a
  * thread-pool round trip per directory and per file cost two to three times the CPU here.
  */
-export async function globFiles(top: DirRef, pattern: string, skipNames: readonly string[], signal?: AbortSignal): Promise<GlobbedFile[]> {
+export async function globFiles(
+  top: DirRef,
+  pattern: string,
+  skipNames: readonly string[],
+  signal?: AbortSignal,
+): Promise<GlobbedFile[]> {
   // Loaded on first use: mcp-serve's start should not pay for a matcher it may never need.
   const picomatch = require('picomatch') as typeof import('picomatch');
   // tinyglobby, which Glob used before, read `a//b` as `a/b`, `a/` as `a`, and a lone negated pattern as nothing.
@@ -69,8 +74,14 @@ export async function globFiles(top: DirRef, pattern: string, skipNames: readonl
   return files;
 }
 
-function list(frame: Frame, skipNames: readonly string[], maxDepth: number, isMatch: (rel: string) => boolean, files: GlobbedFile[],
-  pending: Array<{ parent: Frame; name: string }>): void {
+function list(
+  frame: Frame,
+  skipNames: readonly string[],
+  maxDepth: number,
+  isMatch: (rel: string) => boolean,
+  files: GlobbedFile[],
+  pending: Array<{ parent: Frame; name: string }>,
+): void {
   let entries;
   try {
     entries = readdirSync(at(frame.dir), { withFileTypes: true });
@@ -94,7 +105,13 @@ function list(frame: Frame, skipNames: readonly string[], maxDepth: number, isMa
 function enter(parent: Frame, name: string): Frame | undefined {
   try {
     const dir = openChildDir(parent.dir, name);
-    return { dir, rel: parent.rel === '' ? name : `${parent.rel}/${name}`, depth: parent.depth + 1, waiting: 1, parent };
+    return {
+      dir,
+      rel: parent.rel === '' ? name : `${parent.rel}/${name}`,
+      depth: parent.depth + 1,
+      waiting: 1,
+      parent,
+    };
   } catch {
     // swapped for a symlink (ELOOP), removed, or unreadable since it was listed: not walked
     release(parent);
@@ -134,7 +151,11 @@ function descend(top: DirRef, names: readonly string[]): DirRef | undefined {
  * `*` + `/*.ts` nothing below the second level. Anything unusual (escapes, extglobs,
  * braces, `.` segments) keeps the whole walk; the matcher decides either way.
  */
-export function walkPlan(pattern: string, skipNames: readonly string[], scanGlob: typeof import('picomatch').scan): { start: string[]; maxDepth: number } {
+export function walkPlan(
+  pattern: string,
+  skipNames: readonly string[],
+  scanGlob: typeof import('picomatch').scan,
+): { start: string[]; maxDepth: number } {
   const whole = { start: [], maxDepth: Infinity };
   const scan = scanGlob(pattern);
   if (scan.isExtglob || pattern.includes('\\')) return whole;

@@ -42,7 +42,8 @@ export class GlobTool implements BuiltinTool {
     if (pattern.startsWith('/') || pattern.startsWith('~')) {
       throw new ToolFailure(`Glob: absolute patterns are refused; give a pattern relative to "path" (e.g. "**/*.ts")`);
     }
-    if (PARENT_SEGMENT.test(pattern)) throw new ToolFailure('Glob: ".." in a pattern is refused; set "path" to the directory to search instead');
+    if (PARENT_SEGMENT.test(pattern))
+      throw new ToolFailure('Glob: ".." in a pattern is refused; set "path" to the directory to search instead');
     const pathInput = args.string('path') ?? '.';
     const base = this.sandbox.resolve(pathInput, ctx.scope, 'path', 'list');
     let files: GlobbedFile[];
@@ -64,7 +65,10 @@ export class GlobTool implements BuiltinTool {
     files.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
     const cap = limits.glob_max_results;
     const shown = files.slice(0, cap).map((f) => join(rootDir, fromRoot(f.rel)));
-    const note = files.length > cap ? `\n[Results truncated: showing ${cap} of ${files.length} files. Use a narrower path or pattern.]` : '';
+    const note =
+      files.length > cap
+        ? `\n[Results truncated: showing ${cap} of ${files.length} files. Use a narrower path or pattern.]`
+        : '';
     return textResult(shown.join('\n') + note);
   }
 }

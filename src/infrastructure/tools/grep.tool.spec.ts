@@ -21,7 +21,8 @@ const FILES: Record<string, string> = {
   '.git/config': 'hello git\n',
   'node_modules/m.js': 'hello module\n',
   'crlf.txt': 'hello crlf\r\nnext\r\n',
-  'ctx.txt': Array.from({ length: 10 }, (_, i) => (i === 2 || i === 7 ? `match ${i + 1}` : `line ${i + 1}`)).join('\n') + '\n',
+  'ctx.txt':
+    Array.from({ length: 10 }, (_, i) => (i === 2 || i === 7 ? `match ${i + 1}` : `line ${i + 1}`)).join('\n') + '\n',
   'multi.txt': 'start\nmiddle\nend\n',
 };
 
@@ -56,44 +57,89 @@ describe.each([['js'], ...(rg ? [['ripgrep']] : [])])('GrepTool on the %s engine
   afterAll(() => box.cleanup());
 
   it('lists matching files in path order, honouring .gitignore, skipping binaries, .git, node_modules and symlinks', async () => {
-    expect(text(await grep({ pattern: 'hello' }))).toBe(['Found 8 files', p('.hidden/h.md'), p('a/b.js'), p('a-b.md'), p('a.ts'), p('crlf.txt'),
-      p('keep.log'), p('sub/build'), p('sub/top-only.txt')].join('\n'));
+    expect(text(await grep({ pattern: 'hello' }))).toBe(
+      [
+        'Found 8 files',
+        p('.hidden/h.md'),
+        p('a/b.js'),
+        p('a-b.md'),
+        p('a.ts'),
+        p('crlf.txt'),
+        p('keep.log'),
+        p('sub/build'),
+        p('sub/top-only.txt'),
+      ].join('\n'),
+    );
   });
 
   it('prints path:line:text in content mode, CR stripped', async () => {
-    expect(text(await grep({ pattern: 'hello', output_mode: 'content', path: 'crlf.txt' }))).toBe(`${p('crlf.txt')}:1:hello crlf`);
+    expect(text(await grep({ pattern: 'hello', output_mode: 'content', path: 'crlf.txt' }))).toBe(
+      `${p('crlf.txt')}:1:hello crlf`,
+    );
     expect(text(await grep({ pattern: 'hello', output_mode: 'content', '-i': true, type: 'ts' }))).toBe(
-      [`${p('a.ts')}:1:const hello = 1;`, `${p('a.ts')}:2:function Hello() {}`, `${p('a.ts')}:3:// HELLO`].join('\n'));
-    expect(text(await grep({ pattern: 'HELLO', output_mode: 'content', '-n': false, glob: '*.ts' }))).toBe(`${p('a.ts')}:// HELLO`);
+      [`${p('a.ts')}:1:const hello = 1;`, `${p('a.ts')}:2:function Hello() {}`, `${p('a.ts')}:3:// HELLO`].join('\n'),
+    );
+    expect(text(await grep({ pattern: 'HELLO', output_mode: 'content', '-n': false, glob: '*.ts' }))).toBe(
+      `${p('a.ts')}:// HELLO`,
+    );
   });
 
   it('shows context lines and separates groups', async () => {
-    expect(text(await grep({ pattern: 'match', output_mode: 'content', path: 'ctx.txt', '-B': 1, '-A': 1 }))).toBe([
-      `${p('ctx.txt')}-2-line 2`, `${p('ctx.txt')}:3:match 3`, `${p('ctx.txt')}-4-line 4`, '--',
-      `${p('ctx.txt')}-7-line 7`, `${p('ctx.txt')}:8:match 8`, `${p('ctx.txt')}-9-line 9`].join('\n'));
-    expect(text(await grep({ pattern: 'match 3', output_mode: 'content', path: 'ctx.txt', '-C': 2 })).split('\n')).toHaveLength(5);
+    expect(text(await grep({ pattern: 'match', output_mode: 'content', path: 'ctx.txt', '-B': 1, '-A': 1 }))).toBe(
+      [
+        `${p('ctx.txt')}-2-line 2`,
+        `${p('ctx.txt')}:3:match 3`,
+        `${p('ctx.txt')}-4-line 4`,
+        '--',
+        `${p('ctx.txt')}-7-line 7`,
+        `${p('ctx.txt')}:8:match 8`,
+        `${p('ctx.txt')}-9-line 9`,
+      ].join('\n'),
+    );
+    expect(
+      text(await grep({ pattern: 'match 3', output_mode: 'content', path: 'ctx.txt', '-C': 2 })).split('\n'),
+    ).toHaveLength(5);
   });
 
   it('counts matching lines per file', async () => {
-    expect(text(await grep({ pattern: 'hello', output_mode: 'count', '-i': true, glob: '*.{ts,js}' }))).toBe(`${p('a/b.js')}:1\n${p('a.ts')}:3`);
+    expect(text(await grep({ pattern: 'hello', output_mode: 'count', '-i': true, glob: '*.{ts,js}' }))).toBe(
+      `${p('a/b.js')}:1\n${p('a.ts')}:3`,
+    );
   });
 
   it('matches across lines only in multiline mode', async () => {
     expect(text(await grep({ pattern: 'start.middle', path: 'multi.txt' }))).toBe('No matches found');
-    expect(text(await grep({ pattern: 'start.middle', path: 'multi.txt', multiline: true, output_mode: 'content' }))).toBe(
-      `${p('multi.txt')}:1:start\n${p('multi.txt')}:2:middle`);
+    expect(
+      text(await grep({ pattern: 'start.middle', path: 'multi.txt', multiline: true, output_mode: 'content' })),
+    ).toBe(`${p('multi.txt')}:1:start\n${p('multi.txt')}:2:middle`);
   });
 
   it('stops at head_limit and at the configured cap, with a note', async () => {
     expect(text(await grep({ pattern: 'hello', head_limit: 2 }))).toBe(
-      ['Found 2 files (more exist)', p('.hidden/h.md'), p('a/b.js'), '[Results truncated: showing 2 files. Raise head_limit to see more.]'].join('\n'));
-    expect(text(await grep({ pattern: 'line', output_mode: 'content', path: 'ctx.txt' }, { grep_max_results: 3 }))).toBe(
-      [`${p('ctx.txt')}:1:line 1`, `${p('ctx.txt')}:2:line 2`, `${p('ctx.txt')}:4:line 4`, '[Results truncated: showing 3 lines. Narrow the pattern, path, glob or type.]'].join('\n'));
+      [
+        'Found 2 files (more exist)',
+        p('.hidden/h.md'),
+        p('a/b.js'),
+        '[Results truncated: showing 2 files. Raise head_limit to see more.]',
+      ].join('\n'),
+    );
+    expect(
+      text(await grep({ pattern: 'line', output_mode: 'content', path: 'ctx.txt' }, { grep_max_results: 3 })),
+    ).toBe(
+      [
+        `${p('ctx.txt')}:1:line 1`,
+        `${p('ctx.txt')}:2:line 2`,
+        `${p('ctx.txt')}:4:line 4`,
+        '[Results truncated: showing 3 lines. Narrow the pattern, path, glob or type.]',
+      ].join('\n'),
+    );
   });
 
   it('cuts a long answer below what an MCP client accepts', async () => {
     writeFileSync(p('wide.txt'), `hit ${'w'.repeat(1900)}\n`.repeat(200));
-    const out = text(await grep({ pattern: 'hit', path: 'wide.txt', output_mode: 'content' }, { grep_max_results: 1000 }));
+    const out = text(
+      await grep({ pattern: 'hit', path: 'wide.txt', output_mode: 'content' }, { grep_max_results: 1000 }),
+    );
     expect(out.length).toBeLessThan(101_000);
     expect(out).toMatch(/\[Results truncated: showing \d+ lines\. Narrow the pattern, path, glob or type\.\]$/);
   });

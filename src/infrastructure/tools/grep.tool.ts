@@ -66,12 +66,21 @@ export class GrepTool implements BuiltinTool {
     if (!MODES.includes(mode)) throw new ToolFailure(`Grep: output_mode must be one of ${MODES.join(', ')}`);
     const type = args.string('type');
     const typeGlobs = type === undefined ? undefined : GREP_FILE_TYPES[type];
-    if (type !== undefined && !typeGlobs) throw new ToolFailure(`Grep: unknown type "${type}"; known types: ${Object.keys(GREP_FILE_TYPES).join(', ')}`);
+    if (type !== undefined && !typeGlobs)
+      throw new ToolFailure(`Grep: unknown type "${type}"; known types: ${Object.keys(GREP_FILE_TYPES).join(', ')}`);
     const context = args.integer('-C', { min: 0, aliases: ['context'] }) ?? 0;
     const before = args.integer('-B', { min: 0 }) ?? context;
     const after = args.integer('-A', { min: 0 }) ?? context;
     const headLimit = args.integer('head_limit', { min: 1 });
-    const query = { pattern, ignoreCase: args.boolean('-i', false), multiline: args.boolean('multiline', false), glob: args.string('glob'), typeGlobs: typeGlobs && [...typeGlobs], before, after };
+    const query = {
+      pattern,
+      ignoreCase: args.boolean('-i', false),
+      multiline: args.boolean('multiline', false),
+      glob: args.string('glob'),
+      typeGlobs: typeGlobs && [...typeGlobs],
+      before,
+      after,
+    };
     const lineNumbers = args.boolean('-n', true);
     if (pattern.length === 0) throw new ToolFailure('Grep: pattern is empty');
 
@@ -83,22 +92,46 @@ export class GrepTool implements BuiltinTool {
     const info = target.at.stat;
     const isDir = target.at.name === '' || info?.isDirectory() === true;
     if (!target.exists) throw new ToolFailure(`Grep: ${pathInput} does not exist`);
-    if (!isDir && !info?.isFile()) throw new ToolFailure(`Grep: ${pathInput} is not a regular file or directory; refused`);
+    if (!isDir && !info?.isFile())
+      throw new ToolFailure(`Grep: ${pathInput} is not a regular file or directory; refused`);
     if (info && !isDir) {
       if (info.size > GREP_MAX_FILE_BYTES) {
-        throw new ToolFailure(`Grep: ${pathInput} is ${info.size} bytes, above the ${GREP_MAX_FILE_BYTES}-byte limit for one file; use Read with offset or Bash`);
+        throw new ToolFailure(
+          `Grep: ${pathInput} is ${info.size} bytes, above the ${GREP_MAX_FILE_BYTES}-byte limit for one file; use Read with offset or Bash`,
+        );
       }
       refuseHardLinked(info, `Grep: ${pathInput}`);
     }
 
     const limit = Math.min(headLimit ?? Infinity, limits.grep_max_results);
-    const request = { root: rootDir, targetRel: target.rel, target: target.real, targetIsDir: isDir, query, maxFileBytes: GREP_MAX_FILE_BYTES, mode, stopAfter: limit };
+    const request = {
+      root: rootDir,
+      targetRel: target.rel,
+      target: target.real,
+      targetIsDir: isDir,
+      query,
+      maxFileBytes: GREP_MAX_FILE_BYTES,
+      mode,
+      stopAfter: limit,
+    };
     const outcome = await pickEngine().search(request, ctx.signal, grepTimeoutMs());
-    outcome.hits = this.sandbox.allowed(outcome.hits, (hit) => relative(rootDir, hit.path).split(sep).join('/'), 'read', ctx.scope);
-    return textResult(formatGrep(outcome.hits, {
-      mode, lineNumbers, withContext: before + after > 0, limit, headLimited: headLimit !== undefined && headLimit <= limits.grep_max_results,
-      lineMaxChars: limits.line_max_chars, stopped: outcome.stopped,
-    }));
+    outcome.hits = this.sandbox.allowed(
+      outcome.hits,
+      (hit) => relative(rootDir, hit.path).split(sep).join('/'),
+      'read',
+      ctx.scope,
+    );
+    return textResult(
+      formatGrep(outcome.hits, {
+        mode,
+        lineNumbers,
+        withContext: before + after > 0,
+        limit,
+        headLimited: headLimit !== undefined && headLimit <= limits.grep_max_results,
+        lineMaxChars: limits.line_max_chars,
+        stopped: outcome.stopped,
+      }),
+    );
   }
 }
 

@@ -32,17 +32,26 @@ describe('PathSandbox', () => {
   it('accepts the root itself and paths below it, relative or absolute', async () => {
     expect(resolve('.')).toEqual({ real: root, exists: true });
     expect(resolve('inside.txt')).toEqual({ real: join(root, 'inside.txt'), exists: true });
-    expect(resolve(join(root, 'dir', 'new', 'file.txt'))).toEqual({ real: join(root, 'dir', 'new', 'file.txt'), exists: false });
+    expect(resolve(join(root, 'dir', 'new', 'file.txt'))).toEqual({
+      real: join(root, 'dir', 'new', 'file.txt'),
+      exists: false,
+    });
     expect(resolve('dir/../inside.txt')).toMatchObject({ real: join(root, 'inside.txt') });
   });
 
-  it.each(['../outside/secret.txt', 'dir/../../outside/secret.txt', './../x', 'dir/../..', '/etc/passwd', '/'])('refuses the escape %s', (input) => refused(input));
+  it.each(['../outside/secret.txt', 'dir/../../outside/secret.txt', './../x', 'dir/../..', '/etc/passwd', '/'])(
+    'refuses the escape %s',
+    (input) => refused(input),
+  );
 
-  it.each(['proj2', 'proj-old', 'projectile', 'proj.bak'])('refuses the sibling-prefix directory %s', async (sibling) => {
-    mkdirSync(join(base, sibling), { recursive: true });
-    refused(join(base, sibling, 'x.txt'));
-    expect(isInside(join(base, sibling), root)).toBe(false);
-  });
+  it.each(['proj2', 'proj-old', 'projectile', 'proj.bak'])(
+    'refuses the sibling-prefix directory %s',
+    async (sibling) => {
+      mkdirSync(join(base, sibling), { recursive: true });
+      refused(join(base, sibling, 'x.txt'));
+      expect(isInside(join(base, sibling), root)).toBe(false);
+    },
+  );
 
   it('refuses NUL bytes, ~ expansion and the empty path', async () => {
     expect(() => resolve('inside.txt\0.png')).toThrow(/NUL/);
@@ -91,8 +100,15 @@ describe('PathSandbox', () => {
 
   it('asks a bound PathGuard about the resolved path, never the spelling', () => {
     const asked: string[] = [];
-    const guarded = new PathSandbox({ denial: (rel, access) => (asked.push(`${access}:${rel}`), rel.startsWith('dir/') ? 'denied by policy' : undefined) });
-    expect(() => guarded.resolve('rel-link/f.txt', scope, 'file_path', 'read')).toThrow('file_path "rel-link/f.txt": denied by policy');
+    const guarded = new PathSandbox({
+      denial: (rel, access) => (
+        asked.push(`${access}:${rel}`),
+        rel.startsWith('dir/') ? 'denied by policy' : undefined
+      ),
+    });
+    expect(() => guarded.resolve('rel-link/f.txt', scope, 'file_path', 'read')).toThrow(
+      'file_path "rel-link/f.txt": denied by policy',
+    );
     guarded.resolve('inside.txt', scope, 'file_path', 'write').release();
     expect(asked).toEqual(['read:dir/f.txt', 'write:inside.txt']);
   });

@@ -64,7 +64,10 @@ export class PathSandbox {
   private relativeOf(input: string, root: string, label: string): string {
     if (input.length === 0) throw new ToolFailure(`${label} is empty; give a path inside ${root}`);
     if (input.includes('\0')) throw new ToolFailure(`${label} contains a NUL byte and was refused`);
-    if (input.startsWith('~')) throw new ToolFailure(`${label} "${input}" starts with "~": home-directory expansion is not supported; give a path inside ${root}`);
+    if (input.startsWith('~'))
+      throw new ToolFailure(
+        `${label} "${input}" starts with "~": home-directory expansion is not supported; give a path inside ${root}`,
+      );
     const lexical = isAbsolute(input) ? resolve(input) : resolve(root, input);
     if (isInside(lexical, root)) return relative(root, lexical).split(sep).join('/');
     // Another spelling of the root (root_dir given through a symlink): translated, then walked like any other.

@@ -22,18 +22,30 @@ describe('ReadTool', () => {
   it('numbers lines like cat -n and shows the default window with a note on how to continue', async () => {
     const result = await read({ file_path: 'ten.txt' });
     expect(result.isError).toBeUndefined();
-    expect(text(result)).toBe(['     1\tline1', '     2\tline2', '     3\tline3', '     4\tline4', '     5\tline5',
-      '[Showing lines 1-5 of 10. Call Read with offset=6 to continue.]'].join('\n'));
+    expect(text(result)).toBe(
+      [
+        '     1\tline1',
+        '     2\tline2',
+        '     3\tline3',
+        '     4\tline4',
+        '     5\tline5',
+        '[Showing lines 1-5 of 10. Call Read with offset=6 to continue.]',
+      ].join('\n'),
+    );
   });
 
   it('pages with a 1-based offset and a limit', async () => {
     expect(text(await read({ file_path: 'ten.txt', offset: 9, limit: 5 }))).toBe('     9\tline9\n    10\tline10');
-    expect(text(await read({ file_path: join(box.root, 'ten.txt'), offset: 2, limit: 1 }))).toMatch(/^ {5}2\tline2\n\[Showing lines 2-2 of 10/);
+    expect(text(await read({ file_path: join(box.root, 'ten.txt'), offset: 2, limit: 1 }))).toMatch(
+      /^ {5}2\tline2\n\[Showing lines 2-2 of 10/,
+    );
     expect(text(await read({ file_path: 'ten.txt', offset: 11 }))).toMatch(/has 10 lines; offset 11 is past the end/);
   });
 
   it('cuts long lines with a marker and hides CR of CRLF files', async () => {
-    expect(text(await read({ file_path: 'long.txt' }))).toBe(`     1\t${'x'.repeat(20)}… [line truncated: 30 more characters]`);
+    expect(text(await read({ file_path: 'long.txt' }))).toBe(
+      `     1\t${'x'.repeat(20)}… [line truncated: 30 more characters]`,
+    );
     expect(text(await read({ file_path: 'crlf.txt' }))).toBe('     1\ta\n     2\tb');
   });
 
@@ -48,7 +60,8 @@ describe('ReadTool', () => {
     writeFileSync(join(box.root, 'wide.txt'), `${'w'.repeat(1500)}\n`.repeat(300));
     const out = text(await tools.callTool('Read', { file_path: 'wide.txt' }, builtinContext(box.root)));
     expect(out.length).toBeLessThan(101_000);
-    const [, last, next] = /\[Showing lines 1-(\d+) of 300\. Call Read with offset=(\d+) to continue\.\]$/.exec(out) ?? [];
+    const [, last, next] =
+      /\[Showing lines 1-(\d+) of 300\. Call Read with offset=(\d+) to continue\.\]$/.exec(out) ?? [];
     expect(Number(next)).toBe(Number(last) + 1);
     expect(out).toContain(`${last.padStart(6)}\t`);
   });

@@ -20,7 +20,10 @@ export class ReadTool implements BuiltinTool {
   readonly inputSchema = {
     type: 'object' as const,
     properties: {
-      file_path: { type: 'string', description: 'Path of the file to read (absolute, or relative to the sandbox root)' },
+      file_path: {
+        type: 'string',
+        description: 'Path of the file to read (absolute, or relative to the sandbox root)',
+      },
       offset: { type: 'integer', minimum: 1, description: 'Line number to start reading from (1-based)' },
       limit: { type: 'integer', minimum: 1, description: 'Number of lines to read' },
     },
@@ -48,16 +51,22 @@ export class ReadTool implements BuiltinTool {
 
     const { total, window } = lineWindow(file.data, offset, limit);
     if (offset > total) {
-      return textResult(`Note: ${real} has ${total}${file.truncated ? '+' : ''} lines; offset ${offset} is past the end.`);
+      return textResult(
+        `Note: ${real} has ${total}${file.truncated ? '+' : ''} lines; offset ${offset} is past the end.`,
+      );
     }
     const body = numberedWindow(window, offset, limits.line_max_chars);
     const end = offset + body.length - 1;
     const notes: string[] = [];
     if (end < total) {
-      notes.push(`[Showing lines ${offset}-${end} of ${total}${file.truncated ? '+' : ''}. Call Read with offset=${end + 1} to continue.]`);
+      notes.push(
+        `[Showing lines ${offset}-${end} of ${total}${file.truncated ? '+' : ''}. Call Read with offset=${end + 1} to continue.]`,
+      );
     }
     if (file.truncated) {
-      notes.push(`[The file is ${file.size} bytes; only its first ${limits.read_max_bytes} bytes can be read, so later lines are not shown. Use Grep or Bash to reach them.]`);
+      notes.push(
+        `[The file is ${file.size} bytes; only its first ${limits.read_max_bytes} bytes can be read, so later lines are not shown. Use Grep or Bash to reach them.]`,
+      );
     }
     return textResult([...body, ...notes].join('\n'));
   }

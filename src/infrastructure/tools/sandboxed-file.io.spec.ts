@@ -12,7 +12,12 @@ describe('sandboxed file I/O', () => {
     box.cleanup();
   });
   /** A name in the root as the resolver hands it over: the open directory and the name there. */
-  const inRoot = (name: string): Beneath => ({ dir: root, name, rel: name, stat: lstatSync(join(box.root, name), { throwIfNoEntry: false }) });
+  const inRoot = (name: string): Beneath => ({
+    dir: root,
+    name,
+    rel: name,
+    stat: lstatSync(join(box.root, name), { throwIfNoEntry: false }),
+  });
 
   it('replaces a symlink swapped in after validation instead of writing through it (TOCTOU)', async () => {
     const target = join(box.root, 'validated.txt');

@@ -64,7 +64,8 @@ async function readAsyncThenClose(fd: number, data: Buffer, want: number): Promi
   try {
     while (filled < want) {
       const bytesRead = await new Promise<number>((resolve, reject) =>
-        read(fd, data, filled, want - filled, filled, (err, n) => (err ? reject(err) : resolve(n))));
+        read(fd, data, filled, want - filled, filled, (err, n) => (err ? reject(err) : resolve(n))),
+      );
       if (bytesRead === 0) break;
       filled += bytesRead;
     }
@@ -95,7 +96,9 @@ export function looksBinary(data: Buffer): boolean {
  */
 export function refuseHardLinked(stat: Stats, shown: string): void {
   if (stat.isFile() && stat.nlink > 1) {
-    throw new ToolFailure(`${shown} has ${stat.nlink} hard links; a hard-linked file may also live outside the sandbox root, so it is refused`);
+    throw new ToolFailure(
+      `${shown} has ${stat.nlink} hard links; a hard-linked file may also live outside the sandbox root, so it is refused`,
+    );
   }
 }
 
@@ -111,12 +114,17 @@ export function isSingleLinkFile(stat: Stats | undefined): boolean {
  * followed, and a parent swapped for a symlink meanwhile changes nothing (the descriptor still
  * holds the directory that was checked).
  */
-export async function writeFileAtomic(file: Beneath, shown: string, content: string | Buffer): Promise<{ created: boolean }> {
+export async function writeFileAtomic(
+  file: Beneath,
+  shown: string,
+  content: string | Buffer,
+): Promise<{ created: boolean }> {
   if (file.name === '') throw new ToolFailure(`${shown} is a directory; cannot write file content to it`);
   const target = at(file.dir, file.name);
   const existing: Stats | undefined = lstatSync(target, { throwIfNoEntry: false });
   if (existing?.isDirectory()) throw new ToolFailure(`${shown} is a directory; cannot write file content to it`);
-  if (existing && !existing.isFile() && !existing.isSymbolicLink()) throw new ToolFailure(`${shown} is not a regular file (device, FIFO or socket); refused`);
+  if (existing && !existing.isFile() && !existing.isSymbolicLink())
+    throw new ToolFailure(`${shown} is not a regular file (device, FIFO or socket); refused`);
   if (existing) refuseHardLinked(existing, shown);
   const tempName = writeTempName(file.name);
   const temp = at(file.dir, tempName);

@@ -8,7 +8,10 @@ type Args = Record<string, unknown>;
  * Aliases are accepted for callers trained on other agents' names but never advertised.
  */
 export class ToolArgs {
-  constructor(private readonly tool: string, private readonly args: Args) {}
+  constructor(
+    private readonly tool: string,
+    private readonly args: Args,
+  ) {}
 
   string(key: string, options: { aliases?: string[]; required: true }): string;
   string(key: string, options?: { aliases?: string[]; required?: false }): string | undefined;
@@ -19,7 +22,8 @@ export class ToolArgs {
       return undefined;
     }
     const value = this.args[found];
-    if (typeof value !== 'string') throw new ToolFailure(`${this.tool}: "${key}" must be a string, got ${describe(value)}`);
+    if (typeof value !== 'string')
+      throw new ToolFailure(`${this.tool}: "${key}" must be a string, got ${describe(value)}`);
     return value;
   }
 
@@ -30,22 +34,28 @@ export class ToolArgs {
     if (typeof value !== 'number' || !Number.isInteger(value)) {
       throw new ToolFailure(`${this.tool}: "${key}" must be an integer, got ${describe(value)}`);
     }
-    if (options.min !== undefined && value < options.min) throw new ToolFailure(`${this.tool}: "${key}" must be at least ${options.min}, got ${value}`);
-    if (options.max !== undefined && value > options.max) throw new ToolFailure(`${this.tool}: "${key}" must be at most ${options.max}, got ${value}`);
+    if (options.min !== undefined && value < options.min)
+      throw new ToolFailure(`${this.tool}: "${key}" must be at least ${options.min}, got ${value}`);
+    if (options.max !== undefined && value > options.max)
+      throw new ToolFailure(`${this.tool}: "${key}" must be at most ${options.max}, got ${value}`);
     return value;
   }
 
   boolean(key: string, fallback: boolean): boolean {
     const value = this.args[key];
     if (value === undefined || value === null) return fallback;
-    if (typeof value !== 'boolean') throw new ToolFailure(`${this.tool}: "${key}" must be true or false, got ${describe(value)}`);
+    if (typeof value !== 'boolean')
+      throw new ToolFailure(`${this.tool}: "${key}" must be true or false, got ${describe(value)}`);
     return value;
   }
 
   /** For strict schemas (Edit): a typo'd key must not be silently ignored. */
   rejectUnknown(known: readonly string[]): void {
     const unknown = Object.keys(this.args).filter((k) => !known.includes(k));
-    if (unknown.length > 0) throw new ToolFailure(`${this.tool}: unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')}`);
+    if (unknown.length > 0)
+      throw new ToolFailure(
+        `${this.tool}: unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')}`,
+      );
   }
 }
 

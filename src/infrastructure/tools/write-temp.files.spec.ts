@@ -34,6 +34,8 @@ describe('temp files of atomic writes', () => {
     expect(existsSync(later)).toBe(true);
     rmSync(later);
     // A temp file still being written by a live writer is left alone, as are other files' and non-awf names.
-    expect(readdirSync(dir).sort()).toEqual([fresh, otherFile, lookalike, join(dir, 'notes.md')].map((f) => f.slice(dir.length + 1)).sort());
+    expect(readdirSync(dir).sort()).toEqual(
+      [fresh, otherFile, lookalike, join(dir, 'notes.md')].map((f) => f.slice(dir.length + 1)).sort(),
+    );
   });
 });

@@ -5,7 +5,8 @@ import { builtinContext, builtinSandbox, builtinTools, text } from '../../../tes
 describe('WriteTool', () => {
   const box = builtinSandbox();
   const tools = builtinTools();
-  const write = (args: Record<string, unknown>) => tools.callTool('Write', args, builtinContext(box.root, { write_max_bytes: 100 }));
+  const write = (args: Record<string, unknown>) =>
+    tools.callTool('Write', args, builtinContext(box.root, { write_max_bytes: 100 }));
   afterAll(() => box.cleanup());
 
   it('creates parent directories, writes exact content and leaves no temp file', async () => {

@@ -19,7 +19,10 @@ export class WriteTool implements BuiltinTool {
   readonly inputSchema = {
     type: 'object' as const,
     properties: {
-      file_path: { type: 'string', description: 'Path of the file to write (absolute, or relative to the sandbox root)' },
+      file_path: {
+        type: 'string',
+        description: 'Path of the file to write (absolute, or relative to the sandbox root)',
+      },
       content: { type: 'string', description: 'The full content to write' },
     },
     required: ['file_path', 'content'],
@@ -34,7 +37,9 @@ export class WriteTool implements BuiltinTool {
     const { limits } = ctx.scope;
     const bytes = Buffer.byteLength(content, 'utf8');
     if (bytes > limits.write_max_bytes) {
-      throw new ToolFailure(`Write: content is ${bytes} bytes, which exceeds the ${limits.write_max_bytes}-byte limit; nothing was written`);
+      throw new ToolFailure(
+        `Write: content is ${bytes} bytes, which exceeds the ${limits.write_max_bytes}-byte limit; nothing was written`,
+      );
     }
     const { real, at, release } = this.sandbox.resolve(input, ctx.scope, 'file_path', 'write', true);
     let created: boolean;

@@ -33,7 +33,11 @@ export class UpstreamConnection {
   private readonly progress = new Map<string, NonNullable<UpstreamCallOptions['onProgress']>>();
   private nextToken = 0;
 
-  private constructor(readonly spec: UpstreamServerSpec, private readonly client: Client, private readonly stdio?: UpstreamStdioTransport) {}
+  private constructor(
+    readonly spec: UpstreamServerSpec,
+    private readonly client: Client,
+    private readonly stdio?: UpstreamStdioTransport,
+  ) {}
 
   /**
    * Progress is taken off the transport as it arrives. Through the SDK's `onprogress` the last
@@ -45,8 +49,15 @@ export class UpstreamConnection {
     const inner = transport?.onmessage;
     if (!transport || !inner) return;
     transport.onmessage = (message, extra) => {
-      const m = message as { method?: string; params?: { progressToken?: unknown; progress?: number; total?: number; message?: string } };
-      if (m.method === 'notifications/progress' && typeof m.params?.progressToken === 'string' && m.params.progressToken.startsWith('awf-')) {
+      const m = message as {
+        method?: string;
+        params?: { progressToken?: unknown; progress?: number; total?: number; message?: string };
+      };
+      if (
+        m.method === 'notifications/progress' &&
+        typeof m.params?.progressToken === 'string' &&
+        m.params.progressToken.startsWith('awf-')
+      ) {
         const { progressToken, ...progress } = m.params;
         this.progress.get(progressToken)?.(progress as { progress: number });
         return;
@@ -55,19 +66,36 @@ export class UpstreamConnection {
     };
   }
 
-  static async open(spec: UpstreamServerSpec, logger: AppLogger, env: NodeJS.ProcessEnv = process.env): Promise<UpstreamConnection> {
+  static async open(
+    spec: UpstreamServerSpec,
+    logger: AppLogger,
+    env: NodeJS.ProcessEnv = process.env,
+  ): Promise<UpstreamConnection> {
     const sdk = upstreamSdk();
     const server = expandedServer(spec, env);
     // A cold start (npx, a container) often takes longer than one call may: never less than START_TIMEOUT_MS.
     const timeout = Math.max(spec.timeout_ms ?? DEFAULT_UPSTREAM_TIMEOUT_MS, START_TIMEOUT_MS);
     let connection: UpstreamConnection | undefined;
-    const client = (): Client => new sdk.Client({ name: 'awf-mcp-proxy', version: AWF_VERSION }, {
-      listChanged: { tools: { onChanged: (err, tools) => !err && tools && connection?.changed(tools) } },
-    });
+    const client = (): Client =>
+      new sdk.Client(
+        { name: 'awf-mcp-proxy', version: AWF_VERSION },
+        {
+          listChanged: { tools: { onChanged: (err, tools) => !err && tools && connection?.changed(tools) } },
+        },
+      );
     const log = logger.child({ upstream: spec.name });
     try {
       if (server.command) {
-        const stdio = new UpstreamStdioTransport({ command: server.command, args: server.args ?? [], env: { ...sdk.getDefaultEnvironment(), ...server.env }, cwd: server.cwd }, sdk, log);
+        const stdio = new UpstreamStdioTransport(
+          {
+            command: server.command,
+            args: server.args ?? [],
+            env: { ...sdk.getDefaultEnvironment(), ...server.env },
+            cwd: server.cwd,
+          },
+          sdk,
+          log,
+        );
         connection = new UpstreamConnection(spec, client(), stdio);
         await bounded(connection.client.connect(stdio, { timeout }), timeout, () => stdio.close());
       } else {
@@ -81,10 +109,17 @@ export class UpstreamConnection {
       await connection?.close();
       if (err instanceof AwfError) throw err;
       const how = connection?.stdio && !connection.stdio.alive ? ` (it ${connection.stdio.describeExit()})` : '';
-      throw new AwfError(ErrorCodes.UPSTREAM_START_FAILED,
-        withStderrTail(`MCP server "${spec.name}" failed to start${how}: ${(err as Error).message}`, connection?.stderrTail() ?? []),
+      throw new AwfError(
+        ErrorCodes.UPSTREAM_START_FAILED,
+        withStderrTail(
+          `MCP server "${spec.name}" failed to start${how}: ${(err as Error).message}`,
+          connection?.stderrTail() ?? [],
+        ),
         { server: spec.name, ...(spec.command ? { command: spec.command } : { url: spec.url }) },
-        spec.command ? `Run \`${spec.command} ${(spec.args ?? []).join(' ')}\` by hand to see why.` : 'Check the url and that the server is up.');
+        spec.command
+          ? `Run \`${spec.command} ${(spec.args ?? []).join(' ')}\` by hand to see why.`
+          : 'Check the url and that the server is up.',
+      );
     }
   }
 
@@ -101,11 +136,17 @@ export class UpstreamConnection {
   async call(name: string, args: Record<string, unknown>, options: UpstreamCallOptions): Promise<ToolResult> {
     const timeout = this.spec.timeout_ms ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
     const token = options.onProgress ? `awf-${++this.nextToken}` : undefined;
-    const meta = { ...(options.traceparent ? { traceparent: options.traceparent } : {}), ...(token ? { progressToken: token } : {}) };
+    const meta = {
+      ...(options.traceparent ? { traceparent: options.traceparent } : {}),
+      ...(token ? { progressToken: token } : {}),
+    };
     const params = { name, arguments: args, ...(token || options.traceparent ? { _meta: meta } : {}) };
     if (token) this.progress.set(token, options.onProgress!);
     try {
-      return (await this.client.callTool(params, undefined, { signal: options.signal, timeout })) as unknown as ToolResult;
+      return (await this.client.callTool(params, undefined, {
+        signal: options.signal,
+        timeout,
+      })) as unknown as ToolResult;
     } finally {
       if (token) this.progress.delete(token);
     }
@@ -153,7 +194,15 @@ export class UpstreamConnection {
 }
 
 /** Streamable HTTP first; a server that refuses it (a 4xx to the POST) is tried over legacy SSE. */
-async function connectRemote(sdk: UpstreamSdk, spec: UpstreamServerSpec, url: URL, headers: Record<string, string>, timeout: number, client: () => Client, log: AppLogger): Promise<UpstreamConnection> {
+async function connectRemote(
+  sdk: UpstreamSdk,
+  spec: UpstreamServerSpec,
+  url: URL,
+  headers: Record<string, string>,
+  timeout: number,
+  client: () => Client,
+  log: AppLogger,
+): Promise<UpstreamConnection> {
   const requestInit = { headers };
   const first = client();
   try {
@@ -166,7 +215,19 @@ async function connectRemote(sdk: UpstreamSdk, spec: UpstreamServerSpec, url: UR
     log.debug({ reason: (err as Error).message }, 'Streamable HTTP refused; trying the legacy SSE transport');
   }
   const second = client();
-  await bounded(second.connect(new sdk.SSEClientTransport(url, { requestInit, eventSourceInit: { fetch: (u, init) => fetch(u, { ...init, headers: { ...headers, ...(init?.headers as Record<string, string>) } }) } }), { timeout }), timeout);
+  await bounded(
+    second.connect(
+      new sdk.SSEClientTransport(url, {
+        requestInit,
+        eventSourceInit: {
+          fetch: (u, init) =>
+            fetch(u, { ...init, headers: { ...headers, ...(init?.headers as Record<string, string>) } }),
+        },
+      }),
+      { timeout },
+    ),
+    timeout,
+  );
   return UpstreamConnection.remote(spec, second);
 }
 

@@ -36,8 +36,12 @@ export class UpstreamHost implements OnModuleDestroy {
       if (live) {
         const count = (this.restarts.get(key) ?? 0) + 1;
         if (count > MAX_UPSTREAM_RESTARTS) {
-          throw new AwfError(ErrorCodes.UPSTREAM_CRASHED, `MCP server "${spec.name}" crashed ${count} times; awf no longer restarts it in this session`,
-            { server: spec.name }, 'See its stderr in the log (field "upstream").');
+          throw new AwfError(
+            ErrorCodes.UPSTREAM_CRASHED,
+            `MCP server "${spec.name}" crashed ${count} times; awf no longer restarts it in this session`,
+            { server: spec.name },
+            'See its stderr in the log (field "upstream").',
+          );
         }
         this.restarts.set(key, count);
         this.logger.warn({ upstream: spec.name, restart: count }, 'restarting crashed MCP server');

@@ -33,5 +33,7 @@ export function maskedResult(result: ToolResult, masker: SecretMasker): ToolResu
       structured = JSON.parse(masked) as Record<string, unknown>;
     }
   }
-  return changed ? { ...result, content, ...(structured !== undefined ? { structuredContent: structured } : {}) } : result;
+  return changed
+    ? { ...result, content, ...(structured !== undefined ? { structuredContent: structured } : {}) }
+    : result;
 }

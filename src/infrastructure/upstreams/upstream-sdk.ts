@@ -22,11 +22,19 @@ let loaded: UpstreamSdk | undefined;
  */
 export function upstreamSdk(): UpstreamSdk {
   loaded ??= {
-    Client: (require('@modelcontextprotocol/sdk/client/index.js') as typeof import('@modelcontextprotocol/sdk/client/index.js')).Client,
-    StreamableHTTPClientTransport: (require('@modelcontextprotocol/sdk/client/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js')).StreamableHTTPClientTransport,
-    SSEClientTransport: (require('@modelcontextprotocol/sdk/client/sse.js') as typeof import('@modelcontextprotocol/sdk/client/sse.js')).SSEClientTransport,
+    Client: (
+      require('@modelcontextprotocol/sdk/client/index.js') as typeof import('@modelcontextprotocol/sdk/client/index.js')
+    ).Client,
+    StreamableHTTPClientTransport: (
+      require('@modelcontextprotocol/sdk/client/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js')
+    ).StreamableHTTPClientTransport,
+    SSEClientTransport: (
+      require('@modelcontextprotocol/sdk/client/sse.js') as typeof import('@modelcontextprotocol/sdk/client/sse.js')
+    ).SSEClientTransport,
     ...(require('@modelcontextprotocol/sdk/shared/stdio.js') as Pick<UpstreamSdk, 'ReadBuffer' | 'serializeMessage'>),
-    getDefaultEnvironment: (require('@modelcontextprotocol/sdk/client/stdio.js') as typeof import('@modelcontextprotocol/sdk/client/stdio.js')).getDefaultEnvironment,
+    getDefaultEnvironment: (
+      require('@modelcontextprotocol/sdk/client/stdio.js') as typeof import('@modelcontextprotocol/sdk/client/stdio.js')
+    ).getDefaultEnvironment,
   };
   return loaded;
 }

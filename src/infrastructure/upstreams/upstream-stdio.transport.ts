@@ -32,13 +32,22 @@ export class UpstreamStdioTransport implements Transport {
   private exit?: { code: number | null; signal: NodeJS.Signals | null };
   private readonly buffer: InstanceType<UpstreamSdk['ReadBuffer']>;
 
-  constructor(private readonly launch: StdioLaunch, private readonly sdk: UpstreamSdk, private readonly logger: AppLogger) {
+  constructor(
+    private readonly launch: StdioLaunch,
+    private readonly sdk: UpstreamSdk,
+    private readonly logger: AppLogger,
+  ) {
     this.buffer = new sdk.ReadBuffer();
   }
 
   start(): Promise<void> {
     const { command, args } = dieWithParent(this.launch.command, this.launch.args, this.launch.env);
-    const child = spawn(command, args, { cwd: this.launch.cwd, env: this.launch.env, stdio: ['pipe', 'pipe', 'pipe'], shell: false });
+    const child = spawn(command, args, {
+      cwd: this.launch.cwd,
+      env: this.launch.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      shell: false,
+    });
     this.child = child;
     killOnHostExit(child);
     createInterface({ input: child.stderr! }).on('line', (line) => {
@@ -76,7 +85,9 @@ export class UpstreamStdioTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
     if (!stdin || !stdin.writable) return Promise.reject(new Error('the server process is not running'));
-    return new Promise((resolve) => (stdin.write(this.sdk.serializeMessage(message)) ? resolve() : stdin.once('drain', resolve)));
+    return new Promise((resolve) =>
+      stdin.write(this.sdk.serializeMessage(message)) ? resolve() : stdin.once('drain', resolve),
+    );
   }
 
   /** stdin closed first (what MCP asks of a client), then SIGTERM, then SIGKILL. */
@@ -118,5 +129,8 @@ export class UpstreamStdioTransport implements Transport {
 
 function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout;
-  return Promise.race([promise.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    promise.then(() => true),
+    new Promise<boolean>((r) => (timer = setTimeout(() => r(false), ms))),
+  ]).finally(() => clearTimeout(timer));
 }

@@ -9,7 +9,11 @@ import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import { APP_LOGGER, SECRET_MASKER } from '../../domain/ports/tokens';
 import type { ToolProvider } from '../../domain/ports/tool-provider.port';
 import type { ToolCallContext, ToolScope } from '../../domain/ports/tool-scope';
-import { DEFAULT_UPSTREAM_TIMEOUT_MS, upstreamPrefix, type UpstreamServerSpec } from '../../domain/proxy/upstream-server';
+import {
+  DEFAULT_UPSTREAM_TIMEOUT_MS,
+  upstreamPrefix,
+  type UpstreamServerSpec,
+} from '../../domain/proxy/upstream-server';
 import type { UpstreamConnection } from './upstream-connection';
 import { UpstreamHost } from './upstream-host.service';
 import { maskedResult } from './upstream-result';
@@ -54,7 +58,9 @@ export class UpstreamToolProvider implements ToolProvider {
       await this.close(scope);
       throw failed.reason;
     }
-    return specs.flatMap((spec, i) => this.mapTools(spec, (started[i] as PromiseFulfilledResult<UpstreamConnection>).value.tools, routes));
+    return specs.flatMap((spec, i) =>
+      this.mapTools(spec, (started[i] as PromiseFulfilledResult<UpstreamConnection>).value.tools, routes),
+    );
   }
 
   async callTool(name: string, args: Record<string, unknown>, ctx: ToolCallContext): Promise<ToolResult> {
@@ -67,7 +73,11 @@ export class UpstreamToolProvider implements ToolProvider {
       return errorResult((err as Error).message);
     }
     try {
-      const result = await connection.call(route.tool, args, { signal: ctx.signal, traceparent: ctx.traceparent ?? ctx.scope.traceparent, onProgress: ctx.onProgress });
+      const result = await connection.call(route.tool, args, {
+        signal: ctx.signal,
+        traceparent: ctx.traceparent ?? ctx.scope.traceparent,
+        onProgress: ctx.onProgress,
+      });
       return maskedResult(result, this.masker);
     } catch (err) {
       return this.failedCall(connection, name, err, ctx.signal);
@@ -78,37 +88,56 @@ export class UpstreamToolProvider implements ToolProvider {
   async close(scope: ToolScope): Promise<void> {
     if (!this.routes.delete(scope)) return;
     const used = new Set([...this.routes.keys()].flatMap((s) => (s.upstreams ?? []).map(UpstreamHost.keyOf)));
-    await Promise.all((scope.upstreams ?? []).filter((spec) => !used.has(UpstreamHost.keyOf(spec))).map((spec) => this.host.stop(spec)));
+    await Promise.all(
+      (scope.upstreams ?? []).filter((spec) => !used.has(UpstreamHost.keyOf(spec))).map((spec) => this.host.stop(spec)),
+    );
   }
 
   private mapTools(spec: UpstreamServerSpec, tools: readonly Tool[], routes: Map<string, Route>): ToolDefinition[] {
-    const exposed = spec.expose?.length ? (require('picomatch') as typeof import('picomatch'))(spec.expose) : () => true;
+    const exposed = spec.expose?.length
+      ? (require('picomatch') as typeof import('picomatch'))(spec.expose)
+      : () => true;
     const prefix = upstreamPrefix(spec);
-    return tools.filter((t) => exposed(t.name)).map((t) => {
-      routes.set(prefix + t.name, { spec, tool: t.name });
-      return {
-        name: prefix + t.name,
-        description: t.description ?? '',
-        inputSchema: t.inputSchema as ToolInputSchema,
-        source: `mcp:${spec.name}`,
-        ...(t.title !== undefined ? { title: t.title } : {}),
-        ...(t.outputSchema !== undefined ? { outputSchema: t.outputSchema as ToolInputSchema } : {}),
-        ...(t.annotations !== undefined ? { annotations: t.annotations as Record<string, unknown> } : {}),
-      };
-    });
+    return tools
+      .filter((t) => exposed(t.name))
+      .map((t) => {
+        routes.set(prefix + t.name, { spec, tool: t.name });
+        return {
+          name: prefix + t.name,
+          description: t.description ?? '',
+          inputSchema: t.inputSchema as ToolInputSchema,
+          source: `mcp:${spec.name}`,
+          ...(t.title !== undefined ? { title: t.title } : {}),
+          ...(t.outputSchema !== undefined ? { outputSchema: t.outputSchema as ToolInputSchema } : {}),
+          ...(t.annotations !== undefined ? { annotations: t.annotations as Record<string, unknown> } : {}),
+        };
+      });
   }
 
-  private async failedCall(connection: UpstreamConnection, tool: string, err: unknown, signal: AbortSignal): Promise<ToolResult> {
+  private async failedCall(
+    connection: UpstreamConnection,
+    tool: string,
+    err: unknown,
+    signal: AbortSignal,
+  ): Promise<ToolResult> {
     const server = connection.spec.name;
     if (signal.aborted) return errorResult(`${tool} was cancelled`);
     if ((err as { code?: unknown }).code === REQUEST_TIMEOUT) {
       const ms = connection.spec.timeout_ms ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
-      return errorResult(`MCP server "${server}" did not answer ${tool} within ${ms} ms (its timeout); the call was cancelled`);
+      return errorResult(
+        `MCP server "${server}" did not answer ${tool} within ${ms} ms (its timeout); the call was cancelled`,
+      );
     }
     await connection.exited(EXIT_WAIT_MS);
     if (!connection.alive) {
-      this.logger.warn({ upstream: server, tool, stderr: connection.stderrTail().slice(-5) }, `MCP server ${connection.describeExit()} during a call`);
-      const message = withStderrTail(`MCP server "${server}" crashed during ${tool} (it ${connection.describeExit()})`, connection.stderrTail());
+      this.logger.warn(
+        { upstream: server, tool, stderr: connection.stderrTail().slice(-5) },
+        `MCP server ${connection.describeExit()} during a call`,
+      );
+      const message = withStderrTail(
+        `MCP server "${server}" crashed during ${tool} (it ${connection.describeExit()})`,
+        connection.stderrTail(),
+      );
       return errorResult(this.masker.mask(`${message}\nawf starts it again on the next call.`));
     }
     return errorResult(this.masker.mask(`MCP server "${server}": ${tool} failed: ${(err as Error).message}`));

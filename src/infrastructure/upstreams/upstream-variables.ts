@@ -10,7 +10,8 @@ import { expandVariables, type UpstreamServerSpec } from '../../domain/proxy/ups
 export function expandedServer(spec: UpstreamServerSpec, env: NodeJS.ProcessEnv): UpstreamServerSpec {
   const missing = new Set<string>();
   const x = (value: string): string => expandVariables(value, env, missing);
-  const map = (m?: Record<string, string>) => (m ? Object.fromEntries(Object.entries(m).map(([k, v]) => [k, x(v)])) : undefined);
+  const map = (m?: Record<string, string>) =>
+    m ? Object.fromEntries(Object.entries(m).map(([k, v]) => [k, x(v)])) : undefined;
   const out: UpstreamServerSpec = {
     ...spec,
     ...(spec.command ? { command: x(spec.command) } : {}),
@@ -22,8 +23,12 @@ export function expandedServer(spec: UpstreamServerSpec, env: NodeJS.ProcessEnv)
   };
   if (missing.size) {
     const names = [...missing];
-    throw new AwfError(ErrorCodes.MCP_PROXY_UNSET_VARIABLE, `MCP server "${spec.name}" names unset environment variable${names.length > 1 ? 's' : ''}: ${names.join(', ')}`,
-      { server: spec.name, variables: names }, `Export ${names.join(', ')} in the environment awf runs in (the agent passes it on to awf mcp-serve).`);
+    throw new AwfError(
+      ErrorCodes.MCP_PROXY_UNSET_VARIABLE,
+      `MCP server "${spec.name}" names unset environment variable${names.length > 1 ? 's' : ''}: ${names.join(', ')}`,
+      { server: spec.name, variables: names },
+      `Export ${names.join(', ')} in the environment awf runs in (the agent passes it on to awf mcp-serve).`,
+    );
   }
   return out;
 }

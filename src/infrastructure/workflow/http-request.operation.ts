@@ -26,9 +26,15 @@ export class HttpRequestOperation implements BuiltinOperation {
     const timeoutS = inputs.timeout === undefined || inputs.timeout === '' ? DEFAULT_TIMEOUT_S : Number(inputs.timeout);
     if (!(timeoutS > 0)) return bad('timeout must be a number of seconds > 0');
     const maxBody = inputs.max_body_bytes === undefined ? DEFAULT_MAX_BODY : Number(inputs.max_body_bytes);
-    if (!Number.isInteger(maxBody) || maxBody < 0 || maxBody > MAX_BODY_LIMIT) return bad(`max_body_bytes must be an integer from 0 to ${MAX_BODY_LIMIT}`);
+    if (!Number.isInteger(maxBody) || maxBody < 0 || maxBody > MAX_BODY_LIMIT)
+      return bad(`max_body_bytes must be an integer from 0 to ${MAX_BODY_LIMIT}`);
     const headers = stringMap(inputs.headers);
-    const body = inputs.body === undefined || inputs.body === '' ? undefined : typeof inputs.body === 'string' ? inputs.body : JSON.stringify(inputs.body);
+    const body =
+      inputs.body === undefined || inputs.body === ''
+        ? undefined
+        : typeof inputs.body === 'string'
+          ? inputs.body
+          : JSON.stringify(inputs.body);
     const allowed = Array.isArray(inputs.allowed_redirect_hosts) ? inputs.allowed_redirect_hosts.map(String) : [];
     const retryable = Array.isArray(inputs.retryable_status_codes) ? inputs.retryable_status_codes.map(Number) : [];
     const deadline = AbortSignal.timeout(timeoutS * 1000);
@@ -37,8 +43,14 @@ export class HttpRequestOperation implements BuiltinOperation {
       const res = await this.follow(new URL(url), method, headers, body, allowed, all);
       if (typeof res === 'string') return bad(res);
       const { text, truncated } = await readCapped(res, maxBody);
-      const outputs = { status_code: res.status, body: text, headers: Object.fromEntries(res.headers), body_truncated: truncated };
-      if (retryable.includes(res.status)) return { success: false, outputs, error: `http.request: retryable status code ${res.status}` };
+      const outputs = {
+        status_code: res.status,
+        body: text,
+        headers: Object.fromEntries(res.headers),
+        body_truncated: truncated,
+      };
+      if (retryable.includes(res.status))
+        return { success: false, outputs, error: `http.request: retryable status code ${res.status}` };
       return { success: true, outputs };
     } catch (err) {
       if (deadline.aborted) return bad(`request timed out after ${timeoutS} s`);
@@ -49,10 +61,23 @@ export class HttpRequestOperation implements BuiltinOperation {
   }
 
   /** Follows redirects by hand, so each hop's host can be checked; a string is the refusal. */
-  private async follow(start: URL, method: string, headers: Record<string, string>, body: string | undefined, allowed: string[], signal: AbortSignal): Promise<Response | string> {
+  private async follow(
+    start: URL,
+    method: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    allowed: string[],
+    signal: AbortSignal,
+  ): Promise<Response | string> {
     let url = start;
     for (let hop = 0; ; hop++) {
-      const res = await fetch(url, { method, headers, body: method === 'GET' || method === 'HEAD' ? undefined : body, redirect: 'manual', signal });
+      const res = await fetch(url, {
+        method,
+        headers,
+        body: method === 'GET' || method === 'HEAD' ? undefined : body,
+        redirect: 'manual',
+        signal,
+      });
       const location = res.headers.get('location');
       if (res.status < 300 || res.status > 399 || !location) return res;
       await res.body?.cancel();

@@ -9,7 +9,11 @@ import { selfCommand } from '../core/self-command';
  * or the sources under jest (then the repository's build output).
  */
 export function mainScriptPath(): string {
-  const candidates = [resolve(__dirname, 'main.js'), resolve(__dirname, '..', '..', 'main.js'), resolve(__dirname, '..', '..', '..', 'dist', 'main.js')];
+  const candidates = [
+    resolve(__dirname, 'main.js'),
+    resolve(__dirname, '..', '..', 'main.js'),
+    resolve(__dirname, '..', '..', '..', 'dist', 'main.js'),
+  ];
   return candidates.find((c) => existsSync(c)) ?? candidates[candidates.length - 1];
 }
 
@@ -24,5 +28,8 @@ export function mainScriptPath(): string {
 export function proxyLaunchOptions(): Pick<ToolProxyOptions, 'mainScript' | 'nodeArgs'> {
   let flags: string[] | undefined;
   const note = (line: string): void => void process.stderr.write(`${line}\n`);
-  return { mainScript: mainScriptPath(), nodeArgs: () => (flags ??= selfCommand([], { prepare: true, note }).args.slice(0, -1)) };
+  return {
+    mainScript: mainScriptPath(),
+    nodeArgs: () => (flags ??= selfCommand([], { prepare: true, note }).args.slice(0, -1)),
+  };
 }

@@ -13,6 +13,9 @@ export class RegistryAgentCatalog implements AgentCatalog {
   }
 
   names(): string[] {
-    return this.registry.agentProviders().map((p) => p.name).sort();
+    return this.registry
+      .agentProviders()
+      .map((p) => p.name)
+      .sort();
   }
 }

@@ -4,18 +4,26 @@ import { ShellCommandExecutor } from './shell-command.executor';
 
 /** Processes whose command line carries `marker`, found through /proc as a user would with ps. */
 function processesWith(marker: string): number[] {
-  return readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker);
-    } catch {
-      return false;
-    }
-  }).map(Number);
+  return readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 describe('ShellCommandExecutor', () => {
   const exec = new ShellCommandExecutor('/bin/sh');
-  const base = { cwd: tmpdir(), env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, timeoutMs: 0, signal: new AbortController().signal };
+  const base = {
+    cwd: tmpdir(),
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    timeoutMs: 0,
+    signal: new AbortController().signal,
+  };
 
   it('captures stdout, stderr and the exit code; a non-zero exit is a result', async () => {
     const r = await exec.run({ ...base, command: 'echo out; echo err >&2; exit 3' });
@@ -23,13 +31,21 @@ describe('ShellCommandExecutor', () => {
   });
 
   it('runs in the given directory with the given environment only', async () => {
-    const r = await exec.run({ ...base, command: 'pwd; echo "$GREETING"; echo "${HOME:-unset}"', env: { ...base.env, GREETING: 'hi there' } });
+    const r = await exec.run({
+      ...base,
+      command: 'pwd; echo "$GREETING"; echo "${HOME:-unset}"',
+      env: { ...base.env, GREETING: 'hi there' },
+    });
     expect(r.stdout.split('\n').slice(0, 3)).toEqual([tmpdir(), 'hi there', 'unset']);
   });
 
   it('on timeout stops the whole process group, grandchildren included', async () => {
     const marker = `awf-timeout-${process.pid}-${Date.now()}`;
-    const r = await exec.run({ ...base, timeoutMs: 300, command: `sh -c 'sleep 30; echo ${marker}' & sleep 30; echo ${marker}` });
+    const r = await exec.run({
+      ...base,
+      timeoutMs: 300,
+      command: `sh -c 'sleep 30; echo ${marker}' & sleep 30; echo ${marker}`,
+    });
     expect(r).toMatchObject({ timedOut: true, cancelled: false, exitCode: -1 });
     expect(processesWith(marker)).toEqual([]);
   });
@@ -47,7 +63,11 @@ describe('ShellCommandExecutor', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
     const started = Date.now();
-    const r = await exec.run({ ...base, signal: controller.signal, command: "trap '' TERM; while true; do sleep 0.1; done" });
+    const r = await exec.run({
+      ...base,
+      signal: controller.signal,
+      command: "trap '' TERM; while true; do sleep 0.1; done",
+    });
     expect(r.cancelled).toBe(true);
     expect(Date.now() - started).toBeGreaterThanOrEqual(5000);
   }, 20_000);

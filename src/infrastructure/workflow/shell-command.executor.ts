@@ -18,7 +18,10 @@ export class ShellCommandExecutor implements CommandExecutor {
   run(request: CommandRequest): Promise<CommandResult> {
     return new Promise((resolve) => {
       const child = spawn(this.shell, ['-c', request.command], {
-        cwd: request.cwd, env: request.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
+        cwd: request.cwd,
+        env: request.env,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
       let stdout = '';
       let stderr = '';
@@ -32,14 +35,21 @@ export class ShellCommandExecutor implements CommandExecutor {
         cancelled = true;
         stop();
       };
-      const timer = request.timeoutMs > 0 ? setTimeout(() => ((timedOut = true), stop()), request.timeoutMs) : undefined;
+      const timer =
+        request.timeoutMs > 0 ? setTimeout(() => ((timedOut = true), stop()), request.timeoutMs) : undefined;
       if (request.signal.aborted) onAbort();
       else request.signal.addEventListener('abort', onAbort, { once: true });
       const settle = (exitCode: number, extraErr = ''): void => {
         if (timer) clearTimeout(timer);
         request.signal.removeEventListener('abort', onAbort);
         const stopped = timedOut || cancelled;
-        resolve({ stdout, stderr: stderr + extraErr, exitCode: stopped ? -1 : exitCode, timedOut: timedOut && !cancelled, cancelled });
+        resolve({
+          stdout,
+          stderr: stderr + extraErr,
+          exitCode: stopped ? -1 : exitCode,
+          timedOut: timedOut && !cancelled,
+          cancelled,
+        });
       };
       // Whatever the shell left in its group goes with it, or its pipes would hold `close` open.
       child.once('exit', () => child.pid && signalGroup(child.pid, 'SIGKILL'));

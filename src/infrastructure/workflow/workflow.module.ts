@@ -60,16 +60,29 @@ function projectPolicy(): { policy?: PolicySpec; extensions: boolean } {
     { provide: ApprovalDesk, useFactory: (masker: SecretMasker) => new ApprovalDesk(masker), inject: [SECRET_MASKER] },
     {
       provide: ToolProxyService,
-      useFactory: (tools: ToolRouterFactory, desk: ApprovalDesk, telemetry?: TelemetryControl) => new ToolProxyService(tools, {
-        ...proxyLaunchOptions(), dirs: new PrivateTempDirs(), scopes: new RealToolScopeResolver(), telemetry, mcpServers,
-        policyDefaults: loadProjectConfig().policy, approvals: new SocketApprovalChannels(desk),
-      }),
+      useFactory: (tools: ToolRouterFactory, desk: ApprovalDesk, telemetry?: TelemetryControl) =>
+        new ToolProxyService(tools, {
+          ...proxyLaunchOptions(),
+          dirs: new PrivateTempDirs(),
+          scopes: new RealToolScopeResolver(),
+          telemetry,
+          mcpServers,
+          policyDefaults: loadProjectConfig().policy,
+          approvals: new SocketApprovalChannels(desk),
+        }),
       inject: [TOOL_ROUTER_FACTORY, ApprovalDesk, { token: TELEMETRY_CONTROL, optional: true }],
     },
     {
       provide: WorkflowValidator,
       useFactory: (agents: AgentCatalog, repo: WorkflowRepository, plugins?: PluginCatalog) =>
-        new WorkflowValidator(agents, plugins, mcpServers, repo, BUILTINS.map((b) => b.name), projectPolicy()),
+        new WorkflowValidator(
+          agents,
+          plugins,
+          mcpServers,
+          repo,
+          BUILTINS.map((b) => b.name),
+          projectPolicy(),
+        ),
       inject: [AGENT_CATALOG, WORKFLOW_REPOSITORY, { token: PLUGIN_CATALOG, optional: true }],
     },
     {
@@ -80,21 +93,53 @@ function projectPolicy(): { policy?: PolicySpec; extensions: boolean } {
     },
     {
       provide: WorkflowRunner,
-      useFactory: (exec: CommandExecutor, agents: AgentCatalog, proxies: ToolProxyService, logger: AppLogger, calls: CallWorkflowStepExecutor, tools: ToolRouterFactory, tracer?: Tracer, history?: RunHistory) =>
+      useFactory: (
+        exec: CommandExecutor,
+        agents: AgentCatalog,
+        proxies: ToolProxyService,
+        logger: AppLogger,
+        calls: CallWorkflowStepExecutor,
+        tools: ToolRouterFactory,
+        tracer?: Tracer,
+        history?: RunHistory,
+      ) =>
         new WorkflowRunner(
           {
-            commands: new CommandStepExecutor(exec), agents: new AgentStepExecutor(agents, proxies, logger, history), hooks: new HookRunner(exec), calls,
+            commands: new CommandStepExecutor(exec),
+            agents: new AgentStepExecutor(agents, proxies, logger, history),
+            hooks: new HookRunner(exec),
+            calls,
             operations: new OperationStepExecutor(BUILTINS, tools),
           },
           tracer && new RunTelemetry(tracer, process.env, history),
         ),
-      inject: [COMMAND_EXECUTOR, AGENT_CATALOG, ToolProxyService, APP_LOGGER, CallWorkflowStepExecutor, TOOL_ROUTER_FACTORY, { token: TRACER, optional: true }, { token: RUN_HISTORY, optional: true }],
+      inject: [
+        COMMAND_EXECUTOR,
+        AGENT_CATALOG,
+        ToolProxyService,
+        APP_LOGGER,
+        CallWorkflowStepExecutor,
+        TOOL_ROUTER_FACTORY,
+        { token: TRACER, optional: true },
+        { token: RUN_HISTORY, optional: true },
+      ],
     },
     {
       provide: WorkflowService,
-      useFactory: (repo: WorkflowRepository, validator: WorkflowValidator, runner: WorkflowRunner, masker: SecretMasker, index?: RunIndex) =>
-        new WorkflowService(repo, validator, runner, masker, new FsFileProbe(), index),
-      inject: [WORKFLOW_REPOSITORY, WorkflowValidator, WorkflowRunner, SECRET_MASKER, { token: RUN_INDEX, optional: true }],
+      useFactory: (
+        repo: WorkflowRepository,
+        validator: WorkflowValidator,
+        runner: WorkflowRunner,
+        masker: SecretMasker,
+        index?: RunIndex,
+      ) => new WorkflowService(repo, validator, runner, masker, new FsFileProbe(), index),
+      inject: [
+        WORKFLOW_REPOSITORY,
+        WorkflowValidator,
+        WorkflowRunner,
+        SECRET_MASKER,
+        { token: RUN_INDEX, optional: true },
+      ],
     },
   ],
   exports: [WorkflowService, ToolProxyService, ApprovalDesk],

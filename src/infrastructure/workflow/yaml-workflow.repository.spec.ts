@@ -3,28 +3,36 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { YamlWorkflowRepository } from './yaml-workflow.repository';
 
-const wf = (name: string, description: string) => `name: ${name}\ndescription: ${description}\nversion: "2"\nstates:\n  initial: done\n  done: {type: terminal}\n`;
+const wf = (name: string, description: string) =>
+  `name: ${name}\ndescription: ${description}\nversion: "2"\nstates:\n  initial: done\n  done: {type: terminal}\n`;
 
 describe('YamlWorkflowRepository', () => {
   let dir: string;
   let repo: YamlWorkflowRepository;
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'awf-repo-'));
-    for (const d of ['env', 'project/.awf/workflows', 'config/awf/workflows']) mkdirSync(join(dir, d), { recursive: true });
+    for (const d of ['env', 'project/.awf/workflows', 'config/awf/workflows'])
+      mkdirSync(join(dir, d), { recursive: true });
     writeFileSync(join(dir, 'env/shared.yaml'), wf('shared', 'from env'));
     writeFileSync(join(dir, 'project/.awf/workflows/shared.yaml'), wf('shared', 'from project'));
     writeFileSync(join(dir, 'project/.awf/workflows/local.yaml'), wf('local', 'only local'));
     writeFileSync(join(dir, 'project/.awf/workflows/ignored.yml'), wf('ignored', 'yml is not a workflow'));
     writeFileSync(join(dir, 'config/awf/workflows/global.yaml'), wf('global', 'user wide'));
     writeFileSync(join(dir, 'config/awf/workflows/broken.yaml'), 'name: [unclosed');
-    repo = new YamlWorkflowRepository({ AWF_WORKFLOWS_PATH: join(dir, 'env'), XDG_CONFIG_HOME: join(dir, 'config') }, () => join(dir, 'project'));
+    repo = new YamlWorkflowRepository(
+      { AWF_WORKFLOWS_PATH: join(dir, 'env'), XDG_CONFIG_HOME: join(dir, 'config') },
+      () => join(dir, 'project'),
+    );
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('finds a name in $AWF_WORKFLOWS_PATH, then ./.awf/workflows, then the user config dir', async () => {
     expect((await repo.load('shared')).workflow?.description).toBe('from env');
     expect((await repo.load('local')).workflow?.description).toBe('only local');
-    expect((await repo.load('global')).workflow).toMatchObject({ id: 'global', sourceDir: join(dir, 'config/awf/workflows') });
+    expect((await repo.load('global')).workflow).toMatchObject({
+      id: 'global',
+      sourceDir: join(dir, 'config/awf/workflows'),
+    });
   });
 
   it('loads a path relative to the working directory', async () => {
@@ -32,7 +40,10 @@ describe('YamlWorkflowRepository', () => {
   });
 
   it('says where it looked when a workflow is missing, and refuses traversal', async () => {
-    await expect(repo.load('nope')).rejects.toMatchObject({ code: 'USER.WORKFLOW.NOT_FOUND', message: expect.stringContaining(join(dir, 'project/.awf/workflows/nope.yaml')) });
+    await expect(repo.load('nope')).rejects.toMatchObject({
+      code: 'USER.WORKFLOW.NOT_FOUND',
+      message: expect.stringContaining(join(dir, 'project/.awf/workflows/nope.yaml')),
+    });
     await expect(repo.load('..')).rejects.toMatchObject({ code: 'USER.WORKFLOW.NOT_FOUND' });
   });
 

@@ -4,7 +4,11 @@ import { parseDocument } from 'yaml';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import { issue } from '../../domain/workflow/validation-issue.model';
-import type { LoadedWorkflow, WorkflowRepository, WorkflowSummary } from '../../domain/workflow/ports/workflow-repository.port';
+import type {
+  LoadedWorkflow,
+  WorkflowRepository,
+  WorkflowSummary,
+} from '../../domain/workflow/ports/workflow-repository.port';
 import { parseWorkflow } from '../../domain/workflow/workflow.parser';
 import { workflowDirs } from './workflow-paths';
 import { offsetPastErrorBudget } from './yaml-error-budget';
@@ -13,7 +17,10 @@ import { offsetPastErrorBudget } from './yaml-error-budget';
 const EXT = '.yaml';
 
 export class YamlWorkflowRepository implements WorkflowRepository {
-  constructor(private readonly env: NodeJS.ProcessEnv = process.env, private readonly cwd: () => string = () => process.cwd()) {}
+  constructor(
+    private readonly env: NodeJS.ProcessEnv = process.env,
+    private readonly cwd: () => string = () => process.cwd(),
+  ) {}
 
   searchPaths(): string[] {
     return workflowDirs(this.env, this.cwd()).map((d) => d.dir);
@@ -34,12 +41,20 @@ export class YamlWorkflowRepository implements WorkflowRepository {
     const seen = new Map<string, WorkflowSummary>();
     for (const { dir, source } of workflowDirs(this.env, this.cwd())) {
       if (!isDir(dir)) continue;
-      for (const entry of readdirSync(dir).filter((f) => f.endsWith(EXT)).sort()) {
+      for (const entry of readdirSync(dir)
+        .filter((f) => f.endsWith(EXT))
+        .sort()) {
         const name = entry.slice(0, -EXT.length);
         if (seen.has(name)) continue;
         const loaded = loadFile(join(dir, entry));
         const wf = loaded.workflow;
-        seen.set(name, { name, file: loaded.file, source, version: wf?.version, description: wf ? wf.description : `(cannot be parsed: ${loaded.issues[0]?.message ?? 'unknown error'})` });
+        seen.set(name, {
+          name,
+          file: loaded.file,
+          source,
+          version: wf?.version,
+          description: wf ? wf.description : `(cannot be parsed: ${loaded.issues[0]?.message ?? 'unknown error'})`,
+        });
       }
     }
     return [...seen.values()];
@@ -72,15 +87,25 @@ export function loadFile(file: string): LoadedWorkflow {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new AwfError(ErrorCodes.SYSTEM_IO, `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, { file });
+    throw new AwfError(
+      ErrorCodes.SYSTEM_IO,
+      `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+      { file },
+    );
   }
   // A garbage file yields an error per token; past the first few they only bury the cause.
   const cut = offsetPastErrorBudget(text, MAX_YAML_ERRORS);
   const doc = parseDocument(cut < 0 ? text : text.slice(0, cut), { prettyErrors: true });
   if (doc.errors.length > 0 || cut >= 0) {
-    const shown = doc.errors.slice(0, MAX_YAML_ERRORS).map((e) => issue(ErrorCodes.WORKFLOW_YAML_SYNTAX, '', e.message.split('\n')[0]));
-    const more = cut >= 0 ? `more YAML syntax errors after line ${lineOf(text, cut)}` : `${doc.errors.length - shown.length} more YAML syntax errors`;
-    if (cut >= 0 || doc.errors.length > shown.length) shown.push(issue(ErrorCodes.WORKFLOW_YAML_SYNTAX, '', `… and ${more} (later ones often follow from the first)`));
+    const shown = doc.errors
+      .slice(0, MAX_YAML_ERRORS)
+      .map((e) => issue(ErrorCodes.WORKFLOW_YAML_SYNTAX, '', e.message.split('\n')[0]));
+    const more =
+      cut >= 0
+        ? `more YAML syntax errors after line ${lineOf(text, cut)}`
+        : `${doc.errors.length - shown.length} more YAML syntax errors`;
+    if (cut >= 0 || doc.errors.length > shown.length)
+      shown.push(issue(ErrorCodes.WORKFLOW_YAML_SYNTAX, '', `… and ${more} (later ones often follow from the first)`));
     return { file, issues: shown };
   }
   const id = basename(file).replace(/\.ya?ml$/, '');
@@ -89,7 +114,10 @@ export function loadFile(file: string): LoadedWorkflow {
     data = doc.toJS();
   } catch (err) {
     // The yaml library refuses alias bombs (and similar resource attacks) only here, by throwing.
-    return { file, issues: [issue(ErrorCodes.WORKFLOW_YAML_SYNTAX, '', err instanceof Error ? err.message : String(err))] };
+    return {
+      file,
+      issues: [issue(ErrorCodes.WORKFLOW_YAML_SYNTAX, '', err instanceof Error ? err.message : String(err))],
+    };
   }
   const { workflow, issues } = parseWorkflow(data, id);
   if (workflow) {
@@ -106,8 +134,12 @@ function lineOf(text: string, offset: number): number {
 }
 
 function notFound(target: string, tried: string[]): AwfError {
-  return new AwfError(ErrorCodes.WORKFLOW_NOT_FOUND, `workflow "${target}" not found${tried.length ? ` (looked in: ${tried.join(', ')})` : ''}`,
-    { workflow: target, searched: tried }, 'Pass a path to a .yaml file, or put the workflow in ./.awf/workflows; `awf list` shows what is found.');
+  return new AwfError(
+    ErrorCodes.WORKFLOW_NOT_FOUND,
+    `workflow "${target}" not found${tried.length ? ` (looked in: ${tried.join(', ')})` : ''}`,
+    { workflow: target, searched: tried },
+    'Pass a path to a .yaml file, or put the workflow in ./.awf/workflows; `awf list` shows what is found.',
+  );
 }
 
 function isDir(path: string): boolean {

@@ -11,7 +11,11 @@ interface CommanderLikeError extends Error {
 }
 
 function isCommanderError(err: unknown): err is CommanderLikeError {
-  return err instanceof Error && typeof (err as CommanderLikeError).code === 'string' && (err as CommanderLikeError).code.startsWith('commander.');
+  return (
+    err instanceof Error &&
+    typeof (err as CommanderLikeError).code === 'string' &&
+    (err as CommanderLikeError).code.startsWith('commander.')
+  );
 }
 
 /**
@@ -24,10 +28,21 @@ export function normalizeError(err: unknown): AwfError | { silentExit: number } 
   if (isCommanderError(err)) {
     if (COMMANDER_OK.has(err.code)) return { silentExit: err.exitCode };
     const message = err.message.replace(/^error:\s*/i, '');
-    return new AwfError(ErrorCodes.CLI_INVALID_ARGS, message, { reason: err.code }, 'Run `awf --help` for the commands and their options.');
+    return new AwfError(
+      ErrorCodes.CLI_INVALID_ARGS,
+      message,
+      { reason: err.code },
+      'Run `awf --help` for the commands and their options.',
+    );
   }
   const message = err instanceof Error ? err.message : String(err);
-  return new AwfError(ErrorCodes.SYSTEM_INTERNAL, `unexpected error: ${message}`, {}, 'This is a bug in awf; rerun with AWF_DEBUG=1 and report the output.', { cause: err });
+  return new AwfError(
+    ErrorCodes.SYSTEM_INTERNAL,
+    `unexpected error: ${message}`,
+    {},
+    'This is a bug in awf; rerun with AWF_DEBUG=1 and report the output.',
+    { cause: err },
+  );
 }
 
 /** Errors a command raises after it already printed its result on stdout (a run's report). */
@@ -47,8 +62,14 @@ export interface ErrorStyle {
   color?: boolean;
 }
 
-export function renderError(err: AwfError, format: 'text' | 'json', mask: (s: string) => string = (s) => s, style: ErrorStyle = {}): string {
-  if (format === 'json') return mask(jsonLine({ status: 'error', exit_code: exitCodeFor(err.code), error: err.toJSON() }));
+export function renderError(
+  err: AwfError,
+  format: 'text' | 'json',
+  mask: (s: string) => string = (s) => s,
+  style: ErrorStyle = {},
+): string {
+  if (format === 'json')
+    return mask(jsonLine({ status: 'error', exit_code: exitCodeFor(err.code), error: err.toJSON() }));
   const paint = (code: string, text: string): string => (style.color ? `\x1b[${code}m${text}\x1b[0m` : text);
   const lines = [`${paint('31', `[${err.code}]`)} ${err.message}`];
   if (err.hint && style.hints !== false) lines.push(paint('2', `  hint: ${err.hint}`));

@@ -23,18 +23,24 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const project = loadProjectConfig();
     const command = argv.slice(2).find((a) => !a.startsWith('-'));
-    app = await CommandFactory.createWithoutRunning(AppModule.register({ extensions: loadExtensionModules(project.extensions), commandModules: commandModules(command) }), {
-      logger: false,
-      cliName: 'awf',
-      version: versionText(),
-      errorHandler: (err) => {
-        throw err;
+    app = await CommandFactory.createWithoutRunning(
+      AppModule.register({
+        extensions: loadExtensionModules(project.extensions),
+        commandModules: commandModules(command),
+      }),
+      {
+        logger: false,
+        cliName: 'awf',
+        version: versionText(),
+        errorHandler: (err) => {
+          throw err;
+        },
+        serviceErrorHandler: (err) => {
+          failure = err;
+        },
+        outputConfiguration: { outputError: () => undefined },
       },
-      serviceErrorHandler: (err) => {
-        failure = err;
-      },
-      outputConfiguration: { outputError: () => undefined },
-    });
+    );
     configureProgram(rootCommand(app));
     await CommandFactory.runApplication(app);
   } catch (err) {
@@ -52,7 +58,12 @@ export async function main(argv: string[]): Promise<number> {
   // -f json: an error before any result is the one JSON object on stdout; after one, it goes to stderr.
   const json = flags.format === 'json';
   const out = json && !wasReportedOnStdout(normalized) ? process.stdout : process.stderr;
-  out.write(renderError(normalized, json ? 'json' : 'text', mask, { hints: flags.hints !== false, color: flags.color !== false && !json }));
+  out.write(
+    renderError(normalized, json ? 'json' : 'text', mask, {
+      hints: flags.hints !== false,
+      color: flags.color !== false && !json,
+    }),
+  );
   return exitCodeOfError(normalized);
 }
 

@@ -30,11 +30,14 @@ function start(argv: string[]): void {
 
 if (v8.startupSnapshot?.isBuildingSnapshot()) {
   // Node runs the event loop dry before it writes the snapshot, so the container is ready by then.
-  prebuildServeContainer().then((app) => {
-    prebuilt = app;
-  }, (err: unknown) => {
-    throw err; // fails the build, loudly: the build prints "no startup snapshot"
-  });
+  prebuildServeContainer().then(
+    (app) => {
+      prebuilt = app;
+    },
+    (err: unknown) => {
+      throw err; // fails the build, loudly: the build prints "no startup snapshot"
+    },
+  );
   v8.startupSnapshot.addSerializeCallback(() => {
     if (!prebuilt) throw new Error('the proxy container was not built before the snapshot was written');
   });

@@ -17,7 +17,14 @@ import { ValidateCommand } from './validate.command';
 import { PLUGIN_SUBCOMMANDS, PluginCommand } from './plugin.command';
 
 const commands = [McpServeCommand, McpConfigCommand, McpConfigService];
-const runsCommands = [RunsCommand, ...RUNS_SUBCOMMANDS, HistoryCommand, StatusCommand, ResumeCommand, ResumeListCommand];
+const runsCommands = [
+  RunsCommand,
+  ...RUNS_SUBCOMMANDS,
+  HistoryCommand,
+  StatusCommand,
+  ResumeCommand,
+  ResumeListCommand,
+];
 const workflowCommands = [RunCommand, ValidateCommand, ListCommand];
 const pluginCommands = [PluginCommand, ...PLUGIN_SUBCOMMANDS];
 

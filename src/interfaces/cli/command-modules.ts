@@ -9,10 +9,14 @@ type Importable = NonNullable<DynamicModule['imports']>[number];
  * even evaluates the rest.
  */
 export function commandModules(command: string | undefined): Importable[] {
-  if (command === 'mcp-serve') return [(require('./serve-cli.module') as typeof import('./serve-cli.module')).ServeCliModule];
+  if (command === 'mcp-serve')
+    return [(require('./serve-cli.module') as typeof import('./serve-cli.module')).ServeCliModule];
   return [
-    (require('../../infrastructure/history/history.module') as typeof import('../../infrastructure/history/history.module')).HistoryModule,
-    (require('../../infrastructure/agents/agents.module') as typeof import('../../infrastructure/agents/agents.module')).AgentsModule,
+    (
+      require('../../infrastructure/history/history.module') as typeof import('../../infrastructure/history/history.module')
+    ).HistoryModule,
+    (require('../../infrastructure/agents/agents.module') as typeof import('../../infrastructure/agents/agents.module'))
+      .AgentsModule,
     (require('./cli.module') as typeof import('./cli.module')).CliModule,
   ];
 }

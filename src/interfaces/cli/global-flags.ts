@@ -21,12 +21,22 @@ const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
 
 export function parseFormat(value: string): OutputFormat {
   if ((FORMATS as readonly string[]).includes(value)) return value as OutputFormat;
-  throw new AwfError(ErrorCodes.CLI_INVALID_ARGS, `invalid output format "${value}"`, { format: value }, `Use -f ${FORMATS.join('|')}.`);
+  throw new AwfError(
+    ErrorCodes.CLI_INVALID_ARGS,
+    `invalid output format "${value}"`,
+    { format: value },
+    `Use -f ${FORMATS.join('|')}.`,
+  );
 }
 
 function parseLevel(value: string): string {
   if (LEVELS.includes(value)) return value;
-  throw new AwfError(ErrorCodes.CLI_INVALID_ARGS, `invalid log level "${value}"`, { level: value }, `Use --log-level ${LEVELS.join('|')}.`);
+  throw new AwfError(
+    ErrorCodes.CLI_INVALID_ARGS,
+    `invalid log level "${value}"`,
+    { level: value },
+    `Use --log-level ${LEVELS.join('|')}.`,
+  );
 }
 
 /** Declares the global flags on the root command, so commander accepts them before or after a command. */
@@ -66,7 +76,10 @@ export function scanGlobalFlags(argv: readonly string[]): Partial<GlobalFlags> {
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === '--') break;
-    const [name, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [name, inline] =
+      arg.startsWith('--') && arg.includes('=')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg, undefined];
     const value = (): string | undefined => inline ?? args[++i];
     if (name === '-f' || name === '--format') found.format = value() as OutputFormat;
     else if (/^-f[a-z]+$/.test(name)) found.format = name.slice(2) as OutputFormat;
@@ -84,7 +97,11 @@ export function scanGlobalFlags(argv: readonly string[]): Partial<GlobalFlags> {
  * Colour only on a terminal: `--no-color` and NO_COLOR turn it off, TERM=dumb too;
  * FORCE_COLOR (non-empty, not 0) turns it on even in a pipe.
  */
-export function colorEnabled(stream: { isTTY?: boolean }, flags: { color?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
+export function colorEnabled(
+  stream: { isTTY?: boolean },
+  flags: { color?: boolean },
+  env: NodeJS.ProcessEnv = process.env,
+): boolean {
   if (flags.color === false || (env.NO_COLOR ?? '') !== '') return false;
   if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '' && env.FORCE_COLOR !== '0') return true;
   return stream.isTTY === true && env.TERM !== 'dumb';

@@ -27,7 +27,12 @@ abstract class RunQueryCommand extends CommandRunner {
   @Option({ flags: '--status <status>', description: `only runs with this status: ${STATUSES.join(', ')}` })
   parseStatus(value: string): string {
     if (STATUSES.includes(value)) return value;
-    throw new AwfError(ErrorCodes.CLI_INVALID_ARGS, `--status "${value}" is not a run status`, { status: value }, `Use one of: ${STATUSES.join(', ')}.`);
+    throw new AwfError(
+      ErrorCodes.CLI_INVALID_ARGS,
+      `--status "${value}" is not a run status`,
+      { status: value },
+      `Use one of: ${STATUSES.join(', ')}.`,
+    );
   }
 
   @Option({ flags: '--since <age|date>', description: 'only runs started since then: 30m, 24h, 7d, or a date' })
@@ -42,7 +47,10 @@ abstract class RunQueryCommand extends CommandRunner {
 }
 
 /** `awf history`: past runs, newest first, from history.db. */
-@Command({ name: 'history', description: 'List past runs, newest first (filters: --workflow, --status, --since, --limit)' })
+@Command({
+  name: 'history',
+  description: 'List past runs, newest first (filters: --workflow, --status, --since, --limit)',
+})
 export class HistoryCommand extends RunQueryCommand {}
 
 /** `awf runs list`: the same list as `awf history`. */

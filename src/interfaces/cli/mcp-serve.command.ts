@@ -2,7 +2,11 @@ import { Command, CommandRunner, Option } from 'nest-commander';
 import { McpServeService } from '../../application/serve/mcp-serve.service';
 
 /** Hidden: agents start it through the config that `awf run` hands them. */
-@Command({ name: 'mcp-serve', description: 'Serve the tools of one agent step over MCP stdio (started by agents, not by hand)', options: { hidden: true } })
+@Command({
+  name: 'mcp-serve',
+  description: 'Serve the tools of one agent step over MCP stdio (started by agents, not by hand)',
+  options: { hidden: true },
+})
 export class McpServeCommand extends CommandRunner {
   constructor(private readonly service: McpServeService) {
     super();

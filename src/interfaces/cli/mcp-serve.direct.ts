@@ -24,7 +24,8 @@ import { exitCodeOfError, normalizeError, renderError } from './cli-errors';
 export function directServeConfig(argv: readonly string[]): string | undefined {
   const [command, ...rest] = argv.slice(2);
   if (command !== 'mcp-serve') return undefined;
-  if (rest.length === 1 && rest[0].startsWith('--config=') && rest[0].length > '--config='.length) return rest[0].slice('--config='.length);
+  if (rest.length === 1 && rest[0].startsWith('--config=') && rest[0].length > '--config='.length)
+    return rest[0].slice('--config='.length);
   if (rest.length === 2 && rest[0] === '--config' && rest[1] !== '' && !rest[1].startsWith('-')) return rest[1];
   return undefined;
 }

@@ -1,7 +1,11 @@
 import { SubCommand, CommandRunner } from 'nest-commander';
 import { PluginCatalogService } from '../../infrastructure/plugins/plugin-catalog.service';
 
-@SubCommand({ name: 'disable', arguments: '<name>', description: 'Disable an installed plugin: it is no longer started or exposed' })
+@SubCommand({
+  name: 'disable',
+  arguments: '<name>',
+  description: 'Disable an installed plugin: it is no longer started or exposed',
+})
 export class PluginDisableCommand extends CommandRunner {
   constructor(private readonly catalog: PluginCatalogService) {
     super();

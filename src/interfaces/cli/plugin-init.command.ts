@@ -7,22 +7,32 @@ interface InitOptions {
   awf?: string;
 }
 
-@SubCommand({ name: 'init', arguments: '<name>', description: 'Create a TypeScript plugin project that builds and passes its own test' })
+@SubCommand({
+  name: 'init',
+  arguments: '<name>',
+  description: 'Create a TypeScript plugin project that builds and passes its own test',
+})
 export class PluginInitCommand extends CommandRunner {
   constructor(private readonly scaffolder: PluginScaffolder) {
     super();
   }
 
   async run([name]: string[], options: InitOptions): Promise<void> {
-    const result = this.scaffolder.scaffold(name, { output: options.output, force: options.force, awfDependency: options.awf });
-    process.stdout.write([
-      `created plugin ${result.name} in ${result.dir}:`,
-      ...result.files.map((f) => `  ${f}`),
-      'next:',
-      `  cd ${result.dir} && npm install && npm test`,
-      `  link or copy the folder into .awf/plugins/${result.name}, then: awf plugin list`,
-      '',
-    ].join('\n'));
+    const result = this.scaffolder.scaffold(name, {
+      output: options.output,
+      force: options.force,
+      awfDependency: options.awf,
+    });
+    process.stdout.write(
+      [
+        `created plugin ${result.name} in ${result.dir}:`,
+        ...result.files.map((f) => `  ${f}`),
+        'next:',
+        `  cd ${result.dir} && npm install && npm test`,
+        `  link or copy the folder into .awf/plugins/${result.name}, then: awf plugin list`,
+        '',
+      ].join('\n'),
+    );
   }
 
   @Option({ flags: '-o, --output <dir>', description: 'where to create the project (default: ./<name>)' })
@@ -35,7 +45,10 @@ export class PluginInitCommand extends CommandRunner {
     return true;
   }
 
-  @Option({ flags: '--awf <spec>', description: 'the awf dependency in package.json (default: file: path of this awf)' })
+  @Option({
+    flags: '--awf <spec>',
+    description: 'the awf dependency in package.json (default: file: path of this awf)',
+  })
   parseAwf(value: string): string {
     return value;
   }

@@ -8,10 +8,18 @@ import { PluginListCommand } from './plugin-list.command';
 
 export const PLUGIN_SUBCOMMANDS = [PluginListCommand, PluginEnableCommand, PluginDisableCommand, PluginInitCommand];
 
-@Command({ name: 'plugin', description: 'Manage gRPC plugins: list, enable, disable, init', subCommands: PLUGIN_SUBCOMMANDS })
+@Command({
+  name: 'plugin',
+  description: 'Manage gRPC plugins: list, enable, disable, init',
+  subCommands: PLUGIN_SUBCOMMANDS,
+})
 export class PluginCommand extends CommandRunner {
   async run(args: string[]): Promise<void> {
-    throw new AwfError(ErrorCodes.CLI_INVALID_ARGS, args.length ? `unknown plugin command: ${args[0]}` : 'awf plugin needs a command',
-      { args }, 'Use one of: awf plugin list | enable <name> | disable <name> | init <name>.');
+    throw new AwfError(
+      ErrorCodes.CLI_INVALID_ARGS,
+      args.length ? `unknown plugin command: ${args[0]}` : 'awf plugin needs a command',
+      { args },
+      'Use one of: awf plugin list | enable <name> | disable <name> | init <name>.',
+    );
   }
 }

@@ -7,7 +7,11 @@ import { globalFlags } from './global-flags';
  * `awf resume <id> [--from step]`: continues a failed, cancelled or killed run with its
  * inputs and the states of the steps that succeeded. Without an id it lists what can be resumed.
  */
-@Command({ name: 'resume', arguments: '[run-id]', description: 'Continue a failed, cancelled or killed run from its failed step (--from to pick one)' })
+@Command({
+  name: 'resume',
+  arguments: '[run-id]',
+  description: 'Continue a failed, cancelled or killed run from its failed step (--from to pick one)',
+})
 export class ResumeCommand extends RunSessionCommand {
   async run([id]: string[], options: RunSessionOptions & { from?: string }): Promise<void> {
     if (!id) {
@@ -17,7 +21,10 @@ export class ResumeCommand extends RunSessionCommand {
     await this.session(options, (base) => this.workflows.resume({ ...base, runId: id, from: options.from }));
   }
 
-  @Option({ flags: '--from <step>', description: 'the step to start at (default: the failed step, or the one that was running)' })
+  @Option({
+    flags: '--from <step>',
+    description: 'the step to start at (default: the failed step, or the one that was running)',
+  })
   parseFrom(value: string): string {
     return value;
   }

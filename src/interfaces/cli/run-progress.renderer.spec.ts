@@ -8,7 +8,16 @@ function stream(isTTY: boolean) {
   return { chunks, out: { isTTY, write: (s: string) => (chunks.push(s), true) } as unknown as NodeJS.WriteStream };
 }
 
-const step = (r: Partial<StepReport>): StepReport => ({ name: 'build', type: 'step', status: 'success', duration_ms: 1234, exit_code: 0, output: '', tool_calls: 0, ...r });
+const step = (r: Partial<StepReport>): StepReport => ({
+  name: 'build',
+  type: 'step',
+  status: 'success',
+  duration_ms: 1234,
+  exit_code: 0,
+  output: '',
+  tool_calls: 0,
+  ...r,
+});
 
 describe('RunProgressRenderer', () => {
   const masker = new ValueSecretMasker({});
@@ -42,7 +51,14 @@ describe('RunProgressRenderer', () => {
 });
 
 describe('renderRunReport', () => {
-  const report = { workflow: 'w', run_id: 'r', status: 'success' as const, duration_ms: 5, output: 'token=abc12345', steps: [] };
+  const report = {
+    workflow: 'w',
+    run_id: 'r',
+    status: 'success' as const,
+    duration_ms: 5,
+    output: 'token=abc12345',
+    steps: [],
+  };
   const mask = (s: string) => s.replace('abc12345', '***');
 
   it('prints the output with a final newline in text mode, and one JSON line with -f json', () => {

@@ -25,7 +25,11 @@ const PAINT: Record<StepReport['status'], string> = { success: '32', failure: '3
 export class RunProgressRenderer implements RunObserver {
   private timer?: NodeJS.Timeout;
 
-  constructor(private readonly out: NodeJS.WriteStream, private readonly masker: SecretMasker, private readonly style: ProgressStyle = {}) {}
+  constructor(
+    private readonly out: NodeJS.WriteStream,
+    private readonly masker: SecretMasker,
+    private readonly style: ProgressStyle = {},
+  ) {}
 
   /** AWF prints the id first, so a run that is killed can still be found and resumed. */
   runStarted(runId: string, workflow: string): void {
@@ -38,7 +42,9 @@ export class RunProgressRenderer implements RunObserver {
     const started = Date.now();
     this.stopSpinner();
     this.timer = setInterval(() => {
-      this.out.write(`\r\x1b[2K${FRAMES[frame++ % FRAMES.length]} ${this.masker.mask(step)} ${formatDuration(Date.now() - started)}`);
+      this.out.write(
+        `\r\x1b[2K${FRAMES[frame++ % FRAMES.length]} ${this.masker.mask(step)} ${formatDuration(Date.now() - started)}`,
+      );
     }, 100);
     this.timer.unref();
   }
@@ -47,9 +53,15 @@ export class RunProgressRenderer implements RunObserver {
     this.stopSpinner();
     const detail = [
       r.status === 'failure' && r.exit_code > 0 ? `exit ${r.exit_code}` : '',
-      r.tool_summary ? formatToolCallSummary(r.tool_summary) : r.type === 'agent' ? `${r.tool_calls} tool call${r.tool_calls === 1 ? '' : 's'}` : '',
+      r.tool_summary
+        ? formatToolCallSummary(r.tool_summary)
+        : r.type === 'agent'
+          ? `${r.tool_calls} tool call${r.tool_calls === 1 ? '' : 's'}`
+          : '',
       r.attempts ? `${r.attempts} attempts` : '',
-    ].filter(Boolean).join(', ');
+    ]
+      .filter(Boolean)
+      .join(', ');
     if (this.style.quiet && r.status !== 'failure') return;
     const mark = this.style.color ? `\x1b[${PAINT[r.status]}m${MARK[r.status]}\x1b[0m` : MARK[r.status];
     this.line(`${mark} ${r.name}  ${r.status}  ${formatDuration(r.duration_ms)}${detail ? `  (${detail})` : ''}`);

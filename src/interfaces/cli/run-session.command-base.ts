@@ -59,15 +59,19 @@ export abstract class RunSessionCommand extends CommandRunner {
   protected async session(options: RunSessionOptions, start: (base: RunStart) => Promise<RunReport>): Promise<void> {
     const flags = globalFlags(this.command);
     const progress = new RunProgressRenderer(process.stderr, this.masker, {
-      quiet: flags.quiet, color: colorEnabled(process.stderr, flags),
+      quiet: flags.quiet,
+      color: colorEnabled(process.stderr, flags),
     });
     const mask = (s: string): string => this.masker.mask(s);
     const turns = new StdinTurns();
     const project = loadProjectConfig();
     this.approvals.mode = options.approve ?? 'ask';
-    await this.telemetry.start(resolveTelemetrySettings({
-      flags: { exporter: options.otelExporter, endpoint: options.otelEndpoint, serviceName: options.otelServiceName }, project: project.telemetry,
-    }));
+    await this.telemetry.start(
+      resolveTelemetrySettings({
+        flags: { exporter: options.otelExporter, endpoint: options.otelEndpoint, serviceName: options.otelServiceName },
+        project: project.telemetry,
+      }),
+    );
     try {
       const report = await start({
         inputs: parseInputFlags(options.input ?? []),
@@ -81,7 +85,12 @@ export abstract class RunSessionCommand extends CommandRunner {
       });
       process.stdout.write(renderRunReport(report, flags.format, mask));
       if (report.status === 'failure' && report.error) {
-        const error = new AwfError(report.error.code as AwfError['code'], report.error.message, { run_id: report.run_id, terminal: report.terminal }, report.error.hint);
+        const error = new AwfError(
+          report.error.code as AwfError['code'],
+          report.error.message,
+          { run_id: report.run_id, terminal: report.terminal },
+          report.error.hint,
+        );
         throw flags.format === 'json' ? markReportedOnStdout(error) : error;
       }
     } finally {
@@ -90,10 +99,18 @@ export abstract class RunSessionCommand extends CommandRunner {
     }
   }
 
-  @Option({ flags: '--approve <mode>', description: 'policy approvals: ask (default; denied when there is no terminal), all, or none' })
+  @Option({
+    flags: '--approve <mode>',
+    description: 'policy approvals: ask (default; denied when there is no terminal), all, or none',
+  })
   parseApprove(value: string): ApproveMode {
     if (value === 'ask' || value === 'all' || value === 'none') return value;
-    throw new AwfError(ErrorCodes.CLI_INVALID_ARGS, `--approve must be ask, all or none, not "${value}"`, { value }, 'See docs/policy.md.');
+    throw new AwfError(
+      ErrorCodes.CLI_INVALID_ARGS,
+      `--approve must be ask, all or none, not "${value}"`,
+      { value },
+      'See docs/policy.md.',
+    );
   }
 
   @Option({ flags: '-i, --input <name=value>', description: 'a workflow input (repeatable)' })
@@ -101,17 +118,26 @@ export abstract class RunSessionCommand extends CommandRunner {
     return [...previous, value];
   }
 
-  @Option({ flags: '--otel-exporter <name>', description: 'trace exporter: none (default), otlp, console (stderr) or file' })
+  @Option({
+    flags: '--otel-exporter <name>',
+    description: 'trace exporter: none (default), otlp, console (stderr) or file',
+  })
   parseOtelExporter(value: string): string {
     return value;
   }
 
-  @Option({ flags: '--otel-endpoint <url>', description: 'OTLP/HTTP base URL (default: OTEL_EXPORTER_OTLP_ENDPOINT); implies otlp' })
+  @Option({
+    flags: '--otel-endpoint <url>',
+    description: 'OTLP/HTTP base URL (default: OTEL_EXPORTER_OTLP_ENDPOINT); implies otlp',
+  })
   parseOtelEndpoint(value: string): string {
     return value;
   }
 
-  @Option({ flags: '--otel-service-name <name>', description: 'service.name of the spans (default: OTEL_SERVICE_NAME, else awf)' })
+  @Option({
+    flags: '--otel-service-name <name>',
+    description: 'service.name of the spans (default: OTEL_SERVICE_NAME, else awf)',
+  })
   parseOtelServiceName(value: string): string {
     return value;
   }

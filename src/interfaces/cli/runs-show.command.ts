@@ -10,9 +10,16 @@ import { ErrorCodes } from '../../domain/errors/error-codes';
 import { globalFlags, jsonLine } from './global-flags';
 
 /** `awf runs show <id>`: a run's steps, each with its summary and every tool call it made. */
-@SubCommand({ name: 'show', arguments: '<run-id>', description: 'Print the tool calls of one run, step by step (a unique id prefix is enough)' })
+@SubCommand({
+  name: 'show',
+  arguments: '<run-id>',
+  description: 'Print the tool calls of one run, step by step (a unique id prefix is enough)',
+})
 export class RunsShowCommand extends CommandRunner {
-  constructor(@Inject(RUN_HISTORY) private readonly runs: RunHistory, @Inject(RUN_INDEX) private readonly index: RunIndex) {
+  constructor(
+    @Inject(RUN_HISTORY) private readonly runs: RunHistory,
+    @Inject(RUN_INDEX) private readonly index: RunIndex,
+  ) {
     super();
   }
 
@@ -41,12 +48,19 @@ function asJson(record: RunRecord): Record<string, unknown> {
 }
 
 function renderText({ meta, dir, steps }: RunRecord): string {
-  const facts = [meta.workflow && `workflow ${meta.workflow}`, meta.status && `status ${meta.status}`, meta.started_at && `started ${meta.started_at}`].filter(Boolean);
+  const facts = [
+    meta.workflow && `workflow ${meta.workflow}`,
+    meta.status && `status ${meta.status}`,
+    meta.started_at && `started ${meta.started_at}`,
+  ].filter(Boolean);
   const lines = [`run ${meta.run_id}${facts.length ? ` (${facts.join(', ')})` : ''}`, `  ${dir}`];
   if (steps.length === 0) lines.push('', 'no tool calls recorded');
   for (const step of steps) {
     lines.push('', `step ${step.step}: ${formatToolCallSummary(step.summary)}`);
-    const widths = { tool: Math.max(...step.events.map((e) => e.tool.length)), source: Math.max(...step.events.map((e) => e.source.length)) };
+    const widths = {
+      tool: Math.max(...step.events.map((e) => e.tool.length)),
+      source: Math.max(...step.events.map((e) => e.source.length)),
+    };
     for (const event of step.events) lines.push(`  ${eventLine(event, widths)}`);
   }
   return `${lines.join('\n')}\n`;
@@ -54,8 +68,13 @@ function renderText({ meta, dir, steps }: RunRecord): string {
 
 function eventLine(event: ToolCallEvent, width: { tool: number; source: number }): string {
   const time = event.start.slice(11, 23);
-  const shape = Object.entries(event.args_shape).map(([k, v]) => `${k}=${v}`).join(' ');
+  const shape = Object.entries(event.args_shape)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
   const outcome = event.status === 'error' ? `error  ${event.error ?? ''}` : 'ok';
-  const policy = event.policy && event.policy.decision !== 'allowed' ? `  [policy ${event.policy.decision}${event.policy.rule ? `: ${event.policy.rule}` : ''}]` : '';
+  const policy =
+    event.policy && event.policy.decision !== 'allowed'
+      ? `  [policy ${event.policy.decision}${event.policy.rule ? `: ${event.policy.rule}` : ''}]`
+      : '';
   return `${time}  ${event.tool.padEnd(width.tool)}  ${event.source.padEnd(width.source)}  ${`${event.duration_ms} ms`.padStart(10)}  ${outcome}${shape ? `  (${shape})` : ''}${policy}`.trimEnd();
 }

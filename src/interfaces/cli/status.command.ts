@@ -5,7 +5,11 @@ import { globalFlags } from './global-flags';
 import { renderRunStatus } from './runs.renderer';
 
 /** `awf status <id>`: where a run is (or ended), step by step; a unique id prefix is enough. */
-@Command({ name: 'status', arguments: '<run-id>', description: 'Show the state of a run, step by step (a unique id prefix is enough)' })
+@Command({
+  name: 'status',
+  arguments: '<run-id>',
+  description: 'Show the state of a run, step by step (a unique id prefix is enough)',
+})
 export class StatusCommand extends CommandRunner {
   constructor(@Inject(RUN_INDEX) private readonly index: RunIndex) {
     super();

@@ -16,8 +16,12 @@ export function instantOf(value: string, flag: string, now: number = Date.now())
   }
   const date = /^\d{4}-\d{2}-\d{2}/.test(text) ? Date.parse(text) : NaN;
   if (Number.isFinite(date)) return new Date(date).toISOString();
-  throw new AwfError(ErrorCodes.CLI_INVALID_ARGS, `${flag} "${value}" is neither an age nor a date`, { [flag.replace(/^--/, '')]: value },
-    `Use an age such as 30m, 24h, 7d, 2w, or a date such as 2026-01-31.`);
+  throw new AwfError(
+    ErrorCodes.CLI_INVALID_ARGS,
+    `${flag} "${value}" is neither an age nor a date`,
+    { [flag.replace(/^--/, '')]: value },
+    `Use an age such as 30m, 24h, 7d, 2w, or a date such as 2026-01-31.`,
+  );
 }
 
 export function positiveInt(value: string, flag: string): number {

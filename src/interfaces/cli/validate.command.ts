@@ -13,8 +13,15 @@ interface ValidateOptions {
   dir?: string;
 }
 
-/** `awf validate <workflow> | --dir <path>`: every problem at once; exit 2 if a file is broken, 1 for USER problems only. */
-@Command({ name: 'validate', arguments: '[workflow]', description: 'Check a workflow (or every *.yaml of --dir) without running it, reporting every problem at once' })
+/**
+ * `awf validate <workflow> | --dir <path>`: every problem at once; exit 2 if a file is broken,
+ * 1 for USER problems only.
+ */
+@Command({
+  name: 'validate',
+  arguments: '[workflow]',
+  description: 'Check a workflow (or every *.yaml of --dir) without running it, reporting every problem at once',
+})
 export class ValidateCommand extends CommandRunner {
   constructor(private readonly workflows: WorkflowService) {
     super();
@@ -23,7 +30,12 @@ export class ValidateCommand extends CommandRunner {
   async run([target]: string[], options: ValidateOptions): Promise<void> {
     const format = globalFlags(this.command).format;
     if (!target && !options.dir) {
-      throw new AwfError(ErrorCodes.CLI_INVALID_ARGS, 'provide a workflow name, or --dir', {}, 'For example: awf validate my-workflow, awf validate wf.yaml, awf validate --dir .awf/workflows');
+      throw new AwfError(
+        ErrorCodes.CLI_INVALID_ARGS,
+        'provide a workflow name, or --dir',
+        {},
+        'For example: awf validate my-workflow, awf validate wf.yaml, awf validate --dir .awf/workflows',
+      );
     }
     if (options.dir) return this.batch(resolve(options.dir), options.strict === true, format);
     const report = await this.workflows.validate(target, { strict: options.strict === true });
@@ -32,7 +44,10 @@ export class ValidateCommand extends CommandRunner {
     process.stderr.write(stderr);
     if (report.valid) return;
     const n = report.errors.length;
-    const error = new AwfError(leadCode(report), `${report.file}: ${n} error${n > 1 ? 's' : ''}`, { file: report.file, errors: report.errors });
+    const error = new AwfError(leadCode(report), `${report.file}: ${n} error${n > 1 ? 's' : ''}`, {
+      file: report.file,
+      errors: report.errors,
+    });
     throw format === 'text' ? error : markReportedOnStdout(error);
   }
 
@@ -40,9 +55,15 @@ export class ValidateCommand extends CommandRunner {
   private async batch(dir: string, strict: boolean, format: ReturnType<typeof globalFlags>['format']): Promise<void> {
     let files: string[];
     try {
-      files = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
+      files = readdirSync(dir)
+        .filter((f) => f.endsWith('.yaml'))
+        .sort();
     } catch (err) {
-      throw new AwfError(ErrorCodes.INPUT_MISSING_FILE, `cannot read --dir ${dir}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, { dir });
+      throw new AwfError(
+        ErrorCodes.INPUT_MISSING_FILE,
+        `cannot read --dir ${dir}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+        { dir },
+      );
     }
     const reports: ValidationReport[] = [];
     for (const file of files) {
@@ -50,13 +71,23 @@ export class ValidateCommand extends CommandRunner {
         reports.push(await this.workflows.validate(join(dir, file), { strict }));
       } catch (err) {
         if (!(err instanceof AwfError)) throw err;
-        reports.push({ workflow: file.replace(/\.yaml$/, ''), file: join(dir, file), valid: false, errors: [{ code: err.code, path: '', message: err.message, severity: 'error' }], warnings: [] });
+        reports.push({
+          workflow: file.replace(/\.yaml$/, ''),
+          file: join(dir, file),
+          valid: false,
+          errors: [{ code: err.code, path: '', message: err.message, severity: 'error' }],
+          warnings: [],
+        });
       }
     }
     process.stdout.write(renderBatch(reports, format));
     const failed = reports.filter((r) => !r.valid);
     if (failed.length === 0) return;
-    const error = new AwfError(leadCode(failed[0]), `${failed.length} of ${reports.length} workflow(s) failed validation`, { dir, failed: failed.map((r) => r.file) });
+    const error = new AwfError(
+      leadCode(failed[0]),
+      `${failed.length} of ${reports.length} workflow(s) failed validation`,
+      { dir, failed: failed.map((r) => r.file) },
+    );
     throw format === 'text' ? error : markReportedOnStdout(error);
   }
 

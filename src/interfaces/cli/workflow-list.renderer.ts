@@ -7,7 +7,10 @@ export function renderWorkflowList(list: WorkflowSummary[], searched: string[], 
   if (format === 'json') return jsonLine({ workflows: list });
   if (format === 'quiet') return list.map((w) => `${w.name}\n`).join('');
   if (list.length === 0) return `No workflows found. Looked in:\n${searched.map((p) => `  ${p}`).join('\n')}\n`;
-  const rows = [['NAME', 'SOURCE', 'VERSION', 'DESCRIPTION'], ...list.map((w) => [w.name, w.source, w.version ?? '', oneLine(w.description ?? '')])];
+  const rows = [
+    ['NAME', 'SOURCE', 'VERSION', 'DESCRIPTION'],
+    ...list.map((w) => [w.name, w.source, w.version ?? '', oneLine(w.description ?? '')]),
+  ];
   return renderTable(rows, format === 'table');
 }
 

@@ -48,7 +48,11 @@ export function generateEphemeralCert(now = new Date()): EphemeralCert {
 }
 
 export function derToPem(der: Buffer): string {
-  const body = der.toString('base64').match(/.{1,64}/g)?.join('\n') ?? '';
+  const body =
+    der
+      .toString('base64')
+      .match(/.{1,64}/g)
+      ?.join('\n') ?? '';
   return `-----BEGIN CERTIFICATE-----\n${body}\n-----END CERTIFICATE-----\n`;
 }
 
@@ -85,7 +89,9 @@ function oid(dotted: string): Buffer {
 function time(date: Date): Buffer {
   const iso = date.toISOString().replace(/[-:T]/g, '').slice(0, 14) + 'Z';
   // RFC 5280: UTCTime through 2049, GeneralizedTime from 2050.
-  return date.getUTCFullYear() < 2050 ? tlv(0x17, Buffer.from(iso.slice(2), 'ascii')) : tlv(0x18, Buffer.from(iso, 'ascii'));
+  return date.getUTCFullYear() < 2050
+    ? tlv(0x17, Buffer.from(iso.slice(2), 'ascii'))
+    : tlv(0x18, Buffer.from(iso, 'ascii'));
 }
 
 function extension(id: string, critical: boolean, value: Buffer): Buffer {

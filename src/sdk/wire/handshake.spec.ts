@@ -10,7 +10,11 @@ describe('go-plugin handshake line', () => {
   });
 
   it('reads an empty or short certificate field as plaintext, and accepts tcp and a 7th field', () => {
-    expect(parseHandshake('1|1|tcp|127.0.0.1:1234|grpc|')).toEqual({ network: 'tcp', address: '127.0.0.1:1234', certDer: undefined });
+    expect(parseHandshake('1|1|tcp|127.0.0.1:1234|grpc|')).toEqual({
+      network: 'tcp',
+      address: '127.0.0.1:1234',
+      certDer: undefined,
+    });
     expect(parseHandshake('1|1|unix|/s|grpc|c2hvcnQ|true').certDer).toBeUndefined();
   });
 

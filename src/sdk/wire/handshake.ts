@@ -25,10 +25,13 @@ export function parseHandshake(line: string): HandshakeEndpoint {
   const parts = line.trim().split('|');
   if (parts.length < 4) throw new Error(`not a go-plugin handshake line: ${JSON.stringify(truncate(line))}`);
   const [core, app, network, address, protocol, cert] = parts;
-  if (core !== String(CORE_PROTOCOL_VERSION)) throw new Error(`unsupported core protocol version ${JSON.stringify(core)} (want ${CORE_PROTOCOL_VERSION})`);
-  if (app !== String(APP_PROTOCOL_VERSION)) throw new Error(`unsupported plugin protocol version ${JSON.stringify(app)} (want ${APP_PROTOCOL_VERSION})`);
+  if (core !== String(CORE_PROTOCOL_VERSION))
+    throw new Error(`unsupported core protocol version ${JSON.stringify(core)} (want ${CORE_PROTOCOL_VERSION})`);
+  if (app !== String(APP_PROTOCOL_VERSION))
+    throw new Error(`unsupported plugin protocol version ${JSON.stringify(app)} (want ${APP_PROTOCOL_VERSION})`);
   if (network !== 'unix' && network !== 'tcp') throw new Error(`unsupported network ${JSON.stringify(network)}`);
-  if (protocol !== 'grpc') throw new Error(`plugin speaks ${JSON.stringify(protocol ?? 'netrpc')}, awf speaks only grpc`);
+  if (protocol !== 'grpc')
+    throw new Error(`plugin speaks ${JSON.stringify(protocol ?? 'netrpc')}, awf speaks only grpc`);
   if (!address) throw new Error('handshake line has no address');
   // go-plugin treats anything of 50 characters or fewer as "no certificate".
   const certDer = cert && cert.length > 50 ? Buffer.from(cert, 'base64') : undefined;

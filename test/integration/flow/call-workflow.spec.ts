@@ -21,7 +21,8 @@ describe('type: call_workflow', () => {
   const h = flowHarness();
 
   it('runs the child with rendered inputs; outputs and the child output are readable by the parent', async () => {
-    const report = await h.run(`
+    const report = await h.run(
+      `
 name: parent
 inputs: [{name: msg, default: hello}]
 states:
@@ -35,19 +36,29 @@ states:
     on_success: show
   show: {type: step, command: 'echo "{{.states.call.Response.child_result}} / {{.states.call.Response.s}} / {{.states.call.Output}}"', on_success: done}
   done: {type: terminal}
-`, { files: { 'child.yaml': child } });
+`,
+      { files: { 'child.yaml': child } },
+    );
     expect(report.status).toBe('success');
     expect(report.steps.find((s) => s.name === 'show')?.output).toBe('child got hello x3 / second / child done\n');
     // The child's hooks and steps run inside the call step, with the caller's observer.
     expect(h.lines.filter((l) => !l.startsWith('warning'))).toEqual([
-      'start call', 'log: child starts with hello', 'start process', 'success process', 'start second', 'success second',
-      'success call', 'start show', 'success show',
+      'start call',
+      'log: child starts with hello',
+      'start process',
+      'success process',
+      'start second',
+      'success second',
+      'success call',
+      'start show',
+      'success show',
     ]);
     expect(h.lines).toContain('warning: states.call.inputs: "child" declares no input extra; ignored');
   });
 
   it('a failing child routes the caller through on_failure; a missing required input fails it too', async () => {
-    const report = await h.run(`
+    const report = await h.run(
+      `
 name: parent
 states:
   initial: call
@@ -56,32 +67,55 @@ states:
   call2: {type: call_workflow, workflow: child, on_success: done, on_failure: failed}
   done: {type: terminal}
   failed: {type: terminal, status: failure, message: 'no input'}
-`, { files: { 'child.yaml': child, 'bad.yaml': 'name: bad\nstates:\n  initial: s\n  s: {type: step, command: "exit 4", on_success: d}\n  d: {type: terminal}\n' } });
+`,
+      {
+        files: {
+          'child.yaml': child,
+          'bad.yaml':
+            'name: bad\nstates:\n  initial: s\n  s: {type: step, command: "exit 4", on_success: d}\n  d: {type: terminal}\n',
+        },
+      },
+    );
     expect(report).toMatchObject({ status: 'failure', terminal: 'failed' });
     const call = report.steps.find((s) => s.name === 'call');
-    expect(call).toMatchObject({ status: 'failure', error: { code: 'EXECUTION.CALL_WORKFLOW.FAILED', message: expect.stringContaining('sub-workflow "bad" failed: step "s" failed (exit code 4)') } });
+    expect(call).toMatchObject({
+      status: 'failure',
+      error: {
+        code: 'EXECUTION.CALL_WORKFLOW.FAILED',
+        message: expect.stringContaining('sub-workflow "bad" failed: step "s" failed (exit code 4)'),
+      },
+    });
     expect(report.steps.find((s) => s.name === 'call2')?.error?.message).toContain('inputs.message: required');
   });
 
   it('the call timeout stops the child and its processes', async () => {
     const marker = `awf-call-${process.pid}-${Date.now()}`;
-    const report = await h.run(`
+    const report = await h.run(
+      `
 name: parent
 states:
   initial: call
   call: {type: call_workflow, workflow: slow, timeout: 1, on_success: done, on_failure: late}
   done: {type: terminal}
   late: {type: terminal, status: failure, message: '{{.states.call.Status}}'}
-`, { files: { 'slow.yaml': `name: slow\nstates:\n  initial: s\n  s: {type: step, command: "sleep 60 # ${marker}", on_success: d}\n  d: {type: terminal}\n` } });
+`,
+      {
+        files: {
+          'slow.yaml': `name: slow\nstates:\n  initial: s\n  s: {type: step, command: "sleep 60 # ${marker}", on_success: d}\n  d: {type: terminal}\n`,
+        },
+      },
+    );
     expect(report).toMatchObject({ terminal: 'late', error: { message: 'failure' } });
     expect(report.steps.find((s) => s.name === 'call')?.error).toMatchObject({ code: 'EXECUTION.STEP.TIMEOUT' });
     expect(processesWith(marker)).toEqual([]);
   });
 
   it('validate refuses a circular call naming the cycle, a missing child, an unknown output, and chains deeper than 10', async () => {
-    const call = (to: string) => `name: ${to}x\nstates:\n  initial: c\n  c: {type: call_workflow, workflow: ${to}, on_success: d}\n  d: {type: terminal}\n`;
+    const call = (to: string) =>
+      `name: ${to}x\nstates:\n  initial: c\n  c: {type: call_workflow, workflow: ${to}, on_success: d}\n  d: {type: terminal}\n`;
     const files: Record<string, string> = {
-      'a.yaml': call('b').replace('name: bx', 'name: a'), 'b.yaml': call('a').replace('name: ax', 'name: b'),
+      'a.yaml': call('b').replace('name: bx', 'name: a'),
+      'b.yaml': call('a').replace('name: ax', 'name: b'),
       'child.yaml': child,
     };
     const wf = `
@@ -93,11 +127,17 @@ states:
   three: {type: call_workflow, workflow: child, inputs: {message: x}, outputs: {nothing: n}, on_success: done}
   done: {type: terminal}
 `;
-    await expect(h.run(wf, { files })).rejects.toMatchObject({ message: expect.stringContaining('states.one.workflow: circular call_workflow: wf → a → b → a') });
+    await expect(h.run(wf, { files })).rejects.toMatchObject({
+      message: expect.stringContaining('states.one.workflow: circular call_workflow: wf → a → b → a'),
+    });
     const v = await h.service.validate(`${h.dir}/wf.yaml`);
-    expect(v.errors.map((e) => `${e.code} ${e.path}`)).toEqual(expect.arrayContaining([
-      'WORKFLOW.VALIDATION.CIRCULAR_CALL states.one.workflow', 'USER.WORKFLOW.NOT_FOUND states.two.workflow', 'WORKFLOW.VALIDATION.MISSING_STATE states.three.outputs.nothing',
-    ]));
+    expect(v.errors.map((e) => `${e.code} ${e.path}`)).toEqual(
+      expect.arrayContaining([
+        'WORKFLOW.VALIDATION.CIRCULAR_CALL states.one.workflow',
+        'USER.WORKFLOW.NOT_FOUND states.two.workflow',
+        'WORKFLOW.VALIDATION.MISSING_STATE states.three.outputs.nothing',
+      ]),
+    );
     const chain: Record<string, string> = {};
     for (let i = 1; i <= 11; i++) chain[`w${i}.yaml`] = call(`w${i + 1}`).replace(`name: w${i + 1}x`, `name: w${i}`);
     chain['w12.yaml'] = 'name: w12\nstates:\n  initial: d\n  d: {type: terminal}\n';

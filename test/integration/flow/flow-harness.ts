@@ -17,7 +17,15 @@ export function flowHarness() {
     close: async () => {},
     lines: [] as string[],
     /** Writes `files` (name → text) into the scratch dir, then runs `wf.yaml` (or `target`). */
-    async run(yaml: string, opts: { inputs?: Record<string, string>; signal?: AbortSignal; files?: Record<string, string>; target?: string } = {}): Promise<RunReport> {
+    async run(
+      yaml: string,
+      opts: {
+        inputs?: Record<string, string>;
+        signal?: AbortSignal;
+        files?: Record<string, string>;
+        target?: string;
+      } = {},
+    ): Promise<RunReport> {
       writeFileSync(join(h.dir, 'wf.yaml'), yaml);
       for (const [name, text] of Object.entries(opts.files ?? {})) writeFileSync(join(h.dir, name), text);
       const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: h.dir };
@@ -28,8 +36,13 @@ export function flowHarness() {
         log: (m) => h.lines.push(`log: ${m}`),
       };
       return h.service.run({
-        target: join(h.dir, opts.target ?? 'wf.yaml'), inputs: opts.inputs ?? {}, signal: opts.signal ?? new AbortController().signal,
-        cwd: h.dir, env, runsDir: join(h.dir, 'runs'), observer,
+        target: join(h.dir, opts.target ?? 'wf.yaml'),
+        inputs: opts.inputs ?? {},
+        signal: opts.signal ?? new AbortController().signal,
+        cwd: h.dir,
+        env,
+        runsDir: join(h.dir, 'runs'),
+        observer,
       });
     },
     read: (name: string) => readFileSync(join(h.dir, name), 'utf8'),

@@ -47,7 +47,14 @@ states:
   s: {type: step, command: 'echo step >> hook.log', on_success: done}
   done: {type: terminal}
 `);
-    expect(report).toMatchObject({ status: 'failure', steps: [], error: { code: 'EXECUTION.HOOK.FAILED', message: 'hooks.workflow_start[1]: hook command exited with code 3: nope' } });
+    expect(report).toMatchObject({
+      status: 'failure',
+      steps: [],
+      error: {
+        code: 'EXECUTION.HOOK.FAILED',
+        message: 'hooks.workflow_start[1]: hook command exited with code 3: nope',
+      },
+    });
     expect(h.read('hook.log')).toBe('one\n');
   });
 
@@ -98,7 +105,8 @@ states:
 
   it('workflow_cancel runs after a cancel, even though the run signal is aborted', async () => {
     const abort = new AbortController();
-    const running = h.run(`
+    const running = h.run(
+      `
 name: cancel
 hooks:
   workflow_cancel: [{command: 'echo cancelled >> hook.log'}]
@@ -107,7 +115,9 @@ states:
   initial: s
   s: {type: step, command: 'touch up; sleep 60', on_success: done}
   done: {type: terminal}
-`, { signal: abort.signal });
+`,
+      { signal: abort.signal },
+    );
     while (!h.files().includes('up')) await new Promise((r) => setTimeout(r, 50));
     abort.abort();
     expect((await running).status).toBe('cancelled');

@@ -4,7 +4,8 @@ jest.setTimeout(120_000);
 
 describe('type: for_each and type: while', () => {
   const h = flowHarness();
-  const outputs = (r: { steps: { name: string; output: string }[] }, name: string) => r.steps.filter((s) => s.name === name).map((s) => s.output.trim());
+  const outputs = (r: { steps: { name: string; output: string }[] }, name: string) =>
+    r.steps.filter((s) => s.name === name).map((s) => s.output.trim());
 
   it('for_each over a JSON string gives .loop.Item/Index/Index1/First/Last/Length, then on_complete', async () => {
     const report = await h.run(`
@@ -23,7 +24,11 @@ states:
   done: {type: terminal, message: '{{.states.files.Output}}'}
 `);
     expect(report).toMatchObject({ status: 'success', output: 'completed 3 iterations' });
-    expect(outputs(report, 'show')).toEqual(['a.txt 0 1/3 true false', 'b.txt 1 2/3 false false', 'c.txt 2 3/3 false true']);
+    expect(outputs(report, 'show')).toEqual([
+      'a.txt 0 1/3 true false',
+      'b.txt 1 2/3 false false',
+      'c.txt 2 3/3 false true',
+    ]);
   });
 
   it('for_each takes a YAML list of objects (printed as JSON), a template, and comma-separated text', async () => {
@@ -83,7 +88,8 @@ states:
   });
 
   it('while runs while its condition holds, and break_when stops it early', async () => {
-    const report = await h.run(`
+    const report = await h.run(
+      `
 name: count
 states:
   initial: grow
@@ -96,7 +102,9 @@ states:
     on_complete: done
   tick: {type: step, command: 'echo $(( $(cat n 2>/dev/null || echo 0) + 1 )) > n; cat n'}
   done: {type: terminal, message: '{{.states.grow.Output}}'}
-`, { files: {} });
+`,
+      { files: {} },
+    );
     // The first check reads a state that has not run: AWF's nil comparison is false, so `not` is true.
     expect(report).toMatchObject({ status: 'success', output: 'completed 3 iterations' });
     const broke = await h.run(`
@@ -124,10 +132,12 @@ states:
 `);
     expect(outputs(report, 's')).toEqual(['w1', 'w2', 'w3']);
     expect(outputs(report, 't')).toEqual(['e1', 'e2']);
-    expect(h.lines).toEqual(expect.arrayContaining([
-      'warning: while loop "w" stopped at max_iterations (3) with its condition still true',
-      'warning: loop "e": 4 items but max_iterations is 2; only the first 2 run',
-    ]));
+    expect(h.lines).toEqual(
+      expect.arrayContaining([
+        'warning: while loop "w" stopped at max_iterations (3) with its condition still true',
+        'warning: loop "e": 4 items but max_iterations is 2; only the first 2 run',
+      ]),
+    );
     const bad = await h.run(`
 name: badlimit
 inputs: [{name: n, default: 'lots'}]
@@ -139,7 +149,10 @@ states:
   failed: {type: terminal, status: failure}
 `);
     expect(bad).toMatchObject({ terminal: 'failed' });
-    expect(bad.steps[0].error).toMatchObject({ code: 'EXECUTION.LOOP.FAILED', message: expect.stringContaining('"lots", which is not an integer') });
+    expect(bad.steps[0].error).toMatchObject({
+      code: 'EXECUTION.LOOP.FAILED',
+      message: expect.stringContaining('"lots", which is not an integer'),
+    });
   });
 
   it('body transitions jump inside the body, and a route out of the body leaves the loop', async () => {
@@ -178,6 +191,8 @@ states:
   failed: {type: terminal, status: failure, message: '{{.states.l.Output}}'}
 `);
     expect(report).toMatchObject({ terminal: 'failed', error: { message: 'completed 2 iterations' } });
-    expect(report.steps.find((s) => s.name === 'l')?.error?.message).toBe('loop "l": iteration 2: step "s" failed: step "s" failed (exit code 4): no');
+    expect(report.steps.find((s) => s.name === 'l')?.error?.message).toBe(
+      'loop "l": iteration 2: step "s" failed: step "s" failed (exit code 4): no',
+    );
   });
 });

@@ -17,7 +17,8 @@ describe('type: operation, http.request (against a local server on 127.0.0.1)', 
       req.on('data', (c) => (body += c));
       req.on('end', () => {
         const path = req.url ?? '/';
-        if (path === '/json') return void res.writeHead(200, { 'content-type': 'application/json', 'x-demo': 'yes' }).end('{"ok":true}');
+        if (path === '/json')
+          return void res.writeHead(200, { 'content-type': 'application/json', 'x-demo': 'yes' }).end('{"ok":true}');
         if (path === '/echo') return void res.writeHead(201).end(`${req.method} ${req.headers['x-token']} ${body}`);
         if (path === '/hop') return void res.writeHead(302, { location: '/json' }).end();
         if (path === '/away') return void res.writeHead(302, { location: `http://localhost:${port}/json` }).end();
@@ -44,7 +45,8 @@ describe('type: operation, http.request (against a local server on 127.0.0.1)', 
     ${extra}`;
 
   it('GET and POST: status_code, body, headers as .states.X.Response.*; any status is a success', async () => {
-    const report = await h.run(`
+    const report = await h.run(
+      `
 name: http
 inputs: [{name: base}]
 states:
@@ -53,13 +55,20 @@ ${op('get', "{url: '{{.inputs.base}}/json', method: get}", 'on_success: post')}
 ${op('post', "{url: '{{.inputs.base}}/echo', method: POST, headers: {X-Token: abc}, body: 'hi {{.states.get.Response.body}}'}", 'on_success: missing')}
 ${op('missing', "{url: '{{.inputs.base}}/nothing', method: GET}", 'on_success: done')}
   done: {type: terminal, message: '{{.states.get.Response.status_code}} {{index .states.get.Response.headers "x-demo"}} | {{.states.post.Response.status_code}} {{.states.post.Response.body}} | {{.states.missing.Response.status_code}}'}
-`, { inputs: { base } });
+`,
+      { inputs: { base } },
+    );
     expect(report).toMatchObject({ status: 'success', output: '200 yes | 201 POST abc hi {"ok":true} | 404' });
-    expect(JSON.parse(report.steps[0].output)).toMatchObject({ status_code: 200, body: '{"ok":true}', body_truncated: false });
+    expect(JSON.parse(report.steps[0].output)).toMatchObject({
+      status_code: 200,
+      body: '{"ok":true}',
+      body_truncated: false,
+    });
   });
 
   it('follows a same-host redirect, refuses another host unless allowed, caps the body, fails on retryable codes', async () => {
-    const report = await h.run(`
+    const report = await h.run(
+      `
 name: http2
 inputs: [{name: base}, {name: port}]
 states:
@@ -71,15 +80,21 @@ ${op('big', "{url: '{{.inputs.base}}/big', method: GET, max_body_bytes: 1000}", 
 ${op('busy', "{url: '{{.inputs.base}}/busy', method: GET, retryable_status_codes: [503]}", 'on_success: never\n    on_failure: done')}
   never: {type: terminal, status: failure}
   done: {type: terminal, message: '{{.states.hop.Response.body}} {{.states.allowed.Response.body}} {{.states.big.Response.body_truncated}} {{len .states.big.Response.body}} {{.states.busy.Response.body}}'}
-`, { inputs: { base, port: String(port) } });
+`,
+      { inputs: { base, port: String(port) } },
+    );
     expect(report).toMatchObject({ status: 'success', output: '{"ok":true} {"ok":true} true 1000 try later' });
     const byName = Object.fromEntries(report.steps.map((s) => [s.name, s]));
-    expect(byName.away.error).toMatchObject({ code: 'EXECUTION.OPERATION.FAILED', message: expect.stringContaining(`redirect to http://localhost:${port} refused`) });
+    expect(byName.away.error).toMatchObject({
+      code: 'EXECUTION.OPERATION.FAILED',
+      message: expect.stringContaining(`redirect to http://localhost:${port} refused`),
+    });
     expect(byName.busy.error?.message).toContain('retryable status code 503');
   });
 
   it('times out (input timeout, in seconds), and refuses a bad url or method', async () => {
-    const report = await h.run(`
+    const report = await h.run(
+      `
 name: http3
 inputs: [{name: base}]
 states:
@@ -88,7 +103,9 @@ ${op('slow', "{url: '{{.inputs.base}}/hang', method: GET, timeout: 1}", 'on_fail
 ${op('bad', "{url: 'ftp://example', method: GET}", 'on_failure: verb')}
 ${op('verb', "{url: '{{.inputs.base}}/json', method: BREW}", 'on_failure: done')}
   done: {type: terminal}
-`, { inputs: { base } });
+`,
+      { inputs: { base } },
+    );
     expect(report.steps.map((s) => s.error?.message)).toEqual([
       'step "slow": http.request failed: http.request: request timed out after 1 s',
       'step "bad": http.request failed: http.request: url is required and must start with http:// or https://',
@@ -97,12 +114,17 @@ ${op('verb', "{url: '{{.inputs.base}}/json', method: BREW}", 'on_failure: done')
   });
 
   it('validate refuses an operation that no plugin or built-in provides', async () => {
-    await expect(h.run(`
+    await expect(
+      h.run(`
 name: unknown
 states:
   initial: s
   s: {type: operation, operation: github.get_issue, inputs: {number: 1}, on_success: d}
   d: {type: terminal}
-`)).rejects.toMatchObject({ code: 'WORKFLOW.VALIDATION.UNKNOWN_OPERATION', message: expect.stringContaining('unknown operation "github.get_issue" (AWF builds that one in; awf does not') });
+`),
+    ).rejects.toMatchObject({
+      code: 'WORKFLOW.VALIDATION.UNKNOWN_OPERATION',
+      message: expect.stringContaining('unknown operation "github.get_issue" (AWF builds that one in; awf does not'),
+    });
   });
 });

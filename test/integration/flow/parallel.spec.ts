@@ -3,7 +3,8 @@ import { flowHarness, processesWith, statuses } from './flow-harness';
 jest.setTimeout(120_000);
 
 /** Waits (up to 60 s, never a timing assertion) until each named file exists. */
-const waitFiles = (...names: string[]) => `for i in $(seq 1 600); do ${names.map((n) => `[ -e ${n} ]`).join(' && ')} && break; sleep 0.1; done`;
+const waitFiles = (...names: string[]) =>
+  `for i in $(seq 1 600); do ${names.map((n) => `[ -e ${n} ]`).join(' && ')} && break; sleep 0.1; done`;
 
 describe('type: parallel', () => {
   const h = flowHarness();
@@ -57,9 +58,14 @@ states:
   failed: {type: terminal, status: failure, message: 'fan failed: {{.states.bad.ExitCode}} {{.states.slow.Status}}'}
 `);
     expect(statuses(report)).toEqual(['bad:failure', 'fan:failure', 'slow:cancelled']);
-    expect(report).toMatchObject({ status: 'failure', terminal: 'failed', error: { message: 'fan failed: 3 cancelled' } });
+    expect(report).toMatchObject({
+      status: 'failure',
+      terminal: 'failed',
+      error: { message: 'fan failed: 3 cancelled' },
+    });
     expect(report.steps.find((s) => s.name === 'fan')?.error).toMatchObject({
-      code: 'EXECUTION.PARALLEL.FAILED', message: expect.stringContaining('branch "bad" failed'),
+      code: 'EXECUTION.PARALLEL.FAILED',
+      message: expect.stringContaining('branch "bad" failed'),
     });
     expect(processesWith(marker)).toEqual([]);
   });
@@ -90,7 +96,13 @@ states:
   b: {type: step, command: 'exit 2'}
   done: {type: terminal}
 `);
-    expect(report).toMatchObject({ status: 'failure', error: { code: 'EXECUTION.PARALLEL.FAILED', message: expect.stringContaining('none of its 2 branches succeeded') } });
+    expect(report).toMatchObject({
+      status: 'failure',
+      error: {
+        code: 'EXECUTION.PARALLEL.FAILED',
+        message: expect.stringContaining('none of its 2 branches succeeded'),
+      },
+    });
   });
 
   it('best_effort runs every branch and succeeds, with each outcome readable', async () => {
@@ -110,7 +122,8 @@ states:
   it('a cancelled run stops every running branch and ends cancelled', async () => {
     const marker = `awf-cancel-par-${process.pid}-${Date.now()}`;
     const abort = new AbortController();
-    const running = h.run(`
+    const running = h.run(
+      `
 name: cancel-par
 states:
   initial: fan
@@ -118,7 +131,9 @@ states:
   a: {type: step, command: 'touch a.up; sleep 60 # ${marker}'}
   b: {type: step, command: 'touch b.up; sleep 60 # ${marker}'}
   done: {type: terminal}
-`, { signal: abort.signal });
+`,
+      { signal: abort.signal },
+    );
     while (!(h.files().includes('a.up') && h.files().includes('b.up'))) await new Promise((r) => setTimeout(r, 50));
     abort.abort();
     const report = await running;

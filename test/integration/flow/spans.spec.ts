@@ -16,7 +16,8 @@ class TreeTracer implements Tracer {
   readonly enabled = true;
   readonly edges: string[] = [];
   startSpan(name: string, options: StartSpanOptions = {}): TraceSpan {
-    const parent = typeof options.parent === 'object' ? (options.parent as TraceSpan & { name: string }).name : '(root)';
+    const parent =
+      typeof options.parent === 'object' ? (options.parent as TraceSpan & { name: string }).name : '(root)';
     this.edges.push(`${parent} > ${name}`);
     return { name, traceparent: undefined, setAttributes: () => {}, fail: () => {}, end: () => {} } as TraceSpan;
   }
@@ -28,7 +29,8 @@ describe('spans of parallel branches and loop bodies', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('branch spans are siblings under the parallel step; body spans hang under their loop', async () => {
-    const { workflow } = parseWorkflow(parse(`
+    const { workflow } = parseWorkflow(
+      parse(`
 name: spans
 states:
   initial: fan
@@ -38,17 +40,35 @@ states:
   l: {type: for_each, items: '[1, 2]', body: [c]}
   c: {type: step, command: 'true'}
   done: {type: terminal}
-`), 'spans');
+`),
+      'spans',
+    );
     const tracer = new TreeTracer();
     const exec = new ShellCommandExecutor();
     const runner = new WorkflowRunner(
-      { commands: new CommandStepExecutor(exec), agents: undefined as unknown as AgentStepExecutor, hooks: new HookRunner(exec) },
+      {
+        commands: new CommandStepExecutor(exec),
+        agents: undefined as unknown as AgentStepExecutor,
+        hooks: new HookRunner(exec),
+      },
       new RunTelemetry(tracer, {}),
     );
-    const report = await runner.run(workflow!, { inputs: {}, env: { PATH: process.env.PATH ?? '' }, signal: new AbortController().signal, cwd: dir, runsDir: join(dir, 'runs') });
+    const report = await runner.run(workflow!, {
+      inputs: {},
+      env: { PATH: process.env.PATH ?? '' },
+      signal: new AbortController().signal,
+      cwd: dir,
+      runsDir: join(dir, 'runs'),
+    });
     expect(report.status).toBe('success');
     expect([...tracer.edges].sort()).toEqual([
-      '(root) > workflow.run', 'step fan > step a', 'step fan > step b', 'step fan > step l', 'step l > step c', 'step l > step c', 'workflow.run > step fan',
+      '(root) > workflow.run',
+      'step fan > step a',
+      'step fan > step b',
+      'step fan > step l',
+      'step l > step c',
+      'step l > step c',
+      'workflow.run > step fan',
     ]);
   });
 });

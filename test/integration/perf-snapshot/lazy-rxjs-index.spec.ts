@@ -7,8 +7,11 @@ import { dirname, resolve } from 'node:path';
 const nodeCache = (Module as unknown as { _cache: Record<string, unknown> })._cache;
 const here = moduleAt(__filename);
 const nodeRequire = (id: string): unknown => here.require(id);
-const resolveFile = (id: string): string => (Module as unknown as { _resolveFilename(id: string, parent: Module): string })._resolveFilename(id, here);
-const { lazyRxjsIndex, RXJS_INDEX } = nodeRequire(resolve(__dirname, '../../../scripts/bundle-plugins/lazy-rxjs-index.cjs')) as {
+const resolveFile = (id: string): string =>
+  (Module as unknown as { _resolveFilename(id: string, parent: Module): string })._resolveFilename(id, here);
+const { lazyRxjsIndex, RXJS_INDEX } = nodeRequire(
+  resolve(__dirname, '../../../scripts/bundle-plugins/lazy-rxjs-index.cjs'),
+) as {
   lazyRxjsIndex: (source: string, file: string) => string;
   RXJS_INDEX: RegExp;
 };
@@ -27,16 +30,17 @@ function evaluateAs(file: string, source: string): Record<string, unknown> {
   return mod.exports as Record<string, unknown>;
 }
 
-describe('the startup snapshot\'s lazy rxjs indexes (rxjs, rxjs/operators)', () => {
+describe("the startup snapshot's lazy rxjs indexes (rxjs, rxjs/operators)", () => {
   const specifiers = ['rxjs', 'rxjs/operators'];
   const files = specifiers.map(resolveFile);
-  const rxjsModules = () => Object.keys(nodeCache).filter((k) => k.includes('/node_modules/rxjs/') && !k.endsWith('/internal/types.js'));
+  const rxjsModules = () =>
+    Object.keys(nodeCache).filter((k) => k.includes('/node_modules/rxjs/') && !k.endsWith('/internal/types.js'));
 
   it('are the files the build rewrites', () => {
     expect(files.filter((f) => !RXJS_INDEX.test(f))).toEqual([]);
   });
 
-  it('load none of rxjs\'s modules until an export is read, then exactly the same objects as rxjs', () => {
+  it("load none of rxjs's modules until an export is read, then exactly the same objects as rxjs", () => {
     const before = new Set(rxjsModules());
     const lazy = files.map((file) => evaluateAs(`${file}.lazy.js`, lazyRxjsIndex(readFileSync(file, 'utf8'), file)));
     expect(rxjsModules().filter((k) => !before.has(k))).toEqual([]);

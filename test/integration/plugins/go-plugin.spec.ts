@@ -16,7 +16,8 @@ const SOURCE = resolve(__dirname, '../../fixtures/plugins/go-greet/main.go');
 function missingToolchain(): string | undefined {
   if (spawnSync('go', ['version']).status !== 0) return 'no Go toolchain (apt-get install golang-go)';
   for (const pkg of ['github.com/hashicorp/go-plugin', 'google.golang.org/grpc']) {
-    if (!existsSync(join(GOPATH, 'src', pkg))) return `${pkg} is not in ${GOPATH} (apt-get install golang-github-hashicorp-go-plugin-dev golang-google-grpc-dev)`;
+    if (!existsSync(join(GOPATH, 'src', pkg)))
+      return `${pkg} is not in ${GOPATH} (apt-get install golang-github-hashicorp-go-plugin-dev golang-google-grpc-dev)`;
   }
   return undefined;
 }
@@ -56,7 +57,11 @@ describeGo(`a Go plugin built on hashicorp/go-plugin${missing ? ` — SKIPPED: $
     expect(tool).toMatchObject({
       name: 'gogreet_hello',
       description: 'Greets someone, from Go. Returns a JSON object with fields: greeting (string).',
-      inputSchema: { type: 'object', properties: { name: { type: 'string', description: 'Who to greet.' } }, required: ['name'] },
+      inputSchema: {
+        type: 'object',
+        properties: { name: { type: 'string', description: 'Who to greet.' } },
+        required: ['name'],
+      },
     });
     const result = mapExecuteResult('gogreet', 'hello', await running.connection.execute('hello', { name: 'Ada' }));
     expect(result.structuredContent).toEqual({ greeting: 'hello Ada from go' });

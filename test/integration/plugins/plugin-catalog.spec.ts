@@ -47,12 +47,17 @@ describe('PLUGIN_CATALOG as another feature module sees it', () => {
     const catalog = app.get(CatalogUser).catalog!;
     expect(catalog).toBeDefined();
     const plugins = await catalog.list();
-    expect(plugins.map((p) => ({ name: p.name, enabled: p.enabled, operations: p.operations.map((o) => o.name) }))).toEqual([
+    expect(
+      plugins.map((p) => ({ name: p.name, enabled: p.enabled, operations: p.operations.map((o) => o.name) })),
+    ).toEqual([
       { name: 'cookie', enabled: true, operations: [] },
       { name: 'kv', enabled: true, operations: ['get', 'set', 'list'] },
       { name: 'time', enabled: false, operations: [] },
     ]);
-    expect(plugins.find((p) => p.name === 'kv')!.operations[0]).toEqual({ name: 'get', description: 'Reads the value stored under a key; fails when the key is not set.' });
+    expect(plugins.find((p) => p.name === 'kv')!.operations[0]).toEqual({
+      name: 'get',
+      description: 'Reads the value stored under a key; fails when the key is not set.',
+    });
     expect(['cookie', 'kv', 'time'].some((n) => app.get(PluginHost).isRunning(n))).toBe(false);
   });
 });

@@ -25,9 +25,15 @@ export function fixturePlugins(plugins: Record<string, FixtureSpec>): { dir: str
   for (const [name, spec] of Object.entries(plugins)) {
     const pluginDir = join(dir, name);
     mkdirSync(pluginDir);
-    writeFileSync(join(pluginDir, 'plugin.yaml'), spec.manifest ??
-      `name: ${name}\nversion: 0.0.1\ncapabilities: [operations]\ncommand: [node, ${JSON.stringify(FIXTURE_PLUGIN)}]\n`);
-    writeFileSync(join(pluginDir, 'fixture.json'), JSON.stringify({ name, startup: spec.startup, operations: spec.operations ?? {} }));
+    writeFileSync(
+      join(pluginDir, 'plugin.yaml'),
+      spec.manifest ??
+        `name: ${name}\nversion: 0.0.1\ncapabilities: [operations]\ncommand: [node, ${JSON.stringify(FIXTURE_PLUGIN)}]\n`,
+    );
+    writeFileSync(
+      join(pluginDir, 'fixture.json'),
+      JSON.stringify({ name, startup: spec.startup, operations: spec.operations ?? {} }),
+    );
   }
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -45,14 +45,24 @@ describe('PluginHost: the go-plugin handshake and process lifecycle with real pl
     const res = await running.connection.execute('now', {});
     expect(res.success).toBe(true);
     expect(JSON.parse(Buffer.from(res.data.iso8601).toString())).toMatch(/^\d{4}-\d\d-\d\dT/);
-    expect(logger.lines).toContainEqual(expect.objectContaining({ msg: 'plugin started', fields: expect.objectContaining({ plugin: 'time', tls: true }) }));
+    expect(logger.lines).toContainEqual(
+      expect.objectContaining({
+        msg: 'plugin started',
+        fields: expect.objectContaining({ plugin: 'time', tls: true }),
+      }),
+    );
   });
 
   it('talks plaintext to a plugin that sends no certificate', async () => {
     const running = await host.acquire(readPlugin(join(fixtures.dir, 'plain')));
     const res = await running.connection.execute('echo', { word: 'hi' });
     expect(JSON.parse(Buffer.from(res.data.echoed).toString())).toEqual({ word: 'hi' });
-    expect(logger.lines).toContainEqual(expect.objectContaining({ msg: 'plugin started', fields: expect.objectContaining({ plugin: 'plain', tls: false }) }));
+    expect(logger.lines).toContainEqual(
+      expect.objectContaining({
+        msg: 'plugin started',
+        fields: expect.objectContaining({ plugin: 'plain', tls: false }),
+      }),
+    );
   });
 
   it('reports a plugin that rejects the magic cookie, with its stderr', async () => {
@@ -74,7 +84,9 @@ describe('PluginHost: the go-plugin handshake and process lifecycle with real pl
 
   it('gives up on a plugin that never completes the handshake and kills it', async () => {
     const plugin = readPlugin(join(fixtures.dir, 'silent'));
-    const err = (await PluginProcess.start('silent', plugin.launch!, { logger, handshakeTimeoutMs: 1_000 }).catch((e: unknown) => e)) as AwfError;
+    const err = (await PluginProcess.start('silent', plugin.launch!, { logger, handshakeTimeoutMs: 1_000 }).catch(
+      (e: unknown) => e,
+    )) as AwfError;
     expect(err.code).toBe('EXECUTION.PLUGIN.HANDSHAKE_TIMEOUT');
     expect(err.message).toContain('did not complete the handshake within 1 s');
     expect(isAlive(err.details.pid as number)).toBe(false);
@@ -89,7 +101,11 @@ describe('PluginHost: the go-plugin handshake and process lifecycle with real pl
     expect(pids.filter(isAlive)).toEqual([]);
     expect(await time.process.exited).toEqual({ code: 0, signal: null });
     expect(await stubborn.process.exited).toEqual({ code: null, signal: 'SIGKILL' });
-    expect(logger.lines.filter((l) => l.msg === 'plugin exited unexpectedly' && ['time', 'stubborn'].includes(l.fields.plugin as string))).toEqual([]);
+    expect(
+      logger.lines.filter(
+        (l) => l.msg === 'plugin exited unexpectedly' && ['time', 'stubborn'].includes(l.fields.plugin as string),
+      ),
+    ).toEqual([]);
     for (const running of [time, stubborn]) {
       expect(running.endpoint.network).toBe('unix');
       expect(existsSync(dirname(dirname(running.endpoint.address)))).toBe(false);

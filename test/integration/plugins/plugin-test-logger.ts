@@ -7,7 +7,18 @@ export interface LogLine {
 }
 
 /** An AppLogger that keeps its lines, so tests can read what a plugin wrote to stderr. */
-export function memoryLogger(lines: LogLine[] = [], bindings: Record<string, unknown> = {}): AppLogger & { lines: LogLine[] } {
-  const at = (level: string) => (fields: object, msg: string) => void lines.push({ level, fields: { ...bindings, ...fields }, msg });
-  return { lines, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), child: (b) => memoryLogger(lines, { ...bindings, ...b }) };
+export function memoryLogger(
+  lines: LogLine[] = [],
+  bindings: Record<string, unknown> = {},
+): AppLogger & { lines: LogLine[] } {
+  const at = (level: string) => (fields: object, msg: string) =>
+    void lines.push({ level, fields: { ...bindings, ...fields }, msg });
+  return {
+    lines,
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    child: (b) => memoryLogger(lines, { ...bindings, ...b }),
+  };
 }

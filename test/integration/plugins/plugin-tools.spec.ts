@@ -57,12 +57,22 @@ describe('plugin tools through the ToolRouterService (PluginsModule wired by Nes
   });
 
   it('lists <plugin>_<operation> tools with mapped schemas, starting only the named plugins', async () => {
-    const d = await dispatcher([{ plugin: 'kv', expose: ['set', 'get'] }, { plugin: 'time', expose: ['now'] }]);
-    expect(d.list().map((t) => [t.name, t.source])).toEqual([['kv_get', 'plugin:kv'], ['kv_set', 'plugin:kv'], ['time_now', 'plugin:time']]);
+    const d = await dispatcher([
+      { plugin: 'kv', expose: ['set', 'get'] },
+      { plugin: 'time', expose: ['now'] },
+    ]);
+    expect(d.list().map((t) => [t.name, t.source])).toEqual([
+      ['kv_get', 'plugin:kv'],
+      ['kv_set', 'plugin:kv'],
+      ['time_now', 'plugin:time'],
+    ]);
     const set = d.list().find((t) => t.name === 'kv_set')!;
     expect(set.inputSchema).toEqual({
       type: 'object',
-      properties: { key: { type: 'string', description: 'The key to write.' }, value: { type: 'string', description: 'The value to store.' } },
+      properties: {
+        key: { type: 'string', description: 'The key to write.' },
+        value: { type: 'string', description: 'The value to store.' },
+      },
       required: ['key', 'value'],
     });
     expect(set.description).toContain('Returns a JSON object with fields: key (string); replaced (boolean)');
@@ -72,9 +82,15 @@ describe('plugin tools through the ToolRouterService (PluginsModule wired by Nes
 
   it('returns outputs as JSON text and structuredContent, and plugin errors as isError', async () => {
     const d = await dispatcher([{ plugin: 'kv', expose: ['set', 'get'] }]);
-    expect((await d.call('kv_set', { key: 'colour', value: 'teal' })).structuredContent).toEqual({ key: 'colour', replaced: false });
+    expect((await d.call('kv_set', { key: 'colour', value: 'teal' })).structuredContent).toEqual({
+      key: 'colour',
+      replaced: false,
+    });
     const got = await d.call('kv_get', { key: 'colour' });
-    expect(got).toEqual({ content: [{ type: 'text', text: '{"key":"colour","value":"teal"}' }], structuredContent: { key: 'colour', value: 'teal' } });
+    expect(got).toEqual({
+      content: [{ type: 'text', text: '{"key":"colour","value":"teal"}' }],
+      structuredContent: { key: 'colour', value: 'teal' },
+    });
     const missing = await d.call('kv_get', { key: 'nope' });
     expect(missing.isError).toBe(true);
     expect(text(missing)).toBe('key "nope" is not set');
@@ -84,7 +100,10 @@ describe('plugin tools through the ToolRouterService (PluginsModule wired by Nes
   });
 
   it('turns a crash mid-call into an isError naming the plugin and its stderr, keeps other tools working, and restarts it', async () => {
-    const d = await dispatcher([{ plugin: 'crashy', expose: ['crash', 'echo', 'pid'] }, { plugin: 'time', expose: ['now'] }]);
+    const d = await dispatcher([
+      { plugin: 'crashy', expose: ['crash', 'echo', 'pid'] },
+      { plugin: 'time', expose: ['now'] },
+    ]);
     const before = (await d.call('crashy_pid', {})).structuredContent!.pid as number;
     const crashed = await d.call('crashy_crash', {});
     expect(crashed.isError).toBe(true);
@@ -122,16 +141,32 @@ describe('plugin tools through the ToolRouterService (PluginsModule wired by Nes
   });
 
   it('refuses an unknown plugin, an unknown operation and a duplicate entry with USER codes', async () => {
-    await expect(dispatcher([{ plugin: 'weather', expose: ['now'] }])).rejects.toMatchObject({ code: 'USER.MCP_PROXY.UNKNOWN_PLUGIN', message: 'plugin "weather" is not installed' });
-    await expect(dispatcher([{ plugin: 'time', expose: ['tomorrow'] }])).rejects.toMatchObject({
-      code: 'USER.MCP_PROXY.UNKNOWN_OPERATION', message: 'operation "tomorrow" not found in plugin "time"', hint: 'Plugin time offers: now.',
+    await expect(dispatcher([{ plugin: 'weather', expose: ['now'] }])).rejects.toMatchObject({
+      code: 'USER.MCP_PROXY.UNKNOWN_PLUGIN',
+      message: 'plugin "weather" is not installed',
     });
-    await expect(dispatcher([{ plugin: 'time', expose: ['now'] }, { plugin: 'time', expose: ['now'] }])).rejects.toMatchObject({ code: 'USER.MCP_PROXY.NAME_COLLISION' });
+    await expect(dispatcher([{ plugin: 'time', expose: ['tomorrow'] }])).rejects.toMatchObject({
+      code: 'USER.MCP_PROXY.UNKNOWN_OPERATION',
+      message: 'operation "tomorrow" not found in plugin "time"',
+      hint: 'Plugin time offers: now.',
+    });
+    await expect(
+      dispatcher([
+        { plugin: 'time', expose: ['now'] },
+        { plugin: 'time', expose: ['now'] },
+      ]),
+    ).rejects.toMatchObject({ code: 'USER.MCP_PROXY.NAME_COLLISION' });
   });
 
-  it('fails on two plugins whose tool names coincide, and passes on a plugin\'s own start-up error', async () => {
-    await expect(dispatcher([{ plugin: 'a', expose: ['b_c'] }, { plugin: 'a_b', expose: ['c'] }])).rejects.toMatchObject({
-      code: 'USER.MCP_PROXY.NAME_COLLISION', message: 'tool "a_b_c" is served by both plugin:a and plugin:a_b',
+  it("fails on two plugins whose tool names coincide, and passes on a plugin's own start-up error", async () => {
+    await expect(
+      dispatcher([
+        { plugin: 'a', expose: ['b_c'] },
+        { plugin: 'a_b', expose: ['c'] },
+      ]),
+    ).rejects.toMatchObject({
+      code: 'USER.MCP_PROXY.NAME_COLLISION',
+      message: 'tool "a_b_c" is served by both plugin:a and plugin:a_b',
     });
     const err = (await dispatcher([{ plugin: 'bad', expose: ['tags'] }]).catch((e: unknown) => e)) as Error;
     expect(err).toMatchObject({ code: 'EXECUTION.PLUGIN.HANDSHAKE_FAILED' });
@@ -139,9 +174,13 @@ describe('plugin tools through the ToolRouterService (PluginsModule wired by Nes
   });
 
   it('refuses a tool name longer than MCP clients accept', async () => {
-    await expect(dispatcher([{ plugin: 'a-plugin-name-long-enough-to-matter', expose: ['an_operation_whose_name_is_long_too'] }])).rejects.toMatchObject({
+    await expect(
+      dispatcher([{ plugin: 'a-plugin-name-long-enough-to-matter', expose: ['an_operation_whose_name_is_long_too'] }]),
+    ).rejects.toMatchObject({
       code: 'USER.MCP_PROXY.INVALID_TOOL_NAME',
-      message: expect.stringContaining('tool name "a-plugin-name-long-enough-to-matter_an_operation_whose_name_is_long_too" from plugin:a-plugin-name-long-enough-to-matter is not allowed'),
+      message: expect.stringContaining(
+        'tool name "a-plugin-name-long-enough-to-matter_an_operation_whose_name_is_long_too" from plugin:a-plugin-name-long-enough-to-matter is not allowed',
+      ),
     });
   });
 
@@ -150,7 +189,10 @@ describe('plugin tools through the ToolRouterService (PluginsModule wired by Nes
     await host.stop('kv');
     const file = join(dataHome, 'from-config.json');
     mkdirSync(join(dataHome, 'awf/plugins'), { recursive: true });
-    writeFileSync(join(dataHome, 'awf/plugins/plugins.json'), JSON.stringify({ kv: { enabled: true, config: { file } } }));
+    writeFileSync(
+      join(dataHome, 'awf/plugins/plugins.json'),
+      JSON.stringify({ kv: { enabled: true, config: { file } } }),
+    );
     const d = await dispatcher([{ plugin: 'kv', expose: ['set'] }]);
     expect((await d.call('kv_set', { key: 'via', value: 'config' })).isError).toBeUndefined();
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ via: 'config' });
@@ -158,7 +200,10 @@ describe('plugin tools through the ToolRouterService (PluginsModule wired by Nes
   });
 
   it('stops every plugin process when the module is destroyed', async () => {
-    const d = await dispatcher([{ plugin: 'slow', expose: ['echo'] }, { plugin: 'a', expose: ['b_c'] }]);
+    const d = await dispatcher([
+      { plugin: 'slow', expose: ['echo'] },
+      { plugin: 'a', expose: ['b_c'] },
+    ]);
     const host = app.get(PluginHost);
     const pid = (await d.call('slow_echo', {})).structuredContent!.pid as number;
     expect(isAlive(pid)).toBe(true);

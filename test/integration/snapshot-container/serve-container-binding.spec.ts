@@ -33,13 +33,16 @@ describe('the serve container made while the startup snapshot is built', () => {
     jest.spyOn(v8.startupSnapshot, 'isBuildingSnapshot').mockImplementation(() => building);
     const cwd = process.cwd();
     const real = process.env;
-    process.env = new Proxy({ ...real, POISON_API_TOKEN: 'poison-secret-4711' }, {
-      get: (target, key) => {
-        if (typeof key !== 'string') return undefined;
-        readAtBuild.add(key);
-        return key === 'POISON_API_TOKEN' ? target[key] : `POISON-${key}`;
+    process.env = new Proxy(
+      { ...real, POISON_API_TOKEN: 'poison-secret-4711' },
+      {
+        get: (target, key) => {
+          if (typeof key !== 'string') return undefined;
+          readAtBuild.add(key);
+          return key === 'POISON_API_TOKEN' ? target[key] : `POISON-${key}`;
+        },
       },
-    });
+    );
     process.chdir(odd);
     try {
       app = await buildServeContainer();
@@ -64,14 +67,20 @@ describe('the serve container made while the startup snapshot is built', () => {
 
   it('once bound, handles signals and masks, logs and reads the environment of the running process', async () => {
     building = false;
-    Object.assign(process.env, { SNAPC_API_TOKEN: 'bound-secret-7319', AWF_LOG_TOOL_ARGS: '1', AWF_LOG_LEVEL: 'silent' });
+    Object.assign(process.env, {
+      SNAPC_API_TOKEN: 'bound-secret-7319',
+      AWF_LOG_TOOL_ARGS: '1',
+      AWF_LOG_LEVEL: 'silent',
+    });
     expect(bindDeferred()).toBeGreaterThanOrEqual(2); // the signal handlers, AWF_LOG_TOOL_ARGS
     expect(bindDeferred()).toBe(0); // twice binds once
     expect(signals()).toEqual(before.map((n) => n + 1));
     expect(app.get<SecretMasker>(SECRET_MASKER).mask('key=bound-secret-7319')).toBe('key=***');
 
     const info = jest.spyOn(app.get<AppLogger>(APP_LOGGER), 'info');
-    const tools = await app.get<ToolRouterFactory>(TOOL_ROUTER_FACTORY).open(buildToolScope({ version: 1, intercept_builtins: true, plugin_tools: [], root_dir: root }));
+    const tools = await app
+      .get<ToolRouterFactory>(TOOL_ROUTER_FACTORY)
+      .open(buildToolScope({ version: 1, intercept_builtins: true, plugin_tools: [], root_dir: root }));
     await tools.call('Glob', { pattern: '*.none' });
     await tools.close();
     const line = info.mock.calls.find(([, msg]) => msg === 'tool call');
@@ -82,8 +91,14 @@ describe('the serve container made while the startup snapshot is built', () => {
     const masker = app.get<SecretMasker>(SECRET_MASKER);
     expect(masker.mask('poison-secret-4711')).toBe('poison-secret-4711'); // the build's secret is not this process's
     const info = jest.spyOn(app.get<AppLogger>(APP_LOGGER), 'info');
-    const tools = await app.get<ToolRouterFactory>(TOOL_ROUTER_FACTORY).open(buildToolScope({ version: 1, intercept_builtins: true, plugin_tools: [], root_dir: root }));
-    const answers = [await tools.call('Bash', { command: 'pwd; env' }), await tools.call('Grep', { pattern: 'x' }), await tools.call('Glob', { pattern: '*' })];
+    const tools = await app
+      .get<ToolRouterFactory>(TOOL_ROUTER_FACTORY)
+      .open(buildToolScope({ version: 1, intercept_builtins: true, plugin_tools: [], root_dir: root }));
+    const answers = [
+      await tools.call('Bash', { command: 'pwd; env' }),
+      await tools.call('Grep', { pattern: 'x' }),
+      await tools.call('Glob', { pattern: '*' }),
+    ];
     await tools.close();
     const seen = JSON.stringify([answers, info.mock.calls]);
     expect(seen).not.toMatch(/POISON-|poison-secret|awf-poisoned-cwd/);

@@ -21,8 +21,18 @@ import { renderSpanTree } from '../../support/telemetry-span-tree';
 class CounterTools {
   listTools() {
     return [
-      { name: 'count', description: 'Returns its n.', source: 'module:counter', inputSchema: { type: 'object' as const } },
-      { name: 'refuse', description: 'Always fails.', source: 'module:counter', inputSchema: { type: 'object' as const } },
+      {
+        name: 'count',
+        description: 'Returns its n.',
+        source: 'module:counter',
+        inputSchema: { type: 'object' as const },
+      },
+      {
+        name: 'refuse',
+        description: 'Always fails.',
+        source: 'module:counter',
+        inputSchema: { type: 'object' as const },
+      },
     ];
   }
   async callTool(name: string, args: Record<string, unknown>): Promise<ToolResult> {
@@ -36,11 +46,21 @@ class CounterModule {}
 
 class RecordingLogger implements AppLogger {
   readonly lines: Array<{ level: string; fields: Record<string, unknown>; msg: string }> = [];
-  debug(fields: object, msg: string) { this.lines.push({ level: 'debug', fields: fields as Record<string, unknown>, msg }); }
-  info(fields: object, msg: string) { this.lines.push({ level: 'info', fields: fields as Record<string, unknown>, msg }); }
-  warn(fields: object, msg: string) { this.lines.push({ level: 'warn', fields: fields as Record<string, unknown>, msg }); }
-  error(fields: object, msg: string) { this.lines.push({ level: 'error', fields: fields as Record<string, unknown>, msg }); }
-  child(): AppLogger { return this; }
+  debug(fields: object, msg: string) {
+    this.lines.push({ level: 'debug', fields: fields as Record<string, unknown>, msg });
+  }
+  info(fields: object, msg: string) {
+    this.lines.push({ level: 'info', fields: fields as Record<string, unknown>, msg });
+  }
+  warn(fields: object, msg: string) {
+    this.lines.push({ level: 'warn', fields: fields as Record<string, unknown>, msg });
+  }
+  error(fields: object, msg: string) {
+    this.lines.push({ level: 'error', fields: fields as Record<string, unknown>, msg });
+  }
+  child(): AppLogger {
+    return this;
+  }
 }
 
 describe('the in-process path (openai_compatible): tool calls traced under the step, logged and audited', () => {
@@ -53,7 +73,10 @@ describe('the in-process path (openai_compatible): tool calls traced under the s
   let stepSpanId: string;
 
   beforeAll(async () => {
-    app = await Test.createTestingModule({ imports: [CoreModule, TelemetryModule, CounterModule] }).overrideProvider(APP_LOGGER).useValue(logger).compile();
+    app = await Test.createTestingModule({ imports: [CoreModule, TelemetryModule, CounterModule] })
+      .overrideProvider(APP_LOGGER)
+      .useValue(logger)
+      .compile();
     await app.init();
     const control = app.get<TelemetryControl>(TELEMETRY_CONTROL);
     await control.start({ exporter: 'file', file: spansFile, serviceName: 'awf-int' });
@@ -62,9 +85,23 @@ describe('the in-process path (openai_compatible): tool calls traced under the s
     const step = tracer.startSpan('step ask', { parent: run, attributes: { 'awf.step.type': 'agent' } });
     runSpanId = run.traceparent!.split('-')[2];
     stepSpanId = step.traceparent!.split('-')[2];
-    expect(control.proxyTelemetry(step.traceparent)).toEqual({ exporter: 'file', file: spansFile, service_name: 'awf-int', traceparent: step.traceparent });
+    expect(control.proxyTelemetry(step.traceparent)).toEqual({
+      exporter: 'file',
+      file: spansFile,
+      service_name: 'awf-int',
+      traceparent: step.traceparent,
+    });
 
-    const scope: ToolScope = { rootDir: dir, interceptBuiltins: false, pluginTools: [], limits: DEFAULT_LIMITS, step: 'ask', runId: 'r-int', eventsPath: eventsFile, traceparent: step.traceparent };
+    const scope: ToolScope = {
+      rootDir: dir,
+      interceptBuiltins: false,
+      pluginTools: [],
+      limits: DEFAULT_LIMITS,
+      step: 'ask',
+      runId: 'r-int',
+      eventsPath: eventsFile,
+      traceparent: step.traceparent,
+    };
     const tools = await app.get<ToolRouterFactory>(TOOL_ROUTER_FACTORY).open(scope);
     const calls = Array.from({ length: 40 }, (_, n) => tools.call(n % 10 === 9 ? 'refuse' : 'count', { n }));
     await Promise.all(calls);
@@ -76,7 +113,10 @@ describe('the in-process path (openai_compatible): tool calls traced under the s
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('nests workflow.run → step → tool.call in one trace', () => {
-    const spans = readFileSync(spansFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const spans = readFileSync(spansFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const tool = spans.filter((s) => s.name.startsWith('tool.call '));
     expect(tool).toHaveLength(40);
     expect(new Set(spans.map((s) => s.trace_id)).size).toBe(1);
@@ -90,16 +130,29 @@ describe('the in-process path (openai_compatible): tool calls traced under the s
   });
 
   it('appends 40 whole audit lines from 40 concurrent calls', () => {
-    const lines = readFileSync(eventsFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const lines = readFileSync(eventsFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(40);
     expect(lines.filter((l) => l.status === 'error').map((l) => l.error)).toEqual(Array(4).fill('refused by policy'));
-    expect(lines.every((l) => l.run_id === 'r-int' && l.step === 'ask' && l.source === 'module:counter' && l.args_shape.n === 'number')).toBe(true);
+    expect(
+      lines.every(
+        (l) => l.run_id === 'r-int' && l.step === 'ask' && l.source === 'module:counter' && l.args_shape.n === 'number',
+      ),
+    ).toBe(true);
   });
 
   it('logs one "tool call" line per call, warn for the failures', () => {
     const calls = logger.lines.filter((l) => l.msg === 'tool call');
     expect(calls).toHaveLength(40);
     expect(calls.filter((l) => l.level === 'warn')).toHaveLength(4);
-    expect(calls[0].fields).toMatchObject({ source: 'module:counter', step: 'ask', run_id: 'r-int', status: expect.any(String), duration_ms: expect.any(Number) });
+    expect(calls[0].fields).toMatchObject({
+      source: 'module:counter',
+      step: 'ask',
+      run_id: 'r-int',
+      status: expect.any(String),
+      duration_ms: expect.any(Number),
+    });
   });
 });

@@ -11,7 +11,14 @@ import { TOOL_ROUTER_FACTORY } from '../../../src/domain/ports/tokens';
 import type { UpstreamServerSpec } from '../../../src/domain/proxy/upstream-server';
 import { CoreModule } from '../../../src/infrastructure/core/core.module';
 import { UpstreamsModule } from '../../../src/infrastructure/upstreams/upstreams.module';
-import { childrenOf, isAlive, SERVER_EVERYTHING, SERVER_MEMORY, SERVER_SEQUENTIAL_THINKING, startEverythingHttp } from '../../support/upstream-servers';
+import {
+  childrenOf,
+  isAlive,
+  SERVER_EVERYTHING,
+  SERVER_MEMORY,
+  SERVER_SEQUENTIAL_THINKING,
+  startEverythingHttp,
+} from '../../support/upstream-servers';
 
 // Real third-party servers on a shared two-core machine: generous bounds, never timing assertions.
 jest.setTimeout(180_000);
@@ -27,7 +34,9 @@ describe('other MCP servers through the ToolRouter (UpstreamsModule wired by Nes
   const saved = process.env.AWF_TEST_UPSTREAM_TOKEN;
 
   const dispatcher = async (upstreams: UpstreamServerSpec[]): Promise<ToolRouter> => {
-    const d = await factory.open(buildToolScope({ version: 1, intercept_builtins: false, plugin_tools: [], upstreams, root_dir: dir }));
+    const d = await factory.open(
+      buildToolScope({ version: 1, intercept_builtins: false, plugin_tools: [], upstreams, root_dir: dir }),
+    );
     open.push(d);
     return d;
   };
@@ -49,15 +58,28 @@ describe('other MCP servers through the ToolRouter (UpstreamsModule wired by Nes
   it('serves server-everything over stdio under its prefix and passes results through unchanged', async () => {
     const d = await dispatcher([everything]);
     const names = d.list().map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(['everything_echo', 'everything_get-sum', 'everything_get-tiny-image', 'everything_get-structured-content']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'everything_echo',
+        'everything_get-sum',
+        'everything_get-tiny-image',
+        'everything_get-structured-content',
+      ]),
+    );
     expect(d.list().find((t) => t.name === 'everything_echo')?.source).toBe('mcp:everything');
     expect(resultText(await d.call('everything_echo', { message: 'hi there' }))).toBe('Echo: hi there');
     expect(resultText(await d.call('everything_get-sum', { a: 2, b: 3 }))).toContain('5');
     const image = await d.call('everything_get-tiny-image', {});
     expect(image.content.map((c) => c.type)).toEqual(expect.arrayContaining(['text', 'image']));
-    expect(image.content.find((c) => c.type === 'image')).toMatchObject({ mimeType: 'image/png', data: expect.any(String) });
+    expect(image.content.find((c) => c.type === 'image')).toMatchObject({
+      mimeType: 'image/png',
+      data: expect.any(String),
+    });
     const structured = await d.call('everything_get-structured-content', { location: 'New York' });
-    expect(structured.structuredContent).toMatchObject({ temperature: expect.any(Number), conditions: expect.any(String) });
+    expect(structured.structuredContent).toMatchObject({
+      temperature: expect.any(Number),
+      conditions: expect.any(String),
+    });
     const links = await d.call('everything_get-resource-links', { count: 2 });
     expect(links.content.filter((c) => c.type === 'resource_link')).toHaveLength(2);
     const bad = await d.call('everything_get-sum', { a: 'two' });
@@ -66,11 +88,24 @@ describe('other MCP servers through the ToolRouter (UpstreamsModule wired by Nes
 
   it('exposes only the tools its globs match, under the prefix it is given', async () => {
     const d = await dispatcher([{ ...everything, name: 'ev2', prefix: 'e_', expose: ['echo', 'get-s*'] }]);
-    expect(d.list().map((t) => t.name).sort()).toEqual(['e_echo', 'e_get-structured-content', 'e_get-sum']);
+    expect(
+      d
+        .list()
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(['e_echo', 'e_get-structured-content', 'e_get-sum']);
   });
 
   it('expands ${VAR} in env from its own environment and masks the secret in what comes back', async () => {
-    const d = await dispatcher([{ name: 'envy', command: node, args: [SERVER_EVERYTHING, 'stdio'], env: { GIVEN_TOKEN: '${AWF_TEST_UPSTREAM_TOKEN}', PLAIN: 'plain-value' }, expose: ['get-env'] }]);
+    const d = await dispatcher([
+      {
+        name: 'envy',
+        command: node,
+        args: [SERVER_EVERYTHING, 'stdio'],
+        env: { GIVEN_TOKEN: '${AWF_TEST_UPSTREAM_TOKEN}', PLAIN: 'plain-value' },
+        expose: ['get-env'],
+      },
+    ]);
     const text = resultText(await d.call('envy_get-env', {}));
     expect(text).toContain('"PLAIN": "plain-value"');
     expect(text).toContain('"GIVEN_TOKEN": "***"');
@@ -78,27 +113,45 @@ describe('other MCP servers through the ToolRouter (UpstreamsModule wired by Nes
   });
 
   it('refuses a server that names an unset variable, naming it', async () => {
-    const err = await dispatcher([{ name: 'unset', command: node, args: [SERVER_EVERYTHING], env: { T: '${AWF_TEST_SURELY_UNSET_VAR}' } }]).catch((e: unknown) => e);
+    const err = await dispatcher([
+      { name: 'unset', command: node, args: [SERVER_EVERYTHING], env: { T: '${AWF_TEST_SURELY_UNSET_VAR}' } },
+    ]).catch((e: unknown) => e);
     expect(isAwfError(err) && err.code).toBe('USER.MCP_PROXY.UNSET_VARIABLE');
     expect((err as Error).message).toContain('AWF_TEST_SURELY_UNSET_VAR');
   });
 
   it('fails the scope with the stderr tail of a server that cannot start', async () => {
-    const err = await dispatcher([everything, { name: 'broken', command: node, args: ['-e', 'console.error("fatal: no database at /nowhere"); process.exit(3)'] }]).catch((e: unknown) => e);
+    const err = await dispatcher([
+      everything,
+      {
+        name: 'broken',
+        command: node,
+        args: ['-e', 'console.error("fatal: no database at /nowhere"); process.exit(3)'],
+      },
+    ]).catch((e: unknown) => e);
     expect(isAwfError(err) && err.code).toBe('EXECUTION.UPSTREAM.START_FAILED');
     expect((err as Error).message).toMatch(/MCP server "broken" failed to start[\s\S]*fatal: no database at \/nowhere/);
   });
 
   it('makes a name collision with another server fatal, naming both', async () => {
-    const err = await dispatcher([{ ...everything, expose: ['echo'] }, { ...everything, name: 'twin', prefix: 'everything_', expose: ['echo'] }]).catch((e: unknown) => e);
+    const err = await dispatcher([
+      { ...everything, expose: ['echo'] },
+      { ...everything, name: 'twin', prefix: 'everything_', expose: ['echo'] },
+    ]).catch((e: unknown) => e);
     expect(isAwfError(err) && err.code).toBe('USER.MCP_PROXY.NAME_COLLISION');
     expect((err as Error).message).toContain('mcp:everything and mcp:twin');
   });
 
   it('passes progress back and bounds a slow call by the server timeout', async () => {
-    const d = await dispatcher([{ ...everything, name: 'slow', timeout_ms: 1500, expose: ['trigger-long-running-operation'] }]);
+    const d = await dispatcher([
+      { ...everything, name: 'slow', timeout_ms: 1500, expose: ['trigger-long-running-operation'] },
+    ]);
     const progress: number[] = [];
-    const done = await d.call('slow_trigger-long-running-operation', { duration: 0.4, steps: 4 }, { onProgress: (p) => progress.push(p.progress) });
+    const done = await d.call(
+      'slow_trigger-long-running-operation',
+      { duration: 0.4, steps: 4 },
+      { onProgress: (p) => progress.push(p.progress) },
+    );
     expect(resultText(done)).toContain('completed');
     expect(progress).toEqual([1, 2, 3, 4]);
     const late = await d.call('slow_trigger-long-running-operation', { duration: 30, steps: 2 });
@@ -115,7 +168,9 @@ describe('other MCP servers through the ToolRouter (UpstreamsModule wired by Nes
     for (const p of before) if (p !== pid || before.length === 1) process.kill(p, 'SIGKILL');
     const crashed = await pending;
     expect(crashed.isError).toBe(true);
-    expect(resultText(crashed)).toMatch(/MCP server "crashy" crashed during crashy_trigger-long-running-operation \(it was killed by SIGKILL\)/);
+    expect(resultText(crashed)).toMatch(
+      /MCP server "crashy" crashed during crashy_trigger-long-running-operation \(it was killed by SIGKILL\)/,
+    );
     expect(resultText(crashed)).toContain('awf starts it again on the next call');
     expect(resultText(await d.call('crashy_echo', { message: 'back' }))).toBe('Echo: back');
   });
@@ -125,11 +180,20 @@ describe('other MCP servers through the ToolRouter (UpstreamsModule wired by Nes
       { name: 'memory', command: node, args: [SERVER_MEMORY], env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') } },
       { name: 'think', command: node, args: [SERVER_SEQUENTIAL_THINKING] },
     ]);
-    expect(d.list().map((t) => t.name)).toEqual(expect.arrayContaining(['memory_create_entities', 'memory_read_graph', 'think_sequentialthinking']));
-    const created = await d.call('memory_create_entities', { entities: [{ name: 'awf', entityType: 'tool', observations: ['proxies MCP servers'] }] });
+    expect(d.list().map((t) => t.name)).toEqual(
+      expect.arrayContaining(['memory_create_entities', 'memory_read_graph', 'think_sequentialthinking']),
+    );
+    const created = await d.call('memory_create_entities', {
+      entities: [{ name: 'awf', entityType: 'tool', observations: ['proxies MCP servers'] }],
+    });
     expect(created.isError).toBeFalsy();
     expect(resultText(await d.call('memory_read_graph', {}))).toContain('proxies MCP servers');
-    const thought = await d.call('think_sequentialthinking', { thought: 'first', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: false });
+    const thought = await d.call('think_sequentialthinking', {
+      thought: 'first',
+      thoughtNumber: 1,
+      totalThoughts: 1,
+      nextThoughtNeeded: false,
+    });
     expect(thought.isError).toBeFalsy();
     expect(resultText(thought)).toContain('thoughtNumber');
   });
@@ -138,9 +202,21 @@ describe('other MCP servers through the ToolRouter (UpstreamsModule wired by Nes
     for (const transport of ['streamableHttp', 'sse'] as const) {
       const server = await startEverythingHttp(transport);
       try {
-        const d = await dispatcher([{ name: `remote${transport.length}`, url: server.url, headers: { 'X-Test': 'yes' }, expose: ['echo', 'get-sum'] }]);
+        const d = await dispatcher([
+          {
+            name: `remote${transport.length}`,
+            url: server.url,
+            headers: { 'X-Test': 'yes' },
+            expose: ['echo', 'get-sum'],
+          },
+        ]);
         const prefix = `remote${transport.length}_`;
-        expect(d.list().map((t) => t.name).sort()).toEqual([`${prefix}echo`, `${prefix}get-sum`]);
+        expect(
+          d
+            .list()
+            .map((t) => t.name)
+            .sort(),
+        ).toEqual([`${prefix}echo`, `${prefix}get-sum`]);
         expect(resultText(await d.call(`${prefix}echo`, { message: transport }))).toBe(`Echo: ${transport}`);
         await d.close();
       } finally {

@@ -27,7 +27,11 @@ class RecordingAgent implements AgentProvider {
       this.configs.push(config);
       // As mcp-serve's audit writer does: it makes the run's directory on its first line.
       mkdirSync(dirname(config.events_path), { recursive: true, mode: 0o700 });
-      for (let i = 0; i < 2; i++) appendFileSync(config.events_path, `${JSON.stringify({ tool: 'Read', source: 'builtin', start: '', duration_ms: 1, status: 'ok', args_shape: {} })}\n`);
+      for (let i = 0; i < 2; i++)
+        appendFileSync(
+          config.events_path,
+          `${JSON.stringify({ tool: 'Read', source: 'builtin', start: '', duration_ms: 1, status: 'ok', args_shape: {} })}\n`,
+        );
     }
     if (request.options.fail) throw new Error('agent gave up');
     return { output: JSON.stringify({ verdict: 'ok', prompt: request.prompt }), exitCode: 0 };
@@ -39,7 +43,13 @@ class RecordingAgentModule {}
 
 /** The run history's reading side, as the step executor uses it: one line per tool call. */
 const history: Pick<RunHistory, 'readEvents'> = {
-  readEvents: (path) => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []),
+  readEvents: (path) =>
+    existsSync(path)
+      ? readFileSync(path, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l))
+      : [],
 };
 
 @Global()
@@ -53,7 +63,9 @@ describe('agent steps, Nest-wired', () => {
   let close: () => Promise<void>;
 
   beforeAll(async () => {
-    const app = await Test.createTestingModule({ imports: [CoreModule, HistoryReaderModule, WorkflowModule, RecordingAgentModule] }).compile();
+    const app = await Test.createTestingModule({
+      imports: [CoreModule, HistoryReaderModule, WorkflowModule, RecordingAgentModule],
+    }).compile();
     await app.init();
     service = app.get(WorkflowService);
     agent = app.get(RecordingAgent);
@@ -69,7 +81,14 @@ describe('agent steps, Nest-wired', () => {
 
   async function run(yaml: string): Promise<RunReport> {
     writeFileSync(join(dir, 'wf.yaml'), yaml);
-    return (await service.run({ target: join(dir, 'wf.yaml'), inputs: {}, signal: new AbortController().signal, cwd: dir, env: { GREETING: 'hi' }, runsDir: join(dir, 'runs') }));
+    return await service.run({
+      target: join(dir, 'wf.yaml'),
+      inputs: {},
+      signal: new AbortController().signal,
+      cwd: dir,
+      env: { GREETING: 'hi' },
+      runsDir: join(dir, 'runs'),
+    });
   }
 
   it('hands the agent the proxy, interpolated prompt and options, and counts its tool calls', async () => {
@@ -88,14 +107,33 @@ states:
   done: {type: terminal}
 `);
     expect(report.status).toBe('success');
-    expect(report.steps.map((s) => [s.name, s.tool_calls])).toEqual([['review', 2], ['verdict', 0]]);
+    expect(report.steps.map((s) => [s.name, s.tool_calls])).toEqual([
+      ['review', 2],
+      ['verdict', 0],
+    ]);
     expect(report.steps[1].output).toBe('ok\n');
     const [request] = agent.requests;
-    expect(request).toMatchObject({ prompt: 'hi from review', options: { model: 'sonnet', note: 'hi' }, cwd: dir, workflow: 'review', step: 'review' });
+    expect(request).toMatchObject({
+      prompt: 'hi from review',
+      options: { model: 'sonnet', note: 'hi' },
+      cwd: dir,
+      workflow: 'review',
+      step: 'review',
+    });
     // Node flags (the startup snapshot, when the build made one) may precede the script.
     expect(request.proxy).toMatchObject({ command: process.execPath });
-    expect(request.proxy!.args.slice(-3)).toEqual([expect.stringMatching(/dist\/main\.js$/), 'mcp-serve', `--config=${request.proxy!.configPath}`]);
-    expect(agent.configs[0]).toMatchObject({ intercept_builtins: true, root_dir: dir, step: 'review', run_id: report.run_id, owner_pid: process.pid });
+    expect(request.proxy!.args.slice(-3)).toEqual([
+      expect.stringMatching(/dist\/main\.js$/),
+      'mcp-serve',
+      `--config=${request.proxy!.configPath}`,
+    ]);
+    expect(agent.configs[0]).toMatchObject({
+      intercept_builtins: true,
+      root_dir: dir,
+      step: 'review',
+      run_id: report.run_id,
+      owner_pid: process.pid,
+    });
     expect(existsSync(request.proxy!.configPath)).toBe(false);
   });
 
@@ -127,7 +165,11 @@ states:
   handled: {type: terminal, status: failure, message: 'handled {{.states.a.ExitCode}}'}
 `);
     expect(report).toMatchObject({ terminal: 'handled', error: { message: 'handled 1' } });
-    expect(report.steps[0]).toMatchObject({ status: 'failure', tool_calls: 2, error: { code: 'EXECUTION.AGENT.FAILED', message: 'step "a": agent gave up' } });
+    expect(report.steps[0]).toMatchObject({
+      status: 'failure',
+      tool_calls: 2,
+      error: { code: 'EXECUTION.AGENT.FAILED', message: 'step "a": agent gave up' },
+    });
     expect(existsSync(agent.requests[0].proxy!.configPath)).toBe(false);
   });
 

@@ -22,10 +22,18 @@ describe('validate on the mcp_proxy fixtures', () => {
 
   const check = async (name: string) => {
     const report = await service.validate(join(FIXTURES, `${name}.yaml`));
-    return { report, lines: [...report.errors, ...report.warnings].map((i) => `${i.severity} [${i.code}] ${i.path}: ${i.message}`) };
+    return {
+      report,
+      lines: [...report.errors, ...report.warnings].map((i) => `${i.severity} [${i.code}] ${i.path}: ${i.message}`),
+    };
   };
 
-  it.each(['mcp-proxy-valid-enabled', 'mcp-proxy-empty-block', 'mcp-proxy-disabled-empty', 'mcp-proxy-on-command-step'])('%s is valid', async (name) => {
+  it.each([
+    'mcp-proxy-valid-enabled',
+    'mcp-proxy-empty-block',
+    'mcp-proxy-disabled-empty',
+    'mcp-proxy-on-command-step',
+  ])('%s is valid', async (name) => {
     expect((await check(name)).lines).toEqual([]);
   });
 
@@ -46,7 +54,9 @@ describe('validate on the mcp_proxy fixtures', () => {
 
   it('NAME_COLLISION once for a plugin listed twice; every plugin is UNKNOWN_PLUGIN while none is installed', async () => {
     const { lines } = await check('mcp-proxy-name-collision');
-    expect(lines.filter((l) => l.includes('NAME_COLLISION'))).toEqual(['error [USER.MCP_PROXY.NAME_COLLISION] states.start.mcp_proxy.plugin_tools[1].plugin: duplicate plugin entry: kubernetes']);
+    expect(lines.filter((l) => l.includes('NAME_COLLISION'))).toEqual([
+      'error [USER.MCP_PROXY.NAME_COLLISION] states.start.mcp_proxy.plugin_tools[1].plugin: duplicate plugin entry: kubernetes',
+    ]);
     expect(lines.filter((l) => l.includes('UNKNOWN_PLUGIN'))).toHaveLength(2);
   });
 
@@ -58,20 +68,32 @@ describe('validate on the mcp_proxy fixtures', () => {
 
   it('collects the errors of several steps in one report', async () => {
     const { lines } = await check('mcp-proxy-multi-error');
-    expect(lines).toEqual(expect.arrayContaining([
-      expect.stringContaining('[USER.MCP_PROXY.EMPTY_PROXY] states.first.mcp_proxy'),
-      expect.stringContaining('[USER.MCP_PROXY.NAME_COLLISION] states.second.mcp_proxy.plugin_tools[1].plugin'),
-    ]));
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('[USER.MCP_PROXY.EMPTY_PROXY] states.first.mcp_proxy'),
+        expect.stringContaining('[USER.MCP_PROXY.NAME_COLLISION] states.second.mcp_proxy.plugin_tools[1].plugin'),
+      ]),
+    );
   });
 
   it('UNSUPPORTED_PROVIDER is a warning, rendered with a warning: prefix', async () => {
     const { report } = await check('mcp-proxy-codex-warning');
-    expect(report.warnings).toEqual([expect.objectContaining({ code: 'USER.MCP_PROXY.UNSUPPORTED_PROVIDER', path: 'states.start.mcp_proxy', message: expect.stringContaining('coexistence mode') })]);
-    expect(renderValidation(report, 'text').stderr).toContain('warning: [USER.MCP_PROXY.UNSUPPORTED_PROVIDER] states.start.mcp_proxy: mcp_proxy on provider=codex');
+    expect(report.warnings).toEqual([
+      expect.objectContaining({
+        code: 'USER.MCP_PROXY.UNSUPPORTED_PROVIDER',
+        path: 'states.start.mcp_proxy',
+        message: expect.stringContaining('coexistence mode'),
+      }),
+    ]);
+    expect(renderValidation(report, 'text').stderr).toContain(
+      'warning: [USER.MCP_PROXY.UNSUPPORTED_PROVIDER] states.start.mcp_proxy: mcp_proxy on provider=codex',
+    );
   });
 
   it('reports YAML syntax errors and a missing terminal as WORKFLOW errors', async () => {
     expect((await check('yaml-syntax')).lines[0]).toMatch(/^error \[WORKFLOW\.PARSE\.YAML_SYNTAX\] : .*line 5/);
-    expect((await check('no-terminal')).lines).toEqual(['error [WORKFLOW.VALIDATION.NO_TERMINAL] states: a workflow needs at least one terminal state']);
+    expect((await check('no-terminal')).lines).toEqual([
+      'error [WORKFLOW.VALIDATION.NO_TERMINAL] states: a workflow needs at least one terminal state',
+    ]);
   });
 });

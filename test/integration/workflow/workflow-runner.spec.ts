@@ -22,11 +22,15 @@ describe('WorkflowService.run, Nest-wired, real shell', () => {
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'awf-runner-'))));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  async function run(yaml: string, inputs: Record<string, string> = {}, signal = new AbortController().signal): Promise<RunReport> {
+  async function run(
+    yaml: string,
+    inputs: Record<string, string> = {},
+    signal = new AbortController().signal,
+  ): Promise<RunReport> {
     const file = join(dir, 'wf.yaml');
     writeFileSync(file, yaml);
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
-    return (await service.run({ target: file, inputs, signal, cwd: dir, env, runsDir: join(dir, 'runs') }));
+    return await service.run({ target: file, inputs, signal, cwd: dir, env, runsDir: join(dir, 'runs') });
   }
   const names = (r: RunReport) => r.steps.map((s) => `${s.name}:${s.status}`);
 
@@ -65,7 +69,11 @@ states:
   never: {type: terminal}
 `);
     expect(names(report)).toEqual(['a:failure', 'b:failure']);
-    expect(report).toMatchObject({ status: 'failure', terminal: '__inline_error_b', error: { code: 'EXECUTION.WORKFLOW.TERMINAL_FAILURE', message: 'b broke with 2' } });
+    expect(report).toMatchObject({
+      status: 'failure',
+      terminal: '__inline_error_b',
+      error: { code: 'EXECUTION.WORKFLOW.TERMINAL_FAILURE', message: 'b broke with 2' },
+    });
   });
 
   it('fails the run with the step error when a failed step has no route', async () => {
@@ -76,7 +84,10 @@ states:
   a: {type: step, command: 'echo nope >&2; exit 7', on_success: done}
   done: {type: terminal}
 `);
-    expect(report).toMatchObject({ status: 'failure', error: { code: 'EXECUTION.STEP.FAILED', message: 'step "a" failed (exit code 7): nope' } });
+    expect(report).toMatchObject({
+      status: 'failure',
+      error: { code: 'EXECUTION.STEP.FAILED', message: 'step "a" failed (exit code 7): nope' },
+    });
   });
 
   it('retries a flaky command until it passes, and only on the listed exit codes', async () => {
@@ -114,7 +125,11 @@ states:
   done: {type: terminal}
   late: {type: terminal, status: failure, message: too slow}
 `);
-    expect(report.steps[0]).toMatchObject({ status: 'failure', exit_code: -1, error: { code: 'EXECUTION.STEP.TIMEOUT' } });
+    expect(report.steps[0]).toMatchObject({
+      status: 'failure',
+      exit_code: -1,
+      error: { code: 'EXECUTION.STEP.TIMEOUT' },
+    });
     expect(report.duration_ms).toBeLessThan(15_000);
     expect(report.error).toEqual({ code: 'EXECUTION.WORKFLOW.TERMINAL_FAILURE', message: 'too slow' });
   });
@@ -128,33 +143,48 @@ states:
   second: {type: step, command: 'echo two', on_success: done}
   done: {type: terminal}
 `);
-    expect(report).toMatchObject({ status: 'failure', error: { code: 'WORKFLOW.TEMPLATE.UNDEFINED_REFERENCE', message: 'states.first.command: undefined reference .states.second' } });
+    expect(report).toMatchObject({
+      status: 'failure',
+      error: {
+        code: 'WORKFLOW.TEMPLATE.UNDEFINED_REFERENCE',
+        message: 'states.first.command: undefined reference .states.second',
+      },
+    });
   });
 
   it('validates before the first step: an invalid workflow runs nothing', async () => {
     const marker = join(dir, 'ran');
-    await expect(run(`
+    await expect(
+      run(`
 name: invalid
 states:
   initial: a
   a: {type: step, command: 'touch ${marker}', on_success: nowhere}
   b: {type: agent, provider: script, prompt: x, mcp_proxy: {enable: true, intercept_builtins: false}, on_success: a}
   z: {type: terminal}
-`)).rejects.toMatchObject({ code: 'WORKFLOW.VALIDATION.MISSING_STATE', message: expect.stringContaining('[USER.MCP_PROXY.EMPTY_PROXY] states.b.mcp_proxy') });
+`),
+    ).rejects.toMatchObject({
+      code: 'WORKFLOW.VALIDATION.MISSING_STATE',
+      message: expect.stringContaining('[USER.MCP_PROXY.EMPTY_PROXY] states.b.mcp_proxy'),
+    });
     expect(existsSync(marker)).toBe(false);
   });
 
   it('cancels on abort: the running step is stopped and the run ends as cancelled', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
-    const report = await run(`
+    const report = await run(
+      `
 name: cancel
 states:
   initial: wait
   wait: {type: step, command: 'sleep 20', on_success: after}
   after: {type: step, command: 'touch ${join(dir, 'after')}', on_success: done}
   done: {type: terminal}
-`, {}, controller.signal);
+`,
+      {},
+      controller.signal,
+    );
     expect(report.status).toBe('cancelled');
     expect(names(report)).toEqual(['wait:cancelled']);
     expect(existsSync(join(dir, 'after'))).toBe(false);

@@ -40,22 +40,44 @@ function snapshot(pid: number): { fds: string[]; rssKiB: number; hwmKiB: number 
 }
 
 function compare(warm: ReturnType<typeof snapshot>, end: ReturnType<typeof snapshot>): ProcessFigures {
-  return { fdsWarm: warm.fds.length, fdsEnd: end.fds.length, fdsLeaked: end.fds.filter((fd) => !warm.fds.includes(fd)), rssWarmKiB: warm.rssKiB, rssEndKiB: end.rssKiB, hwmKiB: end.hwmKiB };
+  return {
+    fdsWarm: warm.fds.length,
+    fdsEnd: end.fds.length,
+    fdsLeaked: end.fds.filter((fd) => !warm.fds.includes(fd)),
+    rssWarmKiB: warm.rssKiB,
+    rssEndKiB: end.rssKiB,
+    hwmKiB: end.hwmKiB,
+  };
 }
 
 function project(dir: string): void {
   mkdirSync(join(dir, 'src/nested'), { recursive: true });
   for (let i = 0; i < 40; i++) {
-    writeFileSync(join(dir, `src/file-${i}.ts`), Array.from({ length: 200 }, (_, l) => `export const value${l} = ${i * 1000 + l}; // needle-${l % 17}`).join('\n') + '\n');
+    writeFileSync(
+      join(dir, `src/file-${i}.ts`),
+      Array.from({ length: 200 }, (_, l) => `export const value${l} = ${i * 1000 + l}; // needle-${l % 17}`).join(
+        '\n',
+      ) + '\n',
+    );
   }
   writeFileSync(join(dir, 'src/nested/deep.txt'), 'needle-deep\n'.repeat(50));
 }
 
 async function drive(index: number, root: string): Promise<InstanceReport> {
   const rng = new SeededRandom((seed + index) >>> 0);
-  const session: McpSession = await connectMcpServe(root, { root_dir: root, plugin_tools: [{ plugin: 'kv', expose: ['get', 'set'] }] }, {
-    env: { AWF_LOG_LEVEL: 'warn', AWF_PLUGINS_PATH: EXAMPLE_PLUGINS, XDG_DATA_HOME: join(root, 'xdg'), AWF_KV_FILE: join(root, 'kv.json'), AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS: '60000' },
-  });
+  const session: McpSession = await connectMcpServe(
+    root,
+    { root_dir: root, plugin_tools: [{ plugin: 'kv', expose: ['get', 'set'] }] },
+    {
+      env: {
+        AWF_LOG_LEVEL: 'warn',
+        AWF_PLUGINS_PATH: EXAMPLE_PLUGINS,
+        XDG_DATA_HOME: join(root, 'xdg'),
+        AWF_KV_FILE: join(root, 'kv.json'),
+        AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS: '60000',
+      },
+    },
+  );
   const pid = session.transport.pid!;
   const pluginPid = childrenOf(pid).find((p) => p.cmdline.includes('plugin.js'))!.pid;
   await session.client.callTool({ name: 'kv_set', arguments: { key: 'anchor', value: `instance-${index}` } });
@@ -66,9 +88,22 @@ async function drive(index: number, root: string): Promise<InstanceReport> {
     const key = `k-${rng.int(0, 49)}`;
     const [name, args, expected] =
       roll < 0.4
-        ? ['Read', { file_path: join(root, `src/file-${rng.int(0, 39)}.ts`), offset: rng.int(1, 150), limit: 20 }, /export const value/]
+        ? [
+            'Read',
+            { file_path: join(root, `src/file-${rng.int(0, 39)}.ts`), offset: rng.int(1, 150), limit: 20 },
+            /export const value/,
+          ]
         : roll < 0.7
-          ? ['Grep', { pattern: `needle-${rng.int(0, 16)}\\b`, path: join(root, 'src'), output_mode: rng.pick(['files_with_matches', 'count', 'content']), head_limit: 50 }, /file-|\d/]
+          ? [
+              'Grep',
+              {
+                pattern: `needle-${rng.int(0, 16)}\\b`,
+                path: join(root, 'src'),
+                output_mode: rng.pick(['files_with_matches', 'count', 'content']),
+                head_limit: 50,
+              },
+              /file-|\d/,
+            ]
           : roll < 0.85
             ? ['Bash', { command: `echo load-${index} && ls src | wc -l` }, /load-\d+\s+41/]
             : roll < 0.925
@@ -76,26 +111,37 @@ async function drive(index: number, root: string): Promise<InstanceReport> {
               : ['kv_set', { key, value: `v-${index}-${rng.int(0, 1e6)}` }, new RegExp(`"key":"${key}"`)];
     counts[name as string]++;
     try {
-      const result = await session.client.callTool({ name: name as string, arguments: args }, undefined, { timeout: 120_000 });
+      const result = await session.client.callTool({ name: name as string, arguments: args }, undefined, {
+        timeout: 120_000,
+      });
       const text = (result.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n');
       if (result.isError) errors.push(`${name} ${JSON.stringify(args)}: isError ${text.slice(0, 200)}`);
-      else if (!(expected as RegExp).test(text)) errors.push(`${name} ${JSON.stringify(args)}: unexpected ${text.slice(0, 200)}`);
+      else if (!(expected as RegExp).test(text))
+        errors.push(`${name} ${JSON.stringify(args)}: unexpected ${text.slice(0, 200)}`);
     } catch (err) {
       errors.push(`${name}: ${(err as Error).message}`);
     }
   };
   const run = async (n: number): Promise<void> => {
     let next = 0;
-    await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
-      while (next++ < n) await call();
-    }));
+    await Promise.all(
+      Array.from({ length: IN_FLIGHT }, async () => {
+        while (next++ < n) await call();
+      }),
+    );
   };
   try {
     await run(Math.min(100, CALLS));
     const warm = { serve: snapshot(pid), plugin: snapshot(pluginPid) };
     await run(CALLS - Math.min(100, CALLS));
     const end = { serve: snapshot(pid), plugin: snapshot(pluginPid) };
-    return { pid, errors, counts, ...compare(warm.serve, end.serve), plugin: { pid: pluginPid, ...compare(warm.plugin, end.plugin) } };
+    return {
+      pid,
+      errors,
+      counts,
+      ...compare(warm.serve, end.serve),
+      plugin: { pid: pluginPid, ...compare(warm.plugin, end.plugin) },
+    };
   } finally {
     await session.close();
   }
@@ -114,7 +160,10 @@ describe(`${INSTANCES} awf mcp-serve instances under load, ${CALLS} mixed calls 
       process.stderr.write(
         `[load] pid ${r.pid}: ${JSON.stringify(r.counts)}, ${r.errors.length} errors, fds ${r.fdsWarm} -> ${r.fdsEnd}, RSS ${mib(r.rssWarmKiB)} -> ${mib(r.rssEndKiB)} MiB, VmHWM ${mib(r.hwmKiB)} MiB\n` +
           `[load]   kv plugin pid ${r.plugin.pid}: fds ${r.plugin.fdsWarm} -> ${r.plugin.fdsEnd}, RSS ${mib(r.plugin.rssWarmKiB)} -> ${mib(r.plugin.rssEndKiB)} MiB, VmHWM ${mib(r.plugin.hwmKiB)} MiB\n` +
-          r.errors.slice(0, 3).map((e) => `[load]   ${e}\n`).join(''),
+          r.errors
+            .slice(0, 3)
+            .map((e) => `[load]   ${e}\n`)
+            .join(''),
       );
     }
     process.stderr.write(`[load] ${INSTANCES * CALLS} calls in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);

@@ -78,7 +78,10 @@ export class RssSampler {
   private timer?: NodeJS.Timeout;
   readonly samples: number[] = [];
 
-  constructor(private readonly pid: number, intervalMs = 50) {
+  constructor(
+    private readonly pid: number,
+    intervalMs = 50,
+  ) {
     this.timer = setInterval(() => {
       const m = memoryOf(this.pid);
       if (m) this.samples.push(m.rssKiB);

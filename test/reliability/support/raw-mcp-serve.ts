@@ -26,12 +26,17 @@ export class RawMcpServe {
     child.stderr.on('data', (chunk: Buffer) => (this.stderrText += chunk.toString()));
     // A server that dies mid-write must fail the test on its own terms, not with an EPIPE here.
     child.stdin.on('error', () => undefined);
-    this.exited = once(child, 'exit').then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null }));
+    this.exited = once(child, 'exit').then(([code, signal]) => ({
+      code: code as number | null,
+      signal: signal as NodeJS.Signals | null,
+    }));
   }
 
   static start(dir: string, config: Record<string, unknown>, env: Record<string, string> = {}): RawMcpServe {
     const file = join(dir, `proxy-${Math.random().toString(36).slice(2)}.json`);
-    writeFileSync(file, JSON.stringify({ version: 1, intercept_builtins: false, plugin_tools: [], ...config }), { mode: 0o600 });
+    writeFileSync(file, JSON.stringify({ version: 1, intercept_builtins: false, plugin_tools: [], ...config }), {
+      mode: 0o600,
+    });
     const child = spawn(process.execPath, [AWF_MAIN, 'mcp-serve', `--config=${file}`], {
       cwd: dir,
       env: { ...process.env, AWF_LOG_LEVEL: 'warn', ...env },
@@ -55,8 +60,12 @@ export class RawMcpServe {
       const size = rng ? (rng.chance(0.05) ? rng.int(1, 16) : rng.int(1, maxChunk)) : bytes.length;
       const chunk = bytes.subarray(offset, offset + size);
       offset += chunk.length;
-      if (this.child.stdin.destroyed || this.child.exitCode !== null) throw new Error(`mcp-serve stopped reading its stdin (exit ${this.child.exitCode ?? 'pending'}); stderr:\n${this.stderrText.slice(-2000)}`);
-      if (!this.child.stdin.write(chunk)) await Promise.race([once(this.child.stdin, 'drain').catch(() => undefined), this.exited]);
+      if (this.child.stdin.destroyed || this.child.exitCode !== null)
+        throw new Error(
+          `mcp-serve stopped reading its stdin (exit ${this.child.exitCode ?? 'pending'}); stderr:\n${this.stderrText.slice(-2000)}`,
+        );
+      if (!this.child.stdin.write(chunk))
+        await Promise.race([once(this.child.stdin, 'drain').catch(() => undefined), this.exited]);
     }
   }
 
@@ -64,10 +73,20 @@ export class RawMcpServe {
   async waitFor(done: () => boolean, timeoutMs: number, what: string): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!done()) {
-      if (this.child.exitCode !== null || this.child.signalCode !== null) throw new Error(`mcp-serve exited (${this.child.exitCode ?? this.child.signalCode}) while waiting for ${what}; stderr:\n${this.stderrText.slice(-2000)}`);
+      if (this.child.exitCode !== null || this.child.signalCode !== null)
+        throw new Error(
+          `mcp-serve exited (${this.child.exitCode ?? this.child.signalCode}) while waiting for ${what}; stderr:\n${this.stderrText.slice(-2000)}`,
+        );
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (${this.responses.length} responses so far)`);
-      await withTimeout(Promise.race([new Promise<void>((resolve) => this.waiters.push(resolve)), this.exited]), Math.min(left, 500), undefined);
+      if (left <= 0)
+        throw new Error(
+          `timed out after ${timeoutMs} ms waiting for ${what} (${this.responses.length} responses so far)`,
+        );
+      await withTimeout(
+        Promise.race([new Promise<void>((resolve) => this.waiters.push(resolve)), this.exited]),
+        Math.min(left, 500),
+        undefined,
+      );
     }
   }
 
@@ -94,7 +113,8 @@ export class RawMcpServe {
   private onLine(line: string): void {
     try {
       const message = JSON.parse(line) as JsonRpcResponse;
-      if (message?.jsonrpc !== '2.0' || (!('result' in message) && !('error' in message))) throw new Error('not a response');
+      if (message?.jsonrpc !== '2.0' || (!('result' in message) && !('error' in message)))
+        throw new Error('not a response');
       this.responses.push(message);
       this.answered.add(idKey(message.id));
     } catch {
@@ -112,7 +132,10 @@ export function delay(ms: number): Promise<void> {
 export async function withTimeout<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([promise, new Promise<T>((resolve) => (timer = setTimeout(() => resolve(fallback), ms)))]);
+    return await Promise.race([
+      promise,
+      new Promise<T>((resolve) => (timer = setTimeout(() => resolve(fallback), ms))),
+    ]);
   } finally {
     clearTimeout(timer);
   }

@@ -8,7 +8,10 @@ export const RELIABILITY_PLUGIN = resolve(__dirname, '../../fixtures/plugins/rel
 export function installReliabilityPlugin(pluginsDir: string, name = 'rel'): string {
   const dir = join(pluginsDir, name);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'plugin.yaml'), `name: ${name}\nversion: 0.0.1\ncapabilities: [operations]\ncommand: [node, ${JSON.stringify(RELIABILITY_PLUGIN)}]\n`);
+  writeFileSync(
+    join(dir, 'plugin.yaml'),
+    `name: ${name}\nversion: 0.0.1\ncapabilities: [operations]\ncommand: [node, ${JSON.stringify(RELIABILITY_PLUGIN)}]\n`,
+  );
   return dir;
 }
 

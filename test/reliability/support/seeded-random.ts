@@ -53,7 +53,8 @@ export class SeededRandom {
 export function seedFromEnv(envName: string, suite: string): number {
   const raw = process.env[envName];
   const seed = raw !== undefined && raw !== '' ? Number(raw) >>> 0 : randomInt(0, 2 ** 32 - 1);
-  if (raw !== undefined && raw !== '' && !Number.isFinite(Number(raw))) throw new Error(`${envName}=${raw} is not a number`);
+  if (raw !== undefined && raw !== '' && !Number.isFinite(Number(raw)))
+    throw new Error(`${envName}=${raw} is not a number`);
   process.stderr.write(`[${suite}] seed ${seed} (replay with ${envName}=${seed})\n`);
   return seed;
 }

@@ -130,10 +130,9 @@ function lexAction(source: string, start: number, out: Token[]): { pos: number; 
     const s = i;
     if (c === '|') push('pipe', c, i++);
     else if (c === '(') {
-        push('lparen', c, i++);
-        parens++;
-      }
-    else if (c === ')') {
+      push('lparen', c, i++);
+      parens++;
+    } else if (c === ')') {
       if (--parens < 0) throw new TemplateSyntaxError(`unexpected right paren`);
       push('rparen', c, i++);
     } else if (c === ',') push('comma', c, i++);

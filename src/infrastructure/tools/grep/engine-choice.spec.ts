@@ -21,7 +21,13 @@ describe('Grep engine choice', () => {
     expect(pickEngine({ PATH: process.env.PATH, [GREP_ENGINE_ENV]: 'js' }).name).toBe('js');
   });
 
-  itUnless(RIPGREP ? undefined : 'no ripgrep: none on PATH and the pinned codex package is not installed (npm run test:agents installs it)', 'prefers ripgrep when it is on PATH', () => {
-    expect(pickEngine({ PATH: pathWith(RIPGREP!) }).name).toBe('ripgrep');
-  });
+  itUnless(
+    RIPGREP
+      ? undefined
+      : 'no ripgrep: none on PATH and the pinned codex package is not installed (npm run test:agents installs it)',
+    'prefers ripgrep when it is on PATH',
+    () => {
+      expect(pickEngine({ PATH: pathWith(RIPGREP!) }).name).toBe('ripgrep');
+    },
+  );
 });

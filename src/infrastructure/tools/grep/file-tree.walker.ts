@@ -22,7 +22,12 @@ export function* walkFiles(base: DirRef, skipNames: readonly string[]): Generato
   yield* walkDir(base, '', [], skipNames);
 }
 
-function* walkDir(dir: DirRef, rel: string, parentRules: readonly GitignoreRules[], skipNames: readonly string[]): Generator<WalkedFile> {
+function* walkDir(
+  dir: DirRef,
+  rel: string,
+  parentRules: readonly GitignoreRules[],
+  skipNames: readonly string[],
+): Generator<WalkedFile> {
   let entries;
   try {
     entries = readdirSync(at(dir), { withFileTypes: true });
@@ -30,7 +35,12 @@ function* walkDir(dir: DirRef, rel: string, parentRules: readonly GitignoreRules
     return;
   }
   entries.sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
-  const rules = withOwnGitignore(dir, rel, parentRules, entries.some((e) => e.name === '.gitignore' && e.isFile()));
+  const rules = withOwnGitignore(
+    dir,
+    rel,
+    parentRules,
+    entries.some((e) => e.name === '.gitignore' && e.isFile()),
+  );
   for (const entry of entries) {
     if (skipNames.includes(entry.name)) continue;
     const childRel = rel === '' ? entry.name : `${rel}/${entry.name}`;
@@ -53,7 +63,12 @@ function* walkDir(dir: DirRef, rel: string, parentRules: readonly GitignoreRules
   }
 }
 
-function withOwnGitignore(dir: DirRef, rel: string, parent: readonly GitignoreRules[], present: boolean): readonly GitignoreRules[] {
+function withOwnGitignore(
+  dir: DirRef,
+  rel: string,
+  parent: readonly GitignoreRules[],
+  present: boolean,
+): readonly GitignoreRules[] {
   if (!present) return parent;
   try {
     // O_NOFOLLOW through the descriptor: a .gitignore swapped for a symlink is not read.

@@ -1,7 +1,10 @@
 import { GitignoreRules, isIgnored } from './gitignore.matcher';
 
 describe('gitignore rules', () => {
-  const root = GitignoreRules.parse(['# comment', '', '*.log', '!keep.log', 'build/', '/top.txt', 'docs/*.tmp', 'trailing   ', '\\#hash'].join('\n'), '');
+  const root = GitignoreRules.parse(
+    ['# comment', '', '*.log', '!keep.log', 'build/', '/top.txt', 'docs/*.tmp', 'trailing   ', '\\#hash'].join('\n'),
+    '',
+  );
   const nested = GitignoreRules.parse('local.txt\n!*.log\n', 'sub');
   const ignored = (path: string, isDir = false) => isIgnored([root, nested], path, isDir);
 

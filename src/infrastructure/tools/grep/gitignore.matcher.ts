@@ -12,7 +12,10 @@ interface Rule {
  * `/` anchored to the file's own directory, otherwise matching a name at any depth.
  */
 export class GitignoreRules {
-  private constructor(readonly dir: string, private readonly rules: Rule[]) {}
+  private constructor(
+    readonly dir: string,
+    private readonly rules: Rule[],
+  ) {}
 
   /** `dir` is the `.gitignore`'s directory relative to the walk base (`''` for the base). */
   static parse(text: string, dir: string): GitignoreRules {

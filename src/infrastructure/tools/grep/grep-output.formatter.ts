@@ -27,7 +27,8 @@ export function formatGrep(hits: readonly GrepFileHit[], f: GrepFormat): string 
   let counted = 0;
   let chars = 0;
   let truncated = f.stopped;
-  const full = (next: string): boolean => counted === f.limit || (counted > 0 && chars + next.length > MAX_OUTPUT_CHARS);
+  const full = (next: string): boolean =>
+    counted === f.limit || (counted > 0 && chars + next.length > MAX_OUTPUT_CHARS);
   outer: for (const hit of hits) {
     if (f.mode !== 'content') {
       const entry = f.mode === 'count' ? `${hit.path}:${hit.matchedLines}` : hit.path;
@@ -43,7 +44,10 @@ export function formatGrep(hits: readonly GrepFileHit[], f: GrepFormat): string 
     let previous: number | undefined;
     for (const line of hit.lines) {
       const sep = line.match ? ':' : '-';
-      const text = line.text.length > f.lineMaxChars ? `${line.text.slice(0, f.lineMaxChars)}… [line truncated: ${line.text.length - f.lineMaxChars} more characters]` : line.text;
+      const text =
+        line.text.length > f.lineMaxChars
+          ? `${line.text.slice(0, f.lineMaxChars)}… [line truncated: ${line.text.length - f.lineMaxChars} more characters]`
+          : line.text;
       const entry = f.lineNumbers ? `${hit.path}${sep}${line.line}${sep}${text}` : `${hit.path}${sep}${text}`;
       if (full(entry)) {
         truncated = true;
@@ -57,10 +61,15 @@ export function formatGrep(hits: readonly GrepFileHit[], f: GrepFormat): string 
     }
   }
   if (entries.length === 0) return 'No matches found';
-  const header = f.mode === 'files_with_matches' ? [`Found ${counted} file${counted === 1 ? '' : 's'}${truncated ? ' (more exist)' : ''}`] : [];
+  const header =
+    f.mode === 'files_with_matches'
+      ? [`Found ${counted} file${counted === 1 ? '' : 's'}${truncated ? ' (more exist)' : ''}`]
+      : [];
   const unit = f.mode === 'content' ? 'lines' : 'files';
   const note = truncated
-    ? [`[Results truncated: showing ${counted} ${unit}. ${f.headLimited && counted === f.limit ? 'Raise head_limit to see more' : 'Narrow the pattern, path, glob or type'}.]`]
+    ? [
+        `[Results truncated: showing ${counted} ${unit}. ${f.headLimited && counted === f.limit ? 'Raise head_limit to see more' : 'Narrow the pattern, path, glob or type'}.]`,
+      ]
     : [];
   return [...header, ...entries, ...note].join('\n');
 }

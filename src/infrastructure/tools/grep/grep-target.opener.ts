@@ -1,5 +1,14 @@
 import { closeSync, constants, fstatSync, openSync } from 'node:fs';
-import { at, closeDir, openChildDir, openResolvedDir, openRoot, reopenDir, resolveBeneath, type DirRef } from '../beneath-root.resolver';
+import {
+  at,
+  closeDir,
+  openChildDir,
+  openResolvedDir,
+  openRoot,
+  reopenDir,
+  resolveBeneath,
+  type DirRef,
+} from '../beneath-root.resolver';
 import { isSingleLinkFile } from '../sandboxed-file.io';
 import { ToolFailure } from '../tool-failure.error';
 import type { GrepFileHit, GrepRequest } from './grep-query.model';
@@ -36,7 +45,9 @@ export function openGrepTarget(request: GrepRequest): OpenTarget {
     }
   } catch (err) {
     if (err instanceof ToolFailure) throw err;
-    throw new ToolFailure(`Grep: ${request.targetRel} cannot be opened (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    throw new ToolFailure(
+      `Grep: ${request.targetRel} cannot be opened (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+    );
   } finally {
     closeDir(root);
   }
@@ -50,7 +61,13 @@ export function openGrepTarget(request: GrepRequest): OpenTarget {
  * ripgrep printed is there, or, for the count records, the pattern matches it. A hit read
  * through a swapped directory shows nothing the inside file does not hold.
  */
-export function recheckHit(dir: DirRef, rel: string, hit: GrepFileHit, request: GrepRequest, matches?: (text: string) => boolean): boolean {
+export function recheckHit(
+  dir: DirRef,
+  rel: string,
+  hit: GrepFileHit,
+  request: GrepRequest,
+  matches?: (text: string) => boolean,
+): boolean {
   const names = rel.split('/');
   const name = names.pop()!;
   let current: DirRef = { ...dir, owned: false };

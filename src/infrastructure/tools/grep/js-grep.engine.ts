@@ -46,7 +46,12 @@ export class JsGrepEngine implements GrepEngine {
     }
   }
 
-  private inWorker(request: GrepRequest, signal: AbortSignal, remainingMs: number, timeoutMs: number): Promise<GrepOutcome> {
+  private inWorker(
+    request: GrepRequest,
+    signal: AbortSignal,
+    remainingMs: number,
+    timeoutMs: number,
+  ): Promise<GrepOutcome> {
     const { Worker } = require('node:worker_threads') as typeof import('node:worker_threads');
     const worker: WorkerType = new Worker(this.workerFile, { workerData: request });
     return new Promise<GrepOutcome>((resolve, reject) => {
@@ -54,7 +59,15 @@ export class JsGrepEngine implements GrepEngine {
         void worker.terminate();
         reject(failure);
       };
-      const timer = setTimeout(() => stop(new ToolFailure(`Grep: the search took longer than ${timeoutMs} ms and was stopped; narrow the path or simplify the pattern, or install ripgrep (rg), whose regex engine cannot backtrack`)), remainingMs);
+      const timer = setTimeout(
+        () =>
+          stop(
+            new ToolFailure(
+              `Grep: the search took longer than ${timeoutMs} ms and was stopped; narrow the path or simplify the pattern, or install ripgrep (rg), whose regex engine cannot backtrack`,
+            ),
+          ),
+        remainingMs,
+      );
       const onAbort = (): void => stop(new ToolFailure('Grep: cancelled'));
       signal.addEventListener('abort', onAbort, { once: true });
       const settle = (): void => {
@@ -65,7 +78,14 @@ export class JsGrepEngine implements GrepEngine {
         settle();
         void worker.terminate();
         if (reply.ok && reply.outcome) resolve(reply.outcome);
-        else reject(new ToolFailure(reply.pattern ? `Grep: invalid regular expression: ${reply.message}` : `Grep: search failed: ${reply.message}`));
+        else
+          reject(
+            new ToolFailure(
+              reply.pattern
+                ? `Grep: invalid regular expression: ${reply.message}`
+                : `Grep: search failed: ${reply.message}`,
+            ),
+          );
       });
       worker.once('error', (err) => {
         settle();

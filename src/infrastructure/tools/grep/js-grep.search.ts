@@ -3,7 +3,14 @@ import picomatch from 'picomatch';
 import { at, closeDir, openResolvedDir, openRoot, resolveBeneath, type DirRef } from '../beneath-root.resolver';
 import { isSingleLinkFile } from '../sandboxed-file.io';
 import { walkFiles } from './file-tree.walker';
-import { entriesOf, type GrepFileHit, type GrepLine, type GrepOutcome, type GrepQuery, type GrepRequest } from './grep-query.model';
+import {
+  entriesOf,
+  type GrepFileHit,
+  type GrepLine,
+  type GrepOutcome,
+  type GrepQuery,
+  type GrepRequest,
+} from './grep-query.model';
 import { SKIPPED_NAMES } from '../skipped-names';
 
 /** Thrown for a pattern JavaScript cannot compile; the tool reports it as an invalid regex. */
@@ -24,7 +31,9 @@ export function searchFiles(request: GrepRequest): GrepOutcome {
   let base: DirRef | undefined;
   try {
     base = request.targetIsDir ? openResolvedDir(found, request.targetRel) : undefined;
-    const files = base ? walkFiles(base, SKIPPED_NAMES) : [{ dir: found.dir, name: found.name, rel: found.name, explicit: true }];
+    const files = base
+      ? walkFiles(base, SKIPPED_NAMES)
+      : [{ dir: found.dir, name: found.name, rel: found.name, explicit: true }];
     const hits: GrepFileHit[] = [];
     let entries = 0;
     for (const file of files) {
@@ -99,14 +108,19 @@ export function readText(dir: DirRef, name: string, maxBytes: number): string | 
 function searchText(path: string, text: string, regex: RegExp, query: GrepQuery): GrepFileHit | undefined {
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
-  const matched = query.multiline ? multilineMatches(text, regex) : new Set(lines.flatMap((l, i) => (regex.test(l) ? [i + 1] : [])));
+  const matched = query.multiline
+    ? multilineMatches(text, regex)
+    : new Set(lines.flatMap((l, i) => (regex.test(l) ? [i + 1] : [])));
   if (matched.size === 0) return undefined;
   const shown = new Map<number, boolean>();
   for (const n of matched) {
-    for (let c = Math.max(1, n - query.before); c <= Math.min(lines.length, n + query.after); c++) if (!shown.has(c)) shown.set(c, false);
+    for (let c = Math.max(1, n - query.before); c <= Math.min(lines.length, n + query.after); c++)
+      if (!shown.has(c)) shown.set(c, false);
   }
   for (const n of matched) shown.set(n, true);
-  const out: GrepLine[] = [...shown.keys()].sort((a, b) => a - b).map((n) => ({ line: n, text: lines[n - 1].replace(/\r$/, ''), match: shown.get(n)! }));
+  const out: GrepLine[] = [...shown.keys()]
+    .sort((a, b) => a - b)
+    .map((n) => ({ line: n, text: lines[n - 1].replace(/\r$/, ''), match: shown.get(n)! }));
   return { path, lines: out, matchedLines: matched.size };
 }
 

@@ -6,5 +6,9 @@ import { GrepPatternError, searchFiles } from './js-grep.search';
 try {
   parentPort?.postMessage({ ok: true, outcome: searchFiles(workerData as GrepRequest) });
 } catch (err) {
-  parentPort?.postMessage({ ok: false, pattern: err instanceof GrepPatternError, message: err instanceof Error ? err.message : String(err) });
+  parentPort?.postMessage({
+    ok: false,
+    pattern: err instanceof GrepPatternError,
+    message: err instanceof Error ? err.message : String(err),
+  });
 }

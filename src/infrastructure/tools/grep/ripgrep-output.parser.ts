@@ -32,7 +32,9 @@ export class JsonEventParser implements RipgrepOutputParser {
   push(chunk: Buffer, onHit: (hit: GrepFileHit) => boolean): void {
     let start = 0;
     for (let nl = chunk.indexOf(NEWLINE); nl !== -1 && !this.done; nl = chunk.indexOf(NEWLINE, start)) {
-      const line = this.pending.length ? Buffer.concat([...this.pending, chunk.subarray(start, nl)]) : chunk.subarray(start, nl);
+      const line = this.pending.length
+        ? Buffer.concat([...this.pending, chunk.subarray(start, nl)])
+        : chunk.subarray(start, nl);
       this.pending = [];
       start = nl + 1;
       const hit = this.event(JSON.parse(line.toString('utf8')) as RgEvent);
@@ -48,7 +50,8 @@ export class JsonEventParser implements RipgrepOutputParser {
       if (texts[texts.length - 1] === '') texts.pop();
       texts.forEach((text, i) => {
         const n = (event.data.line_number ?? 0) + i;
-        if (!this.current!.get(n)?.match) this.current!.set(n, { text: text.replace(/\r$/, ''), match: event.type === 'match' });
+        if (!this.current!.get(n)?.match)
+          this.current!.set(n, { text: text.replace(/\r$/, ''), match: event.type === 'match' });
       });
     } else if (event.type === 'end' && this.current) {
       const lines = this.current;
@@ -76,7 +79,11 @@ export class CountParser implements RipgrepOutputParser {
       const nul = data.indexOf(NUL, start);
       const nl = nul === -1 ? -1 : data.indexOf(NEWLINE, nul);
       if (nl === -1) break;
-      const hit = { path: data.toString('utf8', start, nul), lines: [], matchedLines: Number(data.toString('latin1', nul + 1, nl)) };
+      const hit = {
+        path: data.toString('utf8', start, nul),
+        lines: [],
+        matchedLines: Number(data.toString('latin1', nul + 1, nl)),
+      };
       start = nl + 1;
       if (!onHit(hit)) this.done = true;
     }
@@ -90,7 +97,9 @@ function decode(value: RgText | undefined): string {
 }
 
 function toHit(path: string, lines: Map<number, { text: string; match: boolean }>): GrepFileHit | undefined {
-  const sorted = [...lines.entries()].sort(([a], [b]) => a - b).map(([line, l]) => ({ line, text: l.text, match: l.match }));
+  const sorted = [...lines.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([line, l]) => ({ line, text: l.text, match: l.match }));
   const matchedLines = sorted.filter((l) => l.match).length;
   return matchedLines > 0 ? { path, lines: sorted, matchedLines } : undefined;
 }

@@ -8,7 +8,10 @@ import { RipgrepEngine } from './ripgrep.engine';
 
 const rg = RIPGREP;
 reportMissing('ripgrep', rg);
-const engines: Array<[string, GrepEngine]> = [['js', new JsGrepEngine()], ...(rg ? [['ripgrep', new RipgrepEngine(rg)] as [string, GrepEngine]] : [])];
+const engines: Array<[string, GrepEngine]> = [
+  ['js', new JsGrepEngine()],
+  ...(rg ? [['ripgrep', new RipgrepEngine(rg)] as [string, GrepEngine]] : []),
+];
 
 describe.each(engines)('the %s engine, unsorted search and size cap', (_name, engine) => {
   const box = builtinSandbox();
@@ -23,7 +26,13 @@ describe.each(engines)('the %s engine, unsorted search and size cap', (_name, en
   afterAll(() => box.cleanup());
   const search = (mode: GrepMode, stopAfter: number, maxFileBytes = 100) => {
     const request: GrepRequest = {
-      root: box.root, targetRel: '', target: box.root, targetIsDir: true, mode, stopAfter, maxFileBytes,
+      root: box.root,
+      targetRel: '',
+      target: box.root,
+      targetIsDir: true,
+      mode,
+      stopAfter,
+      maxFileBytes,
       query: { pattern: 'needle', ignoreCase: false, multiline: false, before: 0, after: 0 },
     };
     return engine.search(request, new AbortController().signal, 30_000);
@@ -46,7 +55,11 @@ describe.each(engines)('the %s engine, unsorted search and size cap', (_name, en
   });
 
   it('leaves out walked files over the size cap', async () => {
-    expect((await search('files_with_matches', 10_000, 100)).hits.map((h) => h.path)).not.toContain(join(box.root, 'big.txt'));
-    expect((await search('files_with_matches', 10_000, 1000)).hits.map((h) => h.path)).toContain(join(box.root, 'big.txt'));
+    expect((await search('files_with_matches', 10_000, 100)).hits.map((h) => h.path)).not.toContain(
+      join(box.root, 'big.txt'),
+    );
+    expect((await search('files_with_matches', 10_000, 1000)).hits.map((h) => h.path)).toContain(
+      join(box.root, 'big.txt'),
+    );
   });
 });

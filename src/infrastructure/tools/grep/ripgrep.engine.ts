@@ -32,7 +32,8 @@ export class RipgrepEngine implements GrepEngine {
     const deadline = Date.now() + timeoutMs;
     // --count counts a multiline match once, and searches a named binary file as text: --json for those.
     // A count record carries no line to re-check a hit by, so it needs the pattern to compile in JS.
-    const matches = request.mode !== 'content' && request.targetIsDir && !request.query.multiline ? jsMatcher(request) : undefined;
+    const matches =
+      request.mode !== 'content' && request.targetIsDir && !request.query.multiline ? jsMatcher(request) : undefined;
     const counts = matches !== undefined;
     const target = openGrepTarget(request);
     try {
@@ -44,13 +45,21 @@ export class RipgrepEngine implements GrepEngine {
     }
   }
 
-  private run(request: GrepRequest, pass: Pass, target: OpenTarget, matches: ((text: string) => boolean) | undefined, signal: AbortSignal,
-    deadline: number, timeoutMs: number): Promise<GrepOutcome> {
+  private run(
+    request: GrepRequest,
+    pass: Pass,
+    target: OpenTarget,
+    matches: ((text: string) => boolean) | undefined,
+    signal: AbortSignal,
+    deadline: number,
+    timeoutMs: number,
+  ): Promise<GrepOutcome> {
     const { spawn } = require('node:child_process') as typeof import('node:child_process');
     // ripgrep gets the target as its own fd 3, the descriptor awf resolved, and never its path.
     const handed = VIA_FD ? '/proc/self/fd/3' : request.target;
     const child = spawn(this.executable, ripgrepArgs(request, pass, handed), {
-      stdio: ['ignore', 'pipe', 'pipe', target.fd], env: { PATH: process.env.PATH ?? '' },
+      stdio: ['ignore', 'pipe', 'pipe', target.fd],
+      env: { PATH: process.env.PATH ?? '' },
     });
     const parser: RipgrepOutputParser = pass.counts ? new CountParser() : new JsonEventParser();
     const hits: GrepFileHit[] = [];
@@ -80,10 +89,15 @@ export class RipgrepEngine implements GrepEngine {
           child.kill('SIGKILL');
         }
       });
-      const timer = setTimeout(() => {
-        failure = new ToolFailure(`Grep: the search took longer than ${timeoutMs} ms and was stopped; narrow the path or the pattern`);
-        child.kill('SIGKILL');
-      }, Math.max(deadline - Date.now(), 0));
+      const timer = setTimeout(
+        () => {
+          failure = new ToolFailure(
+            `Grep: the search took longer than ${timeoutMs} ms and was stopped; narrow the path or the pattern`,
+          );
+          child.kill('SIGKILL');
+        },
+        Math.max(deadline - Date.now(), 0),
+      );
       const onAbort = (): void => {
         failure = new ToolFailure('Grep: cancelled');
         child.kill('SIGKILL');
@@ -97,7 +111,8 @@ export class RipgrepEngine implements GrepEngine {
         clearTimeout(timer);
         signal.removeEventListener('abort', onAbort);
         if (failure) return reject(failure);
-        if (code === 2 && hits.length === 0 && /regex/i.test(stderr)) return reject(new ToolFailure(`Grep: invalid regular expression: ${stderr.trim()}`));
+        if (code === 2 && hits.length === 0 && /regex/i.test(stderr))
+          return reject(new ToolFailure(`Grep: invalid regular expression: ${stderr.trim()}`));
         resolve({ hits, stopped });
       });
     });
@@ -130,14 +145,21 @@ function jsMatcher(request: GrepRequest): ((text: string) => boolean) | undefine
 function ripgrepArgs(request: GrepRequest, pass: Pass, handed: string): string[] {
   const { query } = request;
   const args = [
-    pass.counts ? ['--count', '--null'] : ['--json'], pass.sorted ? ['--sort', 'path'] : [],
-    '--hidden', '--no-config', '--no-require-git', '--no-ignore-parent', '--no-ignore-dot',
-    '--no-ignore-global', '--no-ignore-exclude',
+    pass.counts ? ['--count', '--null'] : ['--json'],
+    pass.sorted ? ['--sort', 'path'] : [],
+    '--hidden',
+    '--no-config',
+    '--no-require-git',
+    '--no-ignore-parent',
+    '--no-ignore-dot',
+    '--no-ignore-global',
+    '--no-ignore-exclude',
     ...SKIPPED_NAMES.flatMap((name) => ['--glob', `!${name}`]),
   ].flat();
   if (query.ignoreCase) args.push('--ignore-case');
   if (query.multiline) args.push('--multiline', '--multiline-dotall');
-  if (query.typeGlobs?.length) args.push(...query.typeGlobs.flatMap((g) => ['--type-add', `awf:${g}`]), '--type', 'awf');
+  if (query.typeGlobs?.length)
+    args.push(...query.typeGlobs.flatMap((g) => ['--type-add', `awf:${g}`]), '--type', 'awf');
   if (query.glob) args.push('--glob', query.glob);
   if (request.mode === 'content' && query.before > 0) args.push('--before-context', String(query.before));
   if (request.mode === 'content' && query.after > 0) args.push('--after-context', String(query.after));
