@@ -9,7 +9,6 @@
 // unless the built-in is one that test/integration/perf-snapshot/snapshot-builtins.spec.ts proves
 // works from a blob on this node. What the build did load is recorded in the blob's .json.
 'use strict';
-/* global __VERIFIED_IN_SNAPSHOT__ -- a constant esbuild defines when it bundles this stub */
 const v8 = require('node:v8');
 if (v8.startupSnapshot?.isBuildingSnapshot()) {
   const VERIFIED_IN_SNAPSHOT = __VERIFIED_IN_SNAPSHOT__; // filled in by scripts/bundle-plugins/snapshot-builtins.cjs
