@@ -69,6 +69,8 @@ export class WorkflowRunner implements StepRunner {
       cwd: options.cwd,
       callStack: [...(options.callStack ?? []), workflow.id],
       reports: [],
+      // Shared by reference with every step's scoped copy, so a later step can continue an earlier one.
+      conversations: {},
       observer: options.observer,
       userInput: options.userInput,
     };
