@@ -61,6 +61,10 @@ export class RunJournal implements RunObserver {
     this.inner?.warn?.(message);
   }
 
+  log(message: string): void {
+    this.inner?.log?.(message);
+  }
+
   finished(report: RunReport): void {
     this.safely(() =>
       this.index.finish(this.runId, {

@@ -41,7 +41,7 @@ export function openGrepTarget(request: GrepRequest): OpenTarget {
       }
       return { fd, close: () => closeSync(fd) };
     } finally {
-      if (found.dir !== root) closeDir(found.dir);
+      if (found.dir.fd !== root.fd) closeDir(found.dir);
     }
   } catch (err) {
     if (err instanceof ToolFailure) throw err;

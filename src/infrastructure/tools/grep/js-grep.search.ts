@@ -48,9 +48,14 @@ export function searchFiles(request: GrepRequest): GrepOutcome {
     }
     return { hits, stopped: false };
   } finally {
-    if (base) closeDir(base);
-    if (found.dir !== root) closeDir(found.dir);
-    closeDir(root);
+    // Each descriptor once: the resolved directory may be the root's own descriptor under
+    // another reference, and a second close could close a descriptor another thread just opened.
+    const closed = new Set<number>();
+    for (const dir of [base, found.dir, root]) {
+      if (!dir || !dir.owned || closed.has(dir.fd)) continue;
+      closed.add(dir.fd);
+      closeDir(dir);
+    }
   }
 }
 
