@@ -178,7 +178,7 @@ describe('awf run: one trace from workflow.run through each step to the tool cal
     expect(shown.stdout).toContain(
       `step review: 3 tool calls, 1 error, slowest ${slowest.tool} ${slowest.duration_ms} ms`,
     );
-    expect(shown.stdout).toMatch(/fail\s+module:telemetry-tools\s+[\d.]+ ms\s+error\s+lint found 2 problems/);
+    expect(shown.stdout).toMatch(/fail\s+module:telemetry-tools\s+[\d.]+ ms\s+error\s+<message>/); // the error text was the argument's value
   });
 
   it('rejects an unknown exporter before running anything', () => {

@@ -39,13 +39,13 @@ describe('RunProgressRenderer', () => {
 
   it('draws a spinner only on a TTY, and clears it before the step line', async () => {
     const { chunks, out } = stream(true);
-    const progress = new RunProgressRenderer(out, masker);
+    const progress = new RunProgressRenderer(out, masker, { color: true });
     progress.stepStarted('build');
     await new Promise((r) => setTimeout(r, 250));
     progress.stepFinished(step({}));
     progress.close();
     expect(chunks.some((c) => c.startsWith('\r\x1b[2K') && c.includes('build'))).toBe(true);
-    expect(chunks.at(-1)).toBe('✓ build  success  1.2s\n');
+    expect(chunks.at(-1)?.replace(new RegExp(`${'\u001b'}\\[[0-9;]*m`, 'g'), '')).toBe('✓ build  success  1.2s\n');
     expect(chunks.at(-2)).toBe('\r\x1b[2K');
   });
 });
