@@ -64,6 +64,7 @@ function projectPolicy(): { policy?: PolicySpec; extensions: boolean } {
         new ToolProxyService(tools, {
           ...proxyLaunchOptions(),
           dirs: new PrivateTempDirs(),
+          projectDir: process.cwd(),
           scopes: new RealToolScopeResolver(),
           telemetry,
           mcpServers,

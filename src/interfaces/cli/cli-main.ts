@@ -8,6 +8,8 @@ import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import { SECRET_MASKER } from '../../domain/ports/tokens';
 import { loadExtensionModules } from '../../extensions/extension.loader';
 import { loadProjectConfig } from '../../infrastructure/config/project-config.loader';
+import { projectDirOf } from '../../infrastructure/config/proxy-config.loader';
+import { serveConfigArg } from './mcp-serve.direct';
 import { ProcessSignals } from '../../infrastructure/core/process-signals.service';
 import { exitCodeOfError, normalizeError, renderError, wasReportedOnStdout } from './cli-errors';
 import { applyGlobalFlags, registerGlobalFlags } from './global-flags';
@@ -21,11 +23,13 @@ export async function main(argv: string[]): Promise<number> {
   let app: INestApplicationContext | undefined;
   const flags = applyGlobalFlags(argv);
   try {
-    const project = loadProjectConfig();
     const command = argv.slice(2).find((a) => !a.startsWith('-'));
+    // mcp-serve loads the extensions of the run's project, wherever its agent started it.
+    const projectDir = command === 'mcp-serve' ? projectDirOf(serveConfigArg(argv)) : process.cwd();
+    const project = loadProjectConfig(projectDir);
     app = await CommandFactory.createWithoutRunning(
       AppModule.register({
-        extensions: loadExtensionModules(project.extensions),
+        extensions: loadExtensionModules(project.extensions, projectDir),
         commandModules: commandModules(command),
       }),
       {

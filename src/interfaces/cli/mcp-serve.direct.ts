@@ -12,6 +12,7 @@ import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import { SECRET_MASKER } from '../../domain/ports/tokens';
 import { loadExtensionModules } from '../../extensions/extension.loader';
 import { loadProjectConfig } from '../../infrastructure/config/project-config.loader';
+import { projectDirOf } from '../../infrastructure/config/proxy-config.loader';
 import { bindDeferred, dropDeferred } from '../../infrastructure/core/process-bound';
 import { McpServeService } from '../../application/serve/mcp-serve.service';
 import { markStartPhase } from '../../application/serve/start-phases';
@@ -27,6 +28,17 @@ export function directServeConfig(argv: readonly string[]): string | undefined {
   if (rest.length === 1 && rest[0].startsWith('--config=') && rest[0].length > '--config='.length)
     return rest[0].slice('--config='.length);
   if (rest.length === 2 && rest[0] === '--config' && rest[1] !== '' && !rest[1].startsWith('-')) return rest[1];
+  return undefined;
+}
+
+/** The `--config` file of an `mcp-serve` command line in any form nest-commander accepts; undefined if none. */
+export function serveConfigArg(argv: readonly string[]): string | undefined {
+  const args = argv.slice(2);
+  if (!args.includes('mcp-serve')) return undefined;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i].startsWith('--config=')) return args[i].slice('--config='.length) || undefined;
+    if (args[i] === '--config') return args[i + 1];
+  }
   return undefined;
 }
 
@@ -55,14 +67,16 @@ export async function serveDirect(configFile: string, prebuilt?: INestApplicatio
   let app: INestApplicationContext | undefined;
   let failure: unknown;
   try {
-    const project = loadProjectConfig();
+    // The run's project, not this process's cwd: an agent may start mcp-serve anywhere.
+    const projectDir = projectDirOf(configFile);
+    const project = loadProjectConfig(projectDir);
     if (prebuilt && project.extensions.length === 0) {
       app = prebuilt;
       bindDeferred();
       markStartPhase('bound'); // in the debug start phases: this start used the snapshot's container
     } else {
       dropDeferred();
-      app = await buildServeContainer(loadExtensionModules(project.extensions));
+      app = await buildServeContainer(loadExtensionModules(project.extensions, projectDir));
     }
     await app.get(McpServeService).serve(configFile);
   } catch (err) {
