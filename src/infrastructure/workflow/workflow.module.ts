@@ -61,6 +61,7 @@ const BUILTINS = [new HttpRequestOperation()];
         new ToolProxyService(tools, {
           ...proxyLaunchOptions(),
           dirs: new PrivateTempDirs(),
+          projectDir: process.cwd(),
           scopes: new RealToolScopeResolver(),
           telemetry,
           mcpServers: () => project.mcpServers,

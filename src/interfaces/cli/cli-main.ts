@@ -8,9 +8,10 @@ import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import { SECRET_MASKER } from '../../domain/ports/tokens';
 import { loadExtensionModules } from '../../extensions/extension.loader';
 import { loadProjectConfig } from '../../infrastructure/config/project-config.loader';
+import { projectDirOf } from '../../infrastructure/config/proxy-config.loader';
 import { ProcessSignals } from '../../infrastructure/core/process-signals.service';
 import { reportOutcome } from './cli-errors';
-import { applyStartupFlags, readStartupArgs } from './startup-argv';
+import { applyStartupFlags, readStartupArgs, serveConfigArg } from './startup-argv';
 import { versionText } from '../../version';
 
 /** Build the container, run the command, close the container; the exit code (cli-errors.ts maps it). */
@@ -20,11 +21,13 @@ export async function main(argv: string[]): Promise<number> {
   const { command, flags } = readStartupArgs(argv, new Command());
   applyStartupFlags(flags);
   try {
-    const project = loadProjectConfig(); // the one read of .awf/config.yaml in this process
+    // mcp-serve loads the extensions of the run's project, wherever its agent started it.
+    const projectDir = command === 'mcp-serve' ? projectDirOf(serveConfigArg(argv)) : process.cwd();
+    const project = loadProjectConfig(projectDir); // the one read of .awf/config.yaml in this process
     app = await CommandFactory.createWithoutRunning(
       AppModule.register({
         project,
-        extensions: loadExtensionModules(project.extensions),
+        extensions: loadExtensionModules(project.extensions, projectDir),
         commandModules: commandModules(command),
       }),
       {

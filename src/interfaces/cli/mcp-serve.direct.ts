@@ -12,6 +12,7 @@ import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import { SECRET_MASKER } from '../../domain/ports/tokens';
 import { loadExtensionModules } from '../../extensions/extension.loader';
 import { loadProjectConfig } from '../../infrastructure/config/project-config.loader';
+import { projectDirOf } from '../../infrastructure/config/proxy-config.loader';
 import { bindDeferred, dropDeferred } from '../../infrastructure/core/process-bound';
 import { McpServeService } from '../../application/serve/mcp-serve.service';
 import { markStartPhase } from '../../application/serve/start-phases';
@@ -42,14 +43,16 @@ export async function serveDirect(configFile: string, prebuilt?: INestApplicatio
   let app: INestApplicationContext | undefined;
   let failure: unknown;
   try {
-    const project = loadProjectConfig();
+    // The run's project, not this process's cwd: an agent may start mcp-serve anywhere.
+    const projectDir = projectDirOf(configFile);
+    const project = loadProjectConfig(projectDir);
     if (prebuilt && project.extensions.length === 0) {
       app = prebuilt;
       bindDeferred();
       markStartPhase('bound'); // in the debug start phases: this start used the snapshot's container
     } else {
       dropDeferred();
-      app = await buildServeContainer(loadExtensionModules(project.extensions));
+      app = await buildServeContainer(loadExtensionModules(project.extensions, projectDir));
     }
     await app.get(McpServeService).serve(configFile);
   } catch (err) {

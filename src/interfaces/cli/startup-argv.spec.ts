@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { applyStartupFlags, directServeConfig, readStartupArgs } from './startup-argv';
+import { applyStartupFlags, directServeConfig, readStartupArgs, serveConfigArg } from './startup-argv';
 
 const read = (...args: string[]) => readStartupArgs(['node', 'awf', ...args], new Command(), {});
 
@@ -37,5 +37,11 @@ describe('what awf reads of argv before commander parses it', () => {
     expect(directServeConfig(['node', 'awf', 'mcp-serve', '--config', '/c.json'])).toBe('/c.json');
     expect(directServeConfig(['node', 'awf', 'mcp-serve', '--help'])).toBeUndefined();
     expect(directServeConfig(['node', 'awf', '-f', 'json', 'mcp-serve', '--config=/c.json'])).toBeUndefined();
+  });
+
+  it('finds the --config of any other mcp-serve start (its project shapes the container)', () => {
+    expect(serveConfigArg(['node', 'awf', '--verbose', 'mcp-serve', '--config', '/c.json'])).toBe('/c.json');
+    expect(serveConfigArg(['node', 'awf', 'mcp-serve', '--config='])).toBeUndefined();
+    expect(serveConfigArg(['node', 'awf', 'run', '--config=/c.json'])).toBeUndefined();
   });
 });

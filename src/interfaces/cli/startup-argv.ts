@@ -3,6 +3,7 @@
 // arguments and options from commander. What is read early, and why:
 // - whether the start is exactly what `awf run` injects for mcp-serve: the startup snapshot
 //   serves it without nest-commander (ADR 094); anything else takes the full CLI;
+// - the --config file of any other mcp-serve start: its project's extensions shape the container;
 // - the command's name: its container holds only that command's modules (ADR 092);
 // - the global flags the container needs while it is built (--storage, the log level) and
 //   the error output needs when parsing fails (-f json, --no-hints, --no-color).
@@ -32,6 +33,17 @@ export function directServeConfig(argv: readonly string[]): string | undefined {
   if (rest.length === 1 && rest[0].startsWith('--config=') && rest[0].length > '--config='.length)
     return rest[0].slice('--config='.length);
   if (rest.length === 2 && rest[0] === '--config' && rest[1] !== '' && !rest[1].startsWith('-')) return rest[1];
+  return undefined;
+}
+
+/** The `--config` file of an `mcp-serve` command line in any form nest-commander accepts; undefined if none. */
+export function serveConfigArg(argv: readonly string[]): string | undefined {
+  const args = argv.slice(2);
+  if (!args.includes('mcp-serve')) return undefined;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i].startsWith('--config=')) return args[i].slice('--config='.length) || undefined;
+    if (args[i] === '--config') return args[i + 1];
+  }
   return undefined;
 }
 
