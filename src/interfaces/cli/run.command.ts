@@ -3,7 +3,6 @@ import { parseInputFlags } from '../../application/workflow/input-resolver';
 import { parseMockFlags } from '../../application/workflow/mock-states';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
-import { loadProjectConfig } from '../../infrastructure/config/project-config.loader';
 import { renderDryRun } from './dry-run.renderer';
 import { globalFlags } from './global-flags';
 import { InteractiveGate } from './interactive.gate';
@@ -45,7 +44,7 @@ export class RunCommand extends RunSessionCommand {
       const plan = await this.workflows.dryRun({
         target,
         inputs: parseInputFlags(options.input ?? []),
-        projectInputs: loadProjectConfig().inputs,
+        projectInputs: this.project.inputs,
       });
       process.stdout.write(renderDryRun(plan, flags.format, (s) => this.masker.mask(s)));
       return;
