@@ -5,6 +5,7 @@ import { Test } from '@nestjs/testing';
 import { WorkflowService } from '../../../src/application/workflow/workflow.service';
 import type { GateDecision, StepGate, StepPreview } from '../../../src/domain/workflow/ports/step-gate.port';
 import { CoreModule } from '../../../src/infrastructure/core/core.module';
+import { ProjectConfigModule } from '../../../src/infrastructure/config/project-config.module';
 import { WorkflowModule } from '../../../src/infrastructure/workflow/workflow.module';
 
 const WF = `
@@ -37,7 +38,9 @@ describe('run modes, Nest-wired, real shell: --interactive gate, -s, --dry-run',
   let dir: string;
   let close: () => Promise<void>;
   beforeAll(async () => {
-    const app = await Test.createTestingModule({ imports: [CoreModule, WorkflowModule] }).compile();
+    const app = await Test.createTestingModule({
+      imports: [ProjectConfigModule.forRoot(), CoreModule, WorkflowModule],
+    }).compile();
     await app.init();
     service = app.get(WorkflowService);
     close = () => app.close();
