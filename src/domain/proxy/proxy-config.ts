@@ -90,6 +90,11 @@ export interface ProxyConfig {
   upstreams?: UpstreamServerSpec[];
   /** Absolute sandbox root; defaults to the working directory of `mcp-serve`. */
   root_dir?: string;
+  /**
+   * Absolute project dir of the run (where `.awf/config.yaml` and `.awf/plugins` are): its
+   * extensions and plugins are loaded whatever the cwd of the agent that starts `mcp-serve`.
+   */
+  project_dir?: string;
   workflow?: string;
   step?: string;
   run_id?: string;

@@ -129,6 +129,7 @@ const ROOT: Record<string, Check> = {
     ),
   ),
   root_dir: optional(all(string, matching(/^\//, 'root_dir must be an absolute path'))),
+  project_dir: optional(all(string, matching(/^\//, 'project_dir must be an absolute path'))),
   workflow: optional(string),
   step: optional(string),
   run_id: optional(string),

@@ -11,7 +11,8 @@ import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import { SECRET_MASKER } from '../../domain/ports/tokens';
 import { TELEMETRY_CONTROL, type TelemetryControl } from '../../domain/ports/telemetry-control.port';
 import { resolveTelemetrySettings } from '../../infrastructure/telemetry/telemetry-settings';
-import { loadProjectConfig } from '../../infrastructure/config/project-config.loader';
+import type { ProjectConfig } from '../../infrastructure/config/project-config.loader';
+import { PROJECT_CONFIG } from '../../infrastructure/config/project-config.module';
 import { ProcessSignals } from '../../infrastructure/core/process-signals.service';
 import { runsDir } from '../../infrastructure/workflow/workflow-paths';
 import { StdinTurns } from './stdin-turns.reader';
@@ -54,6 +55,7 @@ export abstract class RunSessionCommand extends CommandRunner {
     @Inject(SECRET_MASKER) private readonly masker: SecretMasker,
     @Inject(TELEMETRY_CONTROL) private readonly telemetry: TelemetryControl,
     private readonly approvals: ApprovalDesk,
+    @Inject(PROJECT_CONFIG) private readonly project: ProjectConfig,
   ) {
     super();
   }
@@ -66,7 +68,7 @@ export abstract class RunSessionCommand extends CommandRunner {
     });
     const mask = (s: string): string => this.masker.mask(s);
     const turns = new StdinTurns();
-    const project = loadProjectConfig();
+    const project = this.project;
     this.approvals.mode = options.approve ?? 'ask';
     await this.telemetry.start(
       resolveTelemetrySettings({
