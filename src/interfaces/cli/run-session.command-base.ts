@@ -29,6 +29,8 @@ export interface RunSessionOptions {
   otelExporter?: string;
   otelEndpoint?: string;
   otelServiceName?: string;
+  otelProtocol?: string;
+  otelMetrics?: string;
   approve?: ApproveMode;
   output?: OutputMode;
 }
@@ -87,7 +89,13 @@ export abstract class RunSessionCommand extends CommandRunner {
     this.approvals.mode = options.approve ?? 'ask';
     await this.telemetry.start(
       resolveTelemetrySettings({
-        flags: { exporter: options.otelExporter, endpoint: options.otelEndpoint, serviceName: options.otelServiceName },
+        flags: {
+          exporter: options.otelExporter,
+          endpoint: options.otelEndpoint,
+          serviceName: options.otelServiceName,
+          protocol: options.otelProtocol,
+          metrics: options.otelMetrics,
+        },
         project: project.telemetry,
       }),
     );
@@ -165,7 +173,7 @@ export abstract class RunSessionCommand extends CommandRunner {
 
   @Option({
     flags: '--otel-endpoint <url>',
-    description: 'OTLP/HTTP base URL (default: OTEL_EXPORTER_OTLP_ENDPOINT); implies otlp',
+    description: 'OTLP base URL, or host:port for grpc (default: OTEL_EXPORTER_OTLP_ENDPOINT); implies otlp',
   })
   parseOtelEndpoint(value: string): string {
     return value;
@@ -176,6 +184,16 @@ export abstract class RunSessionCommand extends CommandRunner {
     description: 'service.name of the spans (default: OTEL_SERVICE_NAME, else awf)',
   })
   parseOtelServiceName(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--otel-protocol <protocol>', description: 'OTLP protocol: http/protobuf (default) or grpc' })
+  parseOtelProtocol(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--otel-metrics <name>', description: 'metrics exporter: none or otlp (on with an endpoint)' })
+  parseOtelMetrics(value: string): string {
     return value;
   }
 }
