@@ -50,6 +50,7 @@ describe('RunTelemetry', () => {
   const saved: Array<{ meta: RunRecordMeta; dir?: string }> = [];
   const history: RunHistory = {
     allocate: () => '/runs/r',
+    dirOf: () => '/runs/r',
     eventsPath: () => '/runs/r/s.events.jsonl',
     load: () => {
       throw new Error('unused');

@@ -29,7 +29,7 @@ export interface RunRecord {
  * `~/.local/share/awf/runs/...`, or `$AWF_STORAGE/runs/...`): the audit trail of every step
  * (`<step>.events.jsonl`) and the run's own record (`run.json`).
  *
- * - `allocate` creates the directory (mode 0700) and returns it; idempotent.
+ * - `allocate` creates the directory (mode 0700) and returns it; idempotent. `dirOf` only names it.
  * - `eventsPath` is where a step's proxy appends its audit lines (absolute).
  * - `readEvents` never throws for a missing file (a step that called no tool) and skips
  *   lines that do not parse (a process killed mid-line), so a summary is always possible.
@@ -41,6 +41,8 @@ export interface RunRecord {
  */
 export interface RunHistory {
   allocate(runId: string): string;
+  /** Where the run's directory is (or would be); creates nothing. */
+  dirOf(runId: string): string;
   eventsPath(runId: string, step: string): string;
   readEvents(path: string): ToolCallEvent[];
   appendEvents(path: string, events: readonly ToolCallEvent[]): void;

@@ -1,3 +1,4 @@
+import type { ToolCallEvent } from '../model/tool-call-event';
 import type { StepStateData } from '../workflow/interpolation.types';
 
 export type RunStatus = 'running' | 'success' | 'failure' | 'cancelled';
@@ -58,6 +59,13 @@ export interface RunDetail extends RunSummary {
   step_records: StepRecord[];
 }
 
+/** One step's tool calls as the database keeps them (`awf runs show`). */
+export interface StepToolCalls {
+  step: string;
+  seq: number;
+  events: ToolCallEvent[];
+}
+
 export interface RunQuery {
   workflow?: string;
   status?: string;
@@ -73,6 +81,7 @@ export interface RunQuery {
  * - `begin` records a run (or, on resume, marks it running again); `stepStarted` the step in flight;
  * - `stepFinished` stores the step and ingests its audit JSONL (agent steps) in one transaction;
  * - `resolve` maps a unique id prefix to the id: `USER.RUN.NOT_FOUND`, `USER.RUN.AMBIGUOUS_ID`;
+ * - `toolCalls` gives a run's tool calls, step by step, in the order they were made;
  * - `prune` deletes finished runs started before `before`, with their directories, and returns them.
  * A missing native SQLite build is `SYSTEM.HISTORY.UNAVAILABLE`, raised on first use.
  */
@@ -84,6 +93,7 @@ export interface RunIndex {
   list(query: RunQuery): RunSummary[];
   resolve(idOrPrefix: string): string;
   get(runId: string): RunDetail;
+  toolCalls(runId: string): StepToolCalls[];
   prune(before: string): string[];
 }
 

@@ -52,3 +52,11 @@ CREATE TABLE IF NOT EXISTS tool_calls (
 );
 PRAGMA user_version = 1;
 `;
+
+/**
+ * Version 2: each tool call keeps its whole audit event (`event`, JSON: its argument shape and
+ * policy decision too), so that `awf runs show` reads the database, not the run directory.
+ * Rows of version 1 have none and show what their columns hold.
+ */
+export const HISTORY_VERSION = 2;
+export const ADD_EVENT_COLUMN = 'ALTER TABLE tool_calls ADD COLUMN event TEXT';

@@ -115,7 +115,7 @@ export class RunFilesStore implements RunHistory {
     }
   }
 
-  private dirOf(runId: string): string {
+  dirOf(runId: string): string {
     if (!RUN_ID.test(runId)) {
       throw new AwfError(
         ErrorCodes.RUN_NOT_FOUND,

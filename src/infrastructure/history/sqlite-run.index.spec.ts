@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StepRecord } from '../../domain/ports/run-index.port';
+import { HISTORY_SCHEMA } from './history.schema';
 import { SqliteRunIndex } from './sqlite-run.index';
 import { openDatabase } from './sqlite.loader';
 
@@ -73,6 +74,63 @@ describe('SqliteRunIndex (a real SQLite file)', () => {
       { run_id: 'abc-1', step_seq: 1, tool: 'Read' },
     ]);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    db.close();
+  });
+
+  it("gives a run's tool calls step by step, each with its whole audit event (schema version 2)", () => {
+    begin('abc-2');
+    index.stepFinished('abc-2', { ...step(0, 'ask'), type: 'agent' }, '/events.jsonl');
+    expect(index.toolCalls('abc-2')).toEqual([
+      {
+        step: 'ask',
+        seq: 0,
+        events: [
+          {
+            tool: 'Read',
+            source: 'builtin',
+            start: '2026-01-01T00:00:00Z',
+            duration_ms: 1,
+            status: 'ok',
+            args_shape: {},
+          },
+        ],
+      },
+    ]);
+    const db = openDatabase(join(dir, 'history.db'));
+    expect(db.pragma('user_version', { simple: true })).toBe(2);
+    db.close();
+  });
+
+  it('brings a version 1 file up to version 2; its old rows show what their columns hold', () => {
+    const file = join(dir, 'history.db');
+    const v1 = openDatabase(file);
+    v1.exec(HISTORY_SCHEMA);
+    v1.prepare(
+      `INSERT INTO runs (run_id, workflow, inputs, status, started_at) VALUES ('old-1', 'wf', '{}', 'success', '2026-01-01')`,
+    ).run();
+    v1.prepare(
+      `INSERT INTO steps (run_id, seq, name, type, status, started_at, duration_ms, exit_code, tool_calls, state)
+      VALUES ('old-1', 0, 'ask', 'agent', 'success', '2026-01-01', 1, 0, 1, '{}')`,
+    ).run();
+    v1.prepare(
+      `INSERT INTO tool_calls (run_id, step_seq, seq, tool, source, status, start, duration_ms, error)
+      VALUES ('old-1', 0, 0, 'Bash', 'builtin', 'error', '2026-01-01T00:00:00Z', 3, 'boom')`,
+    ).run();
+    expect(v1.pragma('user_version', { simple: true })).toBe(1);
+    v1.close();
+    expect(index.toolCalls('old-1')[0].events).toEqual([
+      {
+        tool: 'Bash',
+        source: 'builtin',
+        start: '2026-01-01T00:00:00Z',
+        duration_ms: 3,
+        status: 'error',
+        error: 'boom',
+        args_shape: {},
+      },
+    ]);
+    const db = openDatabase(file);
+    expect(db.pragma('user_version', { simple: true })).toBe(2);
     db.close();
   });
 

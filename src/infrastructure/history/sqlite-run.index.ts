@@ -12,8 +12,9 @@ import type {
   RunStart,
   RunSummary,
   StepRecord,
+  StepToolCalls,
 } from '../../domain/ports/run-index.port';
-import { HISTORY_SCHEMA } from './history.schema';
+import { ADD_EVENT_COLUMN, HISTORY_SCHEMA, HISTORY_VERSION } from './history.schema';
 import { type Database, openDatabase } from './sqlite.loader';
 
 type Row = Record<string, unknown>;
@@ -70,10 +71,22 @@ export class SqliteRunIndex implements RunIndex {
         step.error?.message ?? null,
       );
       const call = db.prepare(
-        `INSERT OR REPLACE INTO tool_calls (run_id, step_seq, seq, tool, source, status, start, duration_ms, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT OR REPLACE INTO tool_calls (run_id, step_seq, seq, tool, source, status, start, duration_ms, error, event)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
       events.forEach((e, i) =>
-        call.run(runId, step.seq, i, e.tool, e.source, e.status, e.start, e.duration_ms, e.error ?? null),
+        call.run(
+          runId,
+          step.seq,
+          i,
+          e.tool,
+          e.source,
+          e.status,
+          e.start,
+          e.duration_ms,
+          e.error ?? null,
+          JSON.stringify(e),
+        ),
       );
       db.prepare('UPDATE runs SET current_step = ? WHERE run_id = ?').run(step.next ?? step.name, runId);
     })();
@@ -144,6 +157,22 @@ export class SqliteRunIndex implements RunIndex {
     return { ...summary(row), inputs: JSON.parse(String(row.inputs)) as Record<string, string>, step_records: steps };
   }
 
+  toolCalls(runId: string): StepToolCalls[] {
+    const rows = this.open()
+      .prepare(
+        `SELECT s.seq AS step_seq, s.name AS step, c.* FROM tool_calls c
+        JOIN steps s ON s.run_id = c.run_id AND s.seq = c.step_seq WHERE c.run_id = ? ORDER BY c.step_seq, c.seq`,
+      )
+      .all(runId) as Row[];
+    const steps: StepToolCalls[] = [];
+    for (const r of rows) {
+      if (steps.at(-1)?.seq !== Number(r.step_seq))
+        steps.push({ step: String(r.step), seq: Number(r.step_seq), events: [] });
+      steps.at(-1)!.events.push(toolCall(r));
+    }
+    return steps;
+  }
+
   prune(before: string): string[] {
     const db = this.open();
     const ids = db.transaction(() => {
@@ -172,7 +201,7 @@ export class SqliteRunIndex implements RunIndex {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       db.pragma('foreign_keys = ON');
-      db.exec(HISTORY_SCHEMA);
+      migrate(db);
     } catch (err) {
       db.close();
       throw new AwfError(
@@ -187,6 +216,34 @@ export class SqliteRunIndex implements RunIndex {
     this.logger?.debug({ file }, 'run history opened');
     return db;
   }
+}
+
+/**
+ * Brings the file to HISTORY_VERSION in one IMMEDIATE transaction, so that concurrent first
+ * opens take turns and the second finds the work done. The column check also covers a file
+ * that an older awf, which re-applies version 1, has opened since.
+ */
+function migrate(db: Database): void {
+  if (Number(db.pragma('user_version', { simple: true })) >= HISTORY_VERSION) return;
+  db.transaction(() => {
+    db.exec(HISTORY_SCHEMA);
+    const columns = db.prepare('PRAGMA table_info(tool_calls)').all() as Row[];
+    if (!columns.some((c) => c.name === 'event')) db.exec(ADD_EVENT_COLUMN);
+    db.pragma(`user_version = ${HISTORY_VERSION}`);
+  }).immediate();
+}
+
+function toolCall(r: Row): ToolCallEvent {
+  if (typeof r.event === 'string') return JSON.parse(r.event) as ToolCallEvent;
+  return {
+    tool: String(r.tool),
+    source: String(r.source),
+    start: String(r.start),
+    duration_ms: Number(r.duration_ms),
+    status: r.status === 'error' ? 'error' : 'ok',
+    ...(r.error ? { error: String(r.error) } : {}),
+    args_shape: {},
+  };
 }
 
 function summary(r: Row): RunSummary {

@@ -1,6 +1,7 @@
 import { constants } from 'node:os';
 import { AwfError, isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes, exitCodeFor } from '../../domain/errors/error-codes';
+import { awfOnly } from './awf-only';
 import { jsonLine } from './global-flags';
 
 const { signals } = constants;
@@ -31,11 +32,12 @@ export function normalizeError(err: unknown): AwfError | { silentExit: number } 
   if (isCommanderError(err)) {
     if (COMMANDER_OK.has(err.code)) return { silentExit: err.exitCode };
     const message = err.message.replace(/^error:\s*/i, '');
+    const awf = awfOnly(message);
     return new AwfError(
       ErrorCodes.CLI_INVALID_ARGS,
-      message,
+      awf?.message ?? message,
       { reason: err.code },
-      'Run `awf --help` for the commands and their options.',
+      awf?.hint ?? 'Run `awf --help` for the commands and their options.',
     );
   }
   const message = err instanceof Error ? err.message : String(err);

@@ -1,5 +1,6 @@
 import { SubCommand, CommandRunner } from 'nest-commander';
 import { PluginCatalogService } from '../../infrastructure/plugins/plugin-catalog.service';
+import { globalFlags, jsonLine } from './global-flags';
 
 @SubCommand({
   name: 'disable',
@@ -13,6 +14,10 @@ export class PluginDisableCommand extends CommandRunner {
 
   async run([name]: string[]): Promise<void> {
     const result = this.catalog.setEnabled(name, false);
-    process.stdout.write(`plugin ${result.name} disabled (${result.stateFile})\n`);
+    process.stdout.write(
+      globalFlags(this.command).format === 'json'
+        ? jsonLine({ plugin: result.name, enabled: false, state_file: result.stateFile })
+        : `plugin ${result.name} disabled (${result.stateFile})\n`,
+    );
   }
 }

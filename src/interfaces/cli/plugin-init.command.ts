@@ -1,5 +1,6 @@
 import { Option, SubCommand, CommandRunner } from 'nest-commander';
 import { PluginScaffolder } from '../../infrastructure/plugins/plugin-scaffold.service';
+import { globalFlags, jsonLine } from './global-flags';
 
 interface InitOptions {
   output?: string;
@@ -23,6 +24,10 @@ export class PluginInitCommand extends CommandRunner {
       force: options.force,
       awfDependency: options.awf,
     });
+    if (globalFlags(this.command).format === 'json') {
+      process.stdout.write(jsonLine({ plugin: result.name, dir: result.dir, files: result.files }));
+      return;
+    }
     process.stdout.write(
       [
         `created plugin ${result.name} in ${result.dir}:`,

@@ -90,10 +90,8 @@ export abstract class RunSessionCommand extends CommandRunner {
     await this.telemetry.start(
       resolveTelemetrySettings({
         flags: {
-          exporter: options.otelExporter,
-          endpoint: options.otelEndpoint,
+          ...awfExporterForm(options),
           serviceName: options.otelServiceName,
-          protocol: options.otelProtocol,
           metrics: options.otelMetrics,
         },
         project: project.telemetry,
@@ -165,7 +163,7 @@ export abstract class RunSessionCommand extends CommandRunner {
 
   @Option({
     flags: '--otel-exporter <name>',
-    description: 'trace exporter: none (default), otlp, console (stderr) or file',
+    description: "trace exporter: none (default), otlp, console (stderr) or file; AWF's host:port = otlp over gRPC",
   })
   parseOtelExporter(value: string): string {
     return value;
@@ -196,6 +194,17 @@ export abstract class RunSessionCommand extends CommandRunner {
   parseOtelMetrics(value: string): string {
     return value;
   }
+}
+
+/**
+ * AWF's `--otel-exporter host:port` names an OTLP/gRPC collector (reference §3.2); awf's own
+ * form names the exporter. Both are taken: a host:port means otlp there, over gRPC unless
+ * --otel-protocol says otherwise.
+ */
+function awfExporterForm(o: RunSessionOptions): { exporter?: string; endpoint?: string; protocol?: string } {
+  if (o.otelExporter && /^[^\s/:]+:\d+$/.test(o.otelExporter) && !o.otelEndpoint)
+    return { exporter: 'otlp', endpoint: o.otelExporter, protocol: o.otelProtocol ?? 'grpc' };
+  return { exporter: o.otelExporter, endpoint: o.otelEndpoint, protocol: o.otelProtocol };
 }
 
 function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandRunner, SubCommand } from 'nest-commander';
 import type { ToolCallEvent } from '../../domain/model/tool-call-event';
-import { formatToolCallSummary } from '../../domain/model/tool-call-summary';
+import { formatToolCallSummary, summarizeToolCalls } from '../../domain/model/tool-call-summary';
 import type { RunHistory, RunRecord } from '../../domain/ports/run-history.port';
 import { RUN_HISTORY } from '../../domain/ports/run-history.port';
 import { RUN_INDEX, type RunIndex } from '../../domain/ports/run-index.port';
@@ -23,23 +23,38 @@ export class RunsShowCommand extends CommandRunner {
     super();
   }
 
-  private fullId(id: string): string {
-    return resolveOr(this.index, id);
-  }
-
   async run([runId]: string[]): Promise<void> {
-    const record = this.runs.load(this.fullId(runId));
+    const record = this.fromIndex(runId) ?? this.runs.load(runId);
     process.stdout.write(globalFlags(this.command).format === 'json' ? jsonLine(asJson(record)) : renderText(record));
   }
-}
 
-/** A unique prefix known to history.db; else the id as given (a run dir written by mcp-serve alone). */
-function resolveOr(index: RunIndex, id: string): string {
-  try {
-    return index.resolve(id);
-  } catch (err) {
-    if (isAwfError(err) && err.code === ErrorCodes.RUN_NOT_FOUND) return id;
-    throw err;
+  /**
+   * The run as history.db keeps it: its row and every step's tool calls (their audit events,
+   * ingested when each step ended). Undefined for an id the database does not know: a run
+   * directory written by a lone `mcp-serve` is read from its files instead.
+   */
+  private fromIndex(id: string): RunRecord | undefined {
+    let runId: string;
+    try {
+      runId = this.index.resolve(id);
+    } catch (err) {
+      if (isAwfError(err) && err.code === ErrorCodes.RUN_NOT_FOUND) return undefined;
+      throw err;
+    }
+    const run = this.index.get(runId);
+    const meta = {
+      run_id: run.run_id,
+      workflow: run.workflow,
+      status: run.status,
+      started_at: run.started_at,
+      ...(run.finished_at ? { finished_at: run.finished_at } : {}),
+    };
+    const steps = this.index.toolCalls(runId).map((s) => ({
+      step: s.step,
+      summary: summarizeToolCalls(s.events),
+      events: s.events,
+    }));
+    return { meta, dir: this.runs.dirOf(runId), steps };
   }
 }
 

@@ -1,0 +1,24 @@
+/**
+ * AWF's commands and flags (reference §3) that awf does not have, each with why and what to
+ * use instead: AWF's documented command lines get a refusal that says so, not "unknown".
+ */
+const AWF_ONLY: Record<string, string> = {
+  workflow: 'workflow packs are not part of awf: run or validate a pack workflow by its path (`awf validate --dir`)',
+  serve: "AWF's HTTP API server is not part of awf",
+  tui: "AWF's terminal UI is not part of awf: `awf run --interactive` pauses before each step",
+  upgrade: 'awf is upgraded through npm: `npm install -g awf@latest`',
+  'acp-serve': "AWF's Agent Client Protocol server is not part of awf",
+  '--config': 'AWF parses --config but never reads it: the project config is .awf/config.yaml, or $AWF_CONFIG_PATH',
+  '--debug-transcript-mirror': 'a debug aid of AWF that awf does not have: `awf runs show <id>` lists every tool call',
+  '--pack': 'workflow packs are not part of awf: validate the workflows of a folder with --dir',
+  '--validator-timeout': 'awf has no plugin validators to time out',
+};
+
+/** For commander's "unknown command 'x'" / "unknown option 'x'": AWF's reason, if x is AWF's. */
+export function awfOnly(message: string): { message: string; hint: string } | undefined {
+  const m = /^unknown (command|option) '([^']+)'/.exec(message);
+  const name = m && m[2].split('=')[0];
+  const why = name ? AWF_ONLY[name] : undefined;
+  if (!m || !name || !why) return undefined;
+  return { message: `\`${name}\` is an AWF ${m[1]} that awf does not have`, hint: `${why}.` };
+}
