@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
-import type { FileProbe } from '../../domain/ports/file-probe.port';
 import type { RunIndex, RunSummary } from '../../domain/ports/run-index.port';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
@@ -11,9 +10,12 @@ import type {
   WorkflowRepository,
   WorkflowSummary,
 } from '../../domain/workflow/ports/workflow-repository.port';
+import type { WorkflowFiles } from '../../domain/workflow/ports/workflow-files.port';
 import type { RunReport } from '../../domain/workflow/run-report.model';
 import { formatIssue, type ValidationIssue } from '../../domain/workflow/validation-issue.model';
+import { awfDirs } from './awf-dirs';
 import { resolveInputs } from './input-resolver';
+import { promptSearchPaths, resolvePromptInputs } from './prompt-inputs';
 import type { Workflow } from '../../domain/workflow/workflow.model';
 import { stepEventsPath } from './agent-step.executor';
 import { planResume } from './resume-plan';
@@ -49,7 +51,7 @@ export class WorkflowService {
     private readonly validator: WorkflowValidator,
     private readonly runner: WorkflowRunner,
     private readonly masker: SecretMasker,
-    private readonly files: FileProbe,
+    private readonly files: WorkflowFiles,
     private readonly index?: RunIndex,
   ) {}
 
@@ -66,7 +68,7 @@ export class WorkflowService {
     return this.execute(
       workflow,
       file,
-      resolveInputs(workflow.inputs, request.inputs, request.projectInputs ?? {}, this.files),
+      resolveInputs(workflow.inputs, this.flagInputs(request), request.projectInputs ?? {}, this.files),
       request,
       { runId: randomUUID(), seq: 0 },
     );
@@ -80,7 +82,7 @@ export class WorkflowService {
     const plan = planResume(run, workflow, request.from);
     const inputs = resolveInputs(
       workflow.inputs,
-      { ...run.inputs, ...request.inputs },
+      { ...run.inputs, ...this.flagInputs(request) },
       request.projectInputs ?? {},
       this.files,
     );
@@ -90,6 +92,15 @@ export class WorkflowService {
       inputs,
       { ...request, cwd: this.files.exists(run.cwd) ? run.cwd : request.cwd },
       { runId: run.run_id, ...plan },
+    );
+  }
+
+  /** `--input` values, with `@prompts/<file>` replaced by that prompt's text (AWF: flags only, not config). */
+  private flagInputs(request: Pick<RunRequest, 'inputs' | 'env' | 'cwd'>): Record<string, string> {
+    return resolvePromptInputs(
+      request.inputs,
+      promptSearchPaths(request.env, request.cwd, awfDirs(request.env)),
+      this.files,
     );
   }
 

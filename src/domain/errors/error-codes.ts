@@ -90,6 +90,9 @@ export const ErrorCodes = {
   EXECUTION_OPERATION_FAILED: 'EXECUTION.OPERATION.FAILED',
   WORKFLOW_CIRCULAR_CALL: 'WORKFLOW.VALIDATION.CIRCULAR_CALL',
   WORKFLOW_UNKNOWN_OPERATION: 'WORKFLOW.VALIDATION.UNKNOWN_OPERATION',
+  // flow: script_file / prompt_file / @prompts/ over 1 MB; built-in operations that cannot run here.
+  INPUT_FILE_TOO_LARGE: 'USER.INPUT.FILE_TOO_LARGE',
+  OPERATION_UNAVAILABLE: 'USER.OPERATION.UNAVAILABLE',
 } as const;
 
 export type KnownErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

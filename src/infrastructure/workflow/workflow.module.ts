@@ -28,7 +28,7 @@ import { AGENT_CATALOG, type AgentCatalog } from '../../domain/workflow/ports/ag
 import { COMMAND_EXECUTOR, type CommandExecutor } from '../../domain/workflow/ports/command-executor.port';
 import { WORKFLOW_REPOSITORY, type WorkflowRepository } from '../../domain/workflow/ports/workflow-repository.port';
 import { RealToolScopeResolver } from '../config/tool-scope.resolver';
-import { FsFileProbe } from '../core/fs-file.probe';
+import { FsWorkflowFiles } from '../core/fs-workflow-files';
 import { PrivateTempDirs } from '../core/private-temp-dir';
 import type { PolicySpec } from '../../domain/policy/policy.model';
 import { loadProjectConfig } from '../config/project-config.loader';
@@ -42,6 +42,9 @@ import { HttpRequestOperation } from './http-request.operation';
 
 /** The operations awf runs without a plugin. */
 const BUILTINS = [new HttpRequestOperation()];
+
+/** script_file, prompt_file, `@prompts/` inputs and readFile read through this one adapter. */
+const FILES = new FsWorkflowFiles();
 
 /** `.awf/config.yaml`'s named servers, read when a step lists servers (cli-main has already checked the file). */
 const mcpServers = () => loadProjectConfig().mcpServers;
@@ -82,13 +85,14 @@ function projectPolicy(): { policy?: PolicySpec; extensions: boolean } {
           repo,
           BUILTINS.map((b) => b.name),
           projectPolicy(),
+          { files: FILES, env: process.env, cwd: () => process.cwd() },
         ),
       inject: [AGENT_CATALOG, WORKFLOW_REPOSITORY, { token: PLUGIN_CATALOG, optional: true }],
     },
     {
       provide: CallWorkflowStepExecutor,
       useFactory: (repo: WorkflowRepository, validator: WorkflowValidator, masker: SecretMasker) =>
-        new CallWorkflowStepExecutor(new CalledWorkflows(repo, validator, new FsFileProbe(), masker)),
+        new CallWorkflowStepExecutor(new CalledWorkflows(repo, validator, FILES, masker)),
       inject: [WORKFLOW_REPOSITORY, WorkflowValidator, SECRET_MASKER],
     },
     {
@@ -112,6 +116,7 @@ function projectPolicy(): { policy?: PolicySpec; extensions: boolean } {
             operations: new OperationStepExecutor(BUILTINS, tools),
           },
           tracer && new RunTelemetry(tracer, process.env, history),
+          FILES,
         ),
       inject: [
         COMMAND_EXECUTOR,
@@ -132,7 +137,7 @@ function projectPolicy(): { policy?: PolicySpec; extensions: boolean } {
         runner: WorkflowRunner,
         masker: SecretMasker,
         index?: RunIndex,
-      ) => new WorkflowService(repo, validator, runner, masker, new FsFileProbe(), index),
+      ) => new WorkflowService(repo, validator, runner, masker, FILES, index),
       inject: [
         WORKFLOW_REPOSITORY,
         WorkflowValidator,
