@@ -56,6 +56,8 @@ export interface ToolProxyOptions {
   policyDefaults?: PolicySpec;
   /** Where a step with `approve` rules gets its private approval socket. */
   approvals?: ApprovalChannels;
+  /** The project dir of the run (`.awf/config.yaml`): `mcp-serve` loads extensions and plugins from it. */
+  projectDir?: string;
   /** The named servers of `.awf/config.yaml` (`mcp_servers`), read when a step names one. */
   mcpServers?: () => Readonly<Record<string, UpstreamServerSpec>>;
 }
@@ -105,6 +107,7 @@ export class ToolProxyService {
       plugin_tools: request.settings.pluginTools.map((p) => ({ plugin: p.plugin, expose: [...p.expose] })),
       ...(upstreams.length ? { upstreams } : {}),
       root_dir: request.rootDir,
+      ...(this.options.projectDir ? { project_dir: this.options.projectDir } : {}),
       workflow: request.workflow,
       step: request.step,
       run_id: request.runId,

@@ -202,7 +202,7 @@ export class WorkflowRunner implements StepRunner {
   private traced(ctx: RunContext, report: StepReport, events: StepOutcome['events']): void {
     const span = ctx.stepSpan;
     if (!span || !this.telemetry) return;
-    const calls = this.telemetry.finishStep(span, report, events);
+    const calls = this.telemetry.finishStep(span, report, events, ctx.workflow.name);
     if (calls && calls.events.length > 0) Object.assign(report, calls);
   }
 

@@ -11,7 +11,8 @@ import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import { SECRET_MASKER } from '../../domain/ports/tokens';
 import { TELEMETRY_CONTROL, type TelemetryControl } from '../../domain/ports/telemetry-control.port';
 import { resolveTelemetrySettings } from '../../infrastructure/telemetry/telemetry-settings';
-import { loadProjectConfig } from '../../infrastructure/config/project-config.loader';
+import type { ProjectConfig } from '../../infrastructure/config/project-config.loader';
+import { PROJECT_CONFIG } from '../../infrastructure/config/project-config.module';
 import { ProcessSignals } from '../../infrastructure/core/process-signals.service';
 import { runsDir } from '../../infrastructure/workflow/workflow-paths';
 import { StdinTurns } from './stdin-turns.reader';
@@ -25,6 +26,8 @@ export interface RunSessionOptions {
   otelExporter?: string;
   otelEndpoint?: string;
   otelServiceName?: string;
+  otelProtocol?: string;
+  otelMetrics?: string;
   approve?: ApproveMode;
 }
 
@@ -52,6 +55,7 @@ export abstract class RunSessionCommand extends CommandRunner {
     @Inject(SECRET_MASKER) private readonly masker: SecretMasker,
     @Inject(TELEMETRY_CONTROL) private readonly telemetry: TelemetryControl,
     private readonly approvals: ApprovalDesk,
+    @Inject(PROJECT_CONFIG) private readonly project: ProjectConfig,
   ) {
     super();
   }
@@ -64,11 +68,17 @@ export abstract class RunSessionCommand extends CommandRunner {
     });
     const mask = (s: string): string => this.masker.mask(s);
     const turns = new StdinTurns();
-    const project = loadProjectConfig();
+    const project = this.project;
     this.approvals.mode = options.approve ?? 'ask';
     await this.telemetry.start(
       resolveTelemetrySettings({
-        flags: { exporter: options.otelExporter, endpoint: options.otelEndpoint, serviceName: options.otelServiceName },
+        flags: {
+          exporter: options.otelExporter,
+          endpoint: options.otelEndpoint,
+          serviceName: options.otelServiceName,
+          protocol: options.otelProtocol,
+          metrics: options.otelMetrics,
+        },
         project: project.telemetry,
       }),
     );
@@ -128,7 +138,7 @@ export abstract class RunSessionCommand extends CommandRunner {
 
   @Option({
     flags: '--otel-endpoint <url>',
-    description: 'OTLP/HTTP base URL (default: OTEL_EXPORTER_OTLP_ENDPOINT); implies otlp',
+    description: 'OTLP base URL, or host:port for grpc (default: OTEL_EXPORTER_OTLP_ENDPOINT); implies otlp',
   })
   parseOtelEndpoint(value: string): string {
     return value;
@@ -139,6 +149,16 @@ export abstract class RunSessionCommand extends CommandRunner {
     description: 'service.name of the spans (default: OTEL_SERVICE_NAME, else awf)',
   })
   parseOtelServiceName(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--otel-protocol <protocol>', description: 'OTLP protocol: http/protobuf (default) or grpc' })
+  parseOtelProtocol(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--otel-metrics <name>', description: 'metrics exporter: none or otlp (on with an endpoint)' })
+  parseOtelMetrics(value: string): string {
     return value;
   }
 }
