@@ -7,6 +7,7 @@ import { WorkflowService } from '../../../src/application/workflow/workflow.serv
 import type { AgentProvider, AgentRunRequest, AgentRunResult } from '../../../src/domain/ports/agent-provider.port';
 import { ProvidesAgent } from '../../../src/domain/ports/markers';
 import type { RunReport } from '../../../src/domain/workflow/run-report.model';
+import { ProjectConfigModule } from '../../../src/infrastructure/config/project-config.module';
 import { CoreModule } from '../../../src/infrastructure/core/core.module';
 import { WorkflowModule } from '../../../src/infrastructure/workflow/workflow.module';
 
@@ -37,7 +38,9 @@ describe('script_file, prompt_file, @prompts/ inputs and .awf dirs, Nest-wired o
   };
 
   beforeAll(async () => {
-    const app = await Test.createTestingModule({ imports: [CoreModule, WorkflowModule, EchoPromptModule] }).compile();
+    const app = await Test.createTestingModule({
+      imports: [ProjectConfigModule.forRoot(), CoreModule, WorkflowModule, EchoPromptModule],
+    }).compile();
     await app.init();
     service = app.get(WorkflowService);
     close = () => app.close();
