@@ -27,6 +27,8 @@ export class CommandStepExecutor {
     const script = step.scriptFile !== undefined && command.startsWith('#!');
     const env = { ...ctx.env, ...ctx.inputs };
     const retry = step.retry;
+    const onOutput =
+      observer?.stepOutput && ((s: 'stdout' | 'stderr', t: string) => observer.stepOutput?.(step.name, s, t));
     let attempt = 0;
     for (;;) {
       attempt++;
@@ -37,6 +39,7 @@ export class CommandStepExecutor {
         timeoutMs: step.timeoutMs,
         signal: ctx.signal,
         ...(script ? { script } : {}),
+        ...(onOutput ? { onOutput } : {}),
       });
       const outcome = toOutcome(step, result, attempt);
       if (outcome.status !== 'failure' || !shouldRetry(retry, result, attempt)) return outcome;

@@ -10,6 +10,8 @@ export interface CommandRequest {
    * its own (its interpreter is the shebang's), not through `$SHELL -c` (AWF's ADR 014).
    */
   script?: boolean;
+  /** Each chunk of output as it arrives (`awf run -o streaming`); the result still holds all of it. */
+  onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
 }
 
 export interface CommandResult {
