@@ -2,12 +2,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SERVE_ARGV_PROBE } from '../support/serve-probe';
 import { installedPackages, packAndInstall, type PackedInstall } from '../support/packed-install';
 
 jest.setTimeout(600_000);
-
-/** Bash, through the proxy, reports how its parent (the step's mcp-serve) was started. */
-const PROBE = "tr '\\0' ' ' < /proc/$PPID/cmdline";
 
 /** A script agent that calls each of the six built-in tools once, through the step's mcp-serve. */
 const sixTools = (dir: string) => `name: six-tools
@@ -25,15 +23,13 @@ states:
         - {tool: Edit, args: {file_path: ${dir}/notes.txt, old_string: beta, new_string: gamma}}
         - {tool: Glob, args: {pattern: "*.txt"}, expect: notes.txt}
         - {tool: Grep, args: {pattern: gamma, output_mode: content}, expect: gamma}
-        - {tool: Bash, args: {command: ${JSON.stringify(PROBE)}}, expect: mcp-serve}
+        - {tool: Bash, args: {command: ${JSON.stringify(SERVE_ARGV_PROBE)}}, expect: mcp-serve}
     on_success: done
   done: {type: terminal}
 `;
 
 /** `npm pack`, installed into another project with a plain `npm install`, works and starts fast (ADR 121). */
-// Known failure after this session's last merges: the installed package's runs exit 3 (cause not yet
-// found); skipped with its reason until it is fixed. See the closing note of the session.
-describe.skip("the package npm pack makes, installed into another project — SKIPPED: known failure, the installed package's runs exit 3 since the last merges", () => {
+describe('the package npm pack makes, installed into another project', () => {
   let pkg: PackedInstall;
   let scratch: string;
   beforeAll(() => {
@@ -43,7 +39,7 @@ describe.skip("the package npm pack makes, installed into another project — SK
   });
   afterAll(() => {
     pkg?.cleanup();
-    rmSync(scratch, { recursive: true, force: true });
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 
   const env = (cache: string) => ({
@@ -90,6 +86,9 @@ describe.skip("the package npm pack makes, installed into another project — SK
     const first = npxRun(cache);
     expect(first.stderr).toContain(`awf: building the startup snapshot for node ${process.version}`);
     expect(first.status).toBe(0);
+    // npm 11 skipped better-sqlite3's build: the run goes on unrecorded and says how to record it.
+    expect(first.stderr).toContain('this run is not recorded in the history');
+    expect(first.stderr).toContain('npm install-scripts approve better-sqlite3');
     const [blob] = snapshots(cache).filter((f) => f.endsWith('.blob'));
     expect(serveCommand(first.stdout)).toContain(
       `--snapshot-blob ${join(cache, 'awf', 'snapshots', blob)} ${installedMain()} mcp-serve --config=`,
