@@ -38,9 +38,8 @@ function unavailable(file: string, err: unknown): AwfError {
     ErrorCodes.HISTORY_UNAVAILABLE,
     `the run history needs better-sqlite3's native build, which cannot be loaded: ${reason}`,
     { file },
-    'Allow its build script and run it: `npm install-scripts approve better-sqlite3 && npm rebuild better-sqlite3`' +
-      " (npm 11 skips dependencies' install scripts unless allowed; a C++ compiler, make and python3 are needed" +
-      ' where no prebuilt binary fits).',
+    'Build it in the project that installed awf: `npm rebuild better-sqlite3` (an install with --ignore-scripts' +
+      ' skips it; it compiles SQLite where no prebuilt binary fits, with a C++ compiler, make and python3).',
     { cause: err },
   );
 }
