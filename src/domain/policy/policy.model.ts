@@ -10,6 +10,8 @@ export interface PolicySpec {
   bash?: { allow?: string[]; deny?: string[] };
   budgets?: PolicyBudgets;
   approve?: ApproveRule[];
+  /** Every Bash call under bubblewrap (docs/tools.md); `{network: true}` lets it reach the network. */
+  bash_sandbox?: boolean | { network: boolean };
 }
 
 export interface PolicyBudgets {

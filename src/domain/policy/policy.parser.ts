@@ -21,7 +21,7 @@ const SECTIONS: Record<string, Record<string, GlobKind | 'budgets'>> = {
   paths: { read: 'path', write: 'path', deny: 'path' },
   bash: { allow: 'command', deny: 'command' },
 };
-const TOP = ['tools', 'paths', 'bash', 'budgets', 'approve'];
+const TOP = ['tools', 'paths', 'bash', 'budgets', 'approve', 'bash_sandbox'];
 const BUDGETS = ['calls', 'per_tool', 'write_bytes', 'bash_seconds'];
 const UNITS: Record<string, number> = {
   '': 1,
@@ -55,6 +55,8 @@ export function parsePolicy(raw: unknown, at: string, problems: PolicyProblem[])
   }
   if (r.budgets !== undefined && r.budgets !== null) spec.budgets = budgets(r.budgets, `${at}.budgets`, problems);
   if (r.approve !== undefined && r.approve !== null) spec.approve = approveRules(r.approve, `${at}.approve`, problems);
+  if (r.bash_sandbox !== undefined && r.bash_sandbox !== null)
+    spec.bash_sandbox = bashSandbox(r.bash_sandbox, `${at}.bash_sandbox`, problems);
   return spec;
 }
 
@@ -107,6 +109,17 @@ function budgets(raw: unknown, at: string, problems: PolicyProblem[]): PolicyBud
     }
   }
   return out;
+}
+
+/** `true`, `false`, or `{network: true|false}` (the sandbox on, the network allowed or not). */
+function bashSandbox(raw: unknown, at: string, problems: PolicyProblem[]): PolicySpec['bash_sandbox'] {
+  if (typeof raw === 'boolean') return raw;
+  const r = mapping(raw, at, problems);
+  if (!r) return undefined;
+  unknownKeys(r, ['network'], at, problems);
+  if (r.network === undefined || typeof r.network === 'boolean') return { network: r.network === true };
+  problems.push({ code: POLICY_PROBLEM.invalid, path: `${at}.network`, message: 'network must be true or false' });
+  return undefined;
 }
 
 function approveRules(raw: unknown, at: string, problems: PolicyProblem[]): ApproveRule[] {
