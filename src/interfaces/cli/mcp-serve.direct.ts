@@ -16,31 +16,7 @@ import { projectDirOf } from '../../infrastructure/config/proxy-config.loader';
 import { bindDeferred, dropDeferred } from '../../infrastructure/core/process-bound';
 import { McpServeService } from '../../application/serve/mcp-serve.service';
 import { markStartPhase } from '../../application/serve/start-phases';
-import { exitCodeOfError, normalizeError, renderError } from './cli-errors';
-
-/**
- * The config file when argv is exactly what `awf run` injects (`mcp-serve --config=<file>` or
- * `--config <file>`); undefined for anything else (`--help`, typos), which the full CLI handles.
- */
-export function directServeConfig(argv: readonly string[]): string | undefined {
-  const [command, ...rest] = argv.slice(2);
-  if (command !== 'mcp-serve') return undefined;
-  if (rest.length === 1 && rest[0].startsWith('--config=') && rest[0].length > '--config='.length)
-    return rest[0].slice('--config='.length);
-  if (rest.length === 2 && rest[0] === '--config' && rest[1] !== '' && !rest[1].startsWith('-')) return rest[1];
-  return undefined;
-}
-
-/** The `--config` file of an `mcp-serve` command line in any form nest-commander accepts; undefined if none. */
-export function serveConfigArg(argv: readonly string[]): string | undefined {
-  const args = argv.slice(2);
-  if (!args.includes('mcp-serve')) return undefined;
-  for (let i = 0; i < args.length; i++) {
-    if (args[i].startsWith('--config=')) return args[i].slice('--config='.length) || undefined;
-    if (args[i] === '--config') return args[i + 1];
-  }
-  return undefined;
-}
+import { reportOutcome } from './cli-errors';
 
 /** The container `mcp-serve` serves from: the proxy's modules, ProxyModule and the extensions. */
 export function buildServeContainer(extensions: readonly unknown[] = []): Promise<INestApplicationContext> {
@@ -84,10 +60,7 @@ export async function serveDirect(configFile: string, prebuilt?: INestApplicatio
   } finally {
     await app?.close().catch(() => undefined);
   }
-  if (failure === undefined) return 0; // a signal ends mcp-serve normally, as in the command
-  const normalized = normalizeError(failure);
-  if ('silentExit' in normalized) return normalized.silentExit;
   const masker = app?.get<SecretMasker>(SECRET_MASKER, { strict: false });
-  process.stderr.write(renderError(normalized, 'text', (s) => masker?.mask(s) ?? s));
-  return exitCodeOfError(normalized);
+  // A signal ends mcp-serve normally, as in the command: no signal exit code.
+  return reportOutcome({ failure }, { mask: (s) => masker?.mask(s) ?? s });
 }
