@@ -70,15 +70,41 @@ export class RunTelemetry {
       durationMs: step.duration_ms,
     });
     const summary = events ? summarizeToolCalls(events) : undefined;
+    for (const event of events ?? []) if (event.policy?.decision === 'bypassed') this.bypassSpan(span, event);
     span.setAttributes({
       'awf.step.status': step.status,
       'awf.step.duration_ms': step.duration_ms,
       ...(step.exit_code !== undefined ? { 'awf.step.exit_code': step.exit_code } : {}),
       ...(summary ? { 'awf.step.tool_calls': summary.calls, 'awf.step.tool_errors': summary.errors } : {}),
+      ...(summary?.policy?.bypassed ? { 'awf.step.tool_bypassed': summary.policy.bypassed } : {}),
     });
     if (step.status === 'failure') span.fail(step.error?.message ?? `step ${step.name} failed`);
     span.end();
     return events && summary ? { tool_summary: summary, events: [...events] } : undefined;
+  }
+
+  /**
+   * A tool the agent ran on its own never reached `mcp-serve`, so no `tool.call` span exists for
+   * it: `run` adds one under the step, with the same attributes, so a trace shows the bypass.
+   */
+  private bypassSpan(step: TraceSpan, event: ToolCallEvent): void {
+    const policy = event.policy!;
+    this.tracer
+      .startSpan(`tool.call ${event.tool}`, {
+        parent: step,
+        attributes: {
+          'tool.name': event.tool,
+          'tool.source': event.source,
+          'tool.args_shape': JSON.stringify(event.args_shape),
+          'tool.duration_ms': event.duration_ms,
+          'tool.status': event.status,
+          'policy.decision': policy.decision,
+          ...(policy.rule ? { 'policy.rule': policy.rule } : {}),
+          ...(event.step ? { 'awf.step': event.step } : {}),
+          ...(event.run_id ? { 'awf.run_id': event.run_id } : {}),
+        },
+      })
+      .end();
   }
 
   finishRun(

@@ -15,7 +15,10 @@ import type { ProjectConfig } from '../../infrastructure/config/project-config.l
 import { PROJECT_CONFIG } from '../../infrastructure/config/project-config.module';
 import { ProcessSignals } from '../../infrastructure/core/process-signals.service';
 import { runsDir } from '../../infrastructure/workflow/workflow-paths';
+import type { InputDef } from '../../domain/workflow/workflow.model';
+import { askForInput } from './input-prompt';
 import { StdinTurns } from './stdin-turns.reader';
+import { type OutputMode, StepOutputPrinter } from './step-output.printer';
 import { markReportedOnStdout } from './cli-errors';
 import { colorEnabled, globalFlags } from './global-flags';
 import { RunProgressRenderer } from './run-progress.renderer';
@@ -29,6 +32,7 @@ export interface RunSessionOptions {
   otelProtocol?: string;
   otelMetrics?: string;
   approve?: ApproveMode;
+  output?: OutputMode;
 }
 
 export interface RunStart {
@@ -41,6 +45,10 @@ export interface RunStart {
   runsDir: string;
   /** The next turn of a `mode: conversation` step, typed on stdin. */
   userInput: (step: string) => Promise<string | undefined>;
+  /** On a terminal: asks for a required input that has no value (absent elsewhere: the run fails). */
+  askInput?: (input: InputDef) => Promise<string | undefined>;
+  /** stdin's lines, shared by every prompt of the run (`--interactive`). */
+  turns: StdinTurns;
 }
 
 /**
@@ -52,22 +60,31 @@ export abstract class RunSessionCommand extends CommandRunner {
   constructor(
     protected readonly workflows: WorkflowService,
     private readonly signals: ProcessSignals,
-    @Inject(SECRET_MASKER) private readonly masker: SecretMasker,
+    @Inject(SECRET_MASKER) protected readonly masker: SecretMasker,
     @Inject(TELEMETRY_CONTROL) private readonly telemetry: TelemetryControl,
     private readonly approvals: ApprovalDesk,
-    @Inject(PROJECT_CONFIG) private readonly project: ProjectConfig,
+    @Inject(PROJECT_CONFIG) protected readonly project: ProjectConfig,
   ) {
     super();
   }
 
   protected async session(options: RunSessionOptions, start: (base: RunStart) => Promise<RunReport>): Promise<void> {
     const flags = globalFlags(this.command);
+    const mode = options.output ?? 'silent';
+    const output =
+      mode === 'silent' || flags.quiet
+        ? undefined
+        : new StepOutputPrinter(mode, this.masker, {
+            stdout: flags.format === 'json' ? process.stderr : process.stdout,
+            stderr: process.stderr,
+          });
     const progress = new RunProgressRenderer(process.stderr, this.masker, {
       quiet: flags.quiet,
       color: colorEnabled(process.stderr, flags),
+      output,
     });
     const mask = (s: string): string => this.masker.mask(s);
-    const turns = new StdinTurns();
+    const turns = new StdinTurns(this.signals.signal);
     const project = this.project;
     this.approvals.mode = options.approve ?? 'ask';
     await this.telemetry.start(
@@ -92,8 +109,12 @@ export abstract class RunSessionCommand extends CommandRunner {
         env: stringEnv(process.env),
         runsDir: runsDir(),
         userInput: turns.next,
+        askInput: process.stdin.isTTY ? (def) => askForInput(turns, def) : undefined,
+        turns,
       });
-      process.stdout.write(renderRunReport(report, flags.format, mask));
+      // The step lines already showed the last step's output; a terminal's message is still printed.
+      const shown = output && report.output === report.steps.at(-1)?.output;
+      if (!shown || flags.format === 'json') process.stdout.write(renderRunReport(report, flags.format, mask));
       if (report.status === 'failure' && report.error) {
         const error = new AwfError(
           report.error.code as AwfError['code'],
@@ -120,6 +141,20 @@ export abstract class RunSessionCommand extends CommandRunner {
       `--approve must be ask, all or none, not "${value}"`,
       { value },
       'See docs/policy.md.',
+    );
+  }
+
+  @Option({
+    flags: '-o, --output <mode>',
+    description: "steps' output: silent (default), streaming (live [OUT]/[ERR] lines) or buffered (as each step ends)",
+  })
+  parseOutput(value: string): OutputMode {
+    if (value === 'silent' || value === 'streaming' || value === 'buffered') return value;
+    throw new AwfError(
+      ErrorCodes.CLI_INVALID_ARGS,
+      `invalid output mode "${value}"`,
+      { output: value },
+      'Use -o silent|streaming|buffered (the output format is -f).',
     );
   }
 
