@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { AwfError } from '../../domain/errors/awf-error';
+import { AwfError, isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { FileProbe } from '../../domain/ports/file-probe.port';
-import type { RunIndex, RunSummary } from '../../domain/ports/run-index.port';
+import type { RunIndex, RunStart, RunSummary } from '../../domain/ports/run-index.port';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
 import type {
@@ -195,17 +195,13 @@ export class WorkflowService {
     const runDir = join(request.runsDir, start.runId);
     // Secret inputs are never written down: a resumed run asks for them again.
     const kept = Object.fromEntries(Object.entries(inputs).filter(([k]) => !secret.has(k)));
-    this.index?.begin({
-      run_id: start.runId,
-      workflow: workflow.name,
-      file,
-      cwd: request.cwd,
-      inputs: kept,
-      started_at: new Date().toISOString(),
-    });
+    const indexed = this.begin(
+      { run_id: start.runId, workflow: workflow.name, file, cwd: request.cwd, inputs: kept },
+      request.observer,
+    );
     const journal =
-      this.index &&
-      new RunJournal(this.index, start.runId, start.seq, (step) => stepEventsPath(runDir, step), request.observer);
+      indexed &&
+      new RunJournal(indexed, start.runId, start.seq, (step) => stepEventsPath(runDir, step), request.observer);
     const report = await this.runner.run(workflow, {
       inputs,
       env: request.env,
@@ -221,6 +217,24 @@ export class WorkflowService {
     });
     journal?.finished(report);
     return report;
+  }
+
+  /**
+   * Records the run in the history. Without SQLite's native build (an install whose npm skipped
+   * better-sqlite3's build script) the run goes on unrecorded, with one warning: the history is an
+   * index of runs, and losing it must not stop a user from running anything. Any other failure to
+   * write it stops the run before its first step.
+   */
+  private begin(run: Omit<RunStart, 'started_at'>, observer?: RunObserver): RunIndex | undefined {
+    if (!this.index) return undefined;
+    try {
+      this.index.begin({ ...run, started_at: new Date().toISOString() });
+      return this.index;
+    } catch (err) {
+      if (!isAwfError(err) || err.code !== ErrorCodes.HISTORY_UNAVAILABLE) throw err;
+      observer?.warn?.(`${err.message}; this run is not recorded in the history. ${err.hint ?? ''}`.trim());
+      return undefined;
+    }
   }
 
   private requireIndex(): RunIndex {
