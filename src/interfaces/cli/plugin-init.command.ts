@@ -6,12 +6,13 @@ interface InitOptions {
   output?: string;
   force?: boolean;
   awf?: string;
+  nest?: boolean;
 }
 
 @SubCommand({
   name: 'init',
   arguments: '<name>',
-  description: 'Create a TypeScript plugin project that builds and passes its own test',
+  description: 'Create a TypeScript plugin project (--nest: a Nest microservice) that builds and passes its own test',
 })
 export class PluginInitCommand extends CommandRunner {
   constructor(private readonly scaffolder: PluginScaffolder) {
@@ -23,6 +24,7 @@ export class PluginInitCommand extends CommandRunner {
       output: options.output,
       force: options.force,
       awfDependency: options.awf,
+      nest: options.nest,
     });
     if (globalFlags(this.command).format === 'json') {
       process.stdout.write(jsonLine({ plugin: result.name, dir: result.dir, files: result.files }));
@@ -34,7 +36,7 @@ export class PluginInitCommand extends CommandRunner {
         ...result.files.map((f) => `  ${f}`),
         'next:',
         `  cd ${result.dir} && npm install && npm test`,
-        `  link or copy the folder into .awf/plugins/${result.name}, then: awf plugin list`,
+        `  awf plugin install ${result.dir}   (or --link), then: awf plugin list`,
         '',
       ].join('\n'),
     );
@@ -50,9 +52,14 @@ export class PluginInitCommand extends CommandRunner {
     return true;
   }
 
+  @Option({ flags: '--nest', description: 'a Nest microservice on the gRPC transport, handlers as @GrpcMethod' })
+  parseNest(): boolean {
+    return true;
+  }
+
   @Option({
     flags: '--awf <spec>',
-    description: 'the awf dependency in package.json (default: file: path of this awf)',
+    description: "the awf dependency in package.json (default: a copy of this awf's SDK in vendor/awf)",
   })
   parseAwf(value: string): string {
     return value;

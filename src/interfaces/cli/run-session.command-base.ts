@@ -207,6 +207,6 @@ function awfExporterForm(o: RunSessionOptions): { exporter?: string; endpoint?: 
   return { exporter: o.otelExporter, endpoint: o.otelEndpoint, protocol: o.otelProtocol };
 }
 
-function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+export function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }
