@@ -75,7 +75,11 @@ export class AgentStepExecutor {
       }
     }
     const timeout = step.timeoutMs > 0 ? AbortSignal.timeout(step.timeoutMs) : undefined;
-    const signal = timeout ? AbortSignal.any([ctx.signal, timeout]) : ctx.signal;
+    // The step's mcp-serve could not open its tools (an upstream server would not start): the
+    // agent is stopped at once and the step fails with that error (ADR 181).
+    const proxyFailed = new AbortController();
+    const unwatch = session?.onStartFailure(() => proxyFailed.abort());
+    const signal = AbortSignal.any([ctx.signal, proxyFailed.signal, ...(timeout ? [timeout] : [])]);
     const base = { Output: '', Stderr: '', ExitCode: 0 };
     try {
       const conversations = (ctx.conversations ??= {});
@@ -129,6 +133,8 @@ export class AgentStepExecutor {
         Response: parseJson(formatted.Output),
       };
       const events = this.events(session, eventsPath);
+      const proxyError = session?.startFailure();
+      if (proxyError) throw proxyError;
       return { status: 'success', state, attempts: 1, toolCalls: events?.length ?? 0, events };
     } catch (err) {
       const events = this.events(session, eventsPath);
@@ -141,15 +147,17 @@ export class AgentStepExecutor {
           toolCalls,
           events,
         };
-      const error = timeout?.aborted
-        ? stepTimedOut(step, err)
-        : isAwfError(err)
-          ? err
-          : new AwfError(
-              ErrorCodes.EXECUTION_AGENT_FAILED,
-              `step "${step.name}": ${err instanceof Error ? err.message : String(err)}`,
-              { step: step.name },
-            );
+      const error =
+        session?.startFailure() ??
+        (timeout?.aborted
+          ? stepTimedOut(step, err)
+          : isAwfError(err)
+            ? err
+            : new AwfError(
+                ErrorCodes.EXECUTION_AGENT_FAILED,
+                `step "${step.name}": ${err instanceof Error ? err.message : String(err)}`,
+                { step: step.name },
+              ));
       const output = typeof error.details.output === 'string' ? error.details.output : '';
       const exitCode =
         typeof error.details.exit_code === 'number' ? error.details.exit_code : timeout?.aborted ? -1 : 1;
@@ -162,6 +170,7 @@ export class AgentStepExecutor {
         events,
       };
     } finally {
+      unwatch?.();
       session?.close();
     }
   }

@@ -10,7 +10,8 @@ import type { AgentStep, OperationStep, Workflow } from '../../domain/workflow/w
 import { checkCalls } from './call-graph.check';
 import { Condition } from './condition-evaluator';
 import { checkTemplates } from './template-references';
-import type { PolicyLayer, PolicySpec } from '../../domain/policy/policy.model';
+import type { PolicySpec } from '../../domain/policy/policy.model';
+import { PROJECT_POLICY_ORIGIN, stepPolicyLayers } from '../../domain/policy/policy-layers';
 import { lintPolicy } from '../../domain/policy/policy-lint';
 
 /** What `intercept_builtins` serves. */
@@ -119,9 +120,7 @@ export class WorkflowValidator {
     const out: ValidationIssue[] = [];
     for (const step of steps) {
       const proxy = step.mcpProxy!;
-      const layers: PolicyLayer[] = [];
-      if (this.project.policy) layers.push({ origin: '.awf/config.yaml', ...this.project.policy });
-      if (proxy.policy) layers.push({ origin: `step ${step.name}`, ...proxy.policy });
+      const layers = stepPolicyLayers(this.project.policy, proxy.policy, step.name);
       const served = [
         ...(proxy.interceptBuiltins ? BUILTIN_TOOL_NAMES : []),
         ...proxy.pluginTools.flatMap((p) =>
@@ -129,7 +128,7 @@ export class WorkflowValidator {
         ),
       ];
       const where = (origin: string): string =>
-        origin === '.awf/config.yaml'
+        origin === PROJECT_POLICY_ORIGIN
           ? `.awf/config.yaml (for step ${step.name}): policy`
           : `states.${step.name}.mcp_proxy.policy`;
       for (const p of lintPolicy(layers, served, !this.project.extensions && !proxy.servers?.length, where))

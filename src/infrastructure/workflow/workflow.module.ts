@@ -28,7 +28,9 @@ import { APP_LOGGER, SECRET_MASKER, TOOL_ROUTER_FACTORY } from '../../domain/por
 import { AGENT_CATALOG, type AgentCatalog } from '../../domain/workflow/ports/agent-catalog.port';
 import { COMMAND_EXECUTOR, type CommandExecutor } from '../../domain/workflow/ports/command-executor.port';
 import { WORKFLOW_REPOSITORY, type WorkflowRepository } from '../../domain/workflow/ports/workflow-repository.port';
+import { FileProxyStartFailures } from '../config/file-proxy-start-failures';
 import { RealToolScopeResolver } from '../config/tool-scope.resolver';
+import { FsUpstreamServerProbe } from '../config/upstream-server.probe';
 import { FsFileProbe } from '../core/fs-file.probe';
 import { PrivateTempDirs } from '../core/private-temp-dir';
 import type { ProjectConfig } from '../config/project-config.loader';
@@ -65,6 +67,8 @@ const BUILTINS = [new HttpRequestOperation()];
           scopes: new RealToolScopeResolver(),
           telemetry,
           mcpServers: () => project.mcpServers,
+          upstreamProbe: new FsUpstreamServerProbe(),
+          startFailures: new FileProxyStartFailures(),
           policyDefaults: project.policy,
           approvals: new SocketApprovalChannels(desk),
         }),
