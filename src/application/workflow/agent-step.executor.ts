@@ -132,9 +132,9 @@ export class AgentStepExecutor {
         Status: 'success' as const,
         Response: parseJson(formatted.Output),
       };
-      const events = this.events(session, eventsPath);
       const proxyError = session?.startFailure();
-      if (proxyError) throw proxyError;
+      if (proxyError) throw proxyError; // the catch below reads the events, once
+      const events = this.events(session, eventsPath);
       return { status: 'success', state, attempts: 1, toolCalls: events?.length ?? 0, events };
     } catch (err) {
       const events = this.events(session, eventsPath);
