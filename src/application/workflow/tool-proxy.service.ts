@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ProxyInjection } from '../../domain/ports/agent-provider.port';
 import { join } from 'node:path';
 import type { ApprovalChannel, ApprovalChannels } from '../../domain/ports/approval-channel.port';
-import type { PolicySpec } from '../../domain/policy/policy.model';
+import { type PolicySpec, strictRule } from '../../domain/policy/policy.model';
 import { stepPolicyLayers } from '../../domain/policy/policy-layers';
 import type { PrivateDirs } from '../../domain/ports/private-dirs.port';
 import type { ProxyStartFailures } from '../../domain/ports/proxy-start-failures.port';
@@ -36,6 +36,8 @@ export interface ProxySession {
   startFailure(): AwfError | undefined;
   /** Calls `listener` once when mcp-serve records such an error; returns what stops watching. */
   onStartFailure(listener: (error: AwfError) => void): () => void;
+  /** The rule that makes the step's policy strict (`step review: enforce "strict"`); absent: audit only. */
+  strictRule?: string;
   /** Removes the config and its private directory. Idempotent. */
   close(): void;
 }
@@ -146,7 +148,9 @@ export class ToolProxyService {
       );
       await this.preflight(config);
       let closed = false;
+      const strict = strictRule(layers);
       const session: ProxySession = {
+        ...(strict ? { strictRule: strict } : {}),
         injection: {
           serverName: PROXY_SERVER_NAME,
           ...proxyLaunch(this.options, file),

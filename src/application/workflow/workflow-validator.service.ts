@@ -102,7 +102,7 @@ export class WorkflowValidator {
         issue(
           ErrorCodes.MCP_PROXY_UNSUPPORTED_PROVIDER,
           `states.${step.name}.mcp_proxy`,
-          `mcp_proxy on provider=${step.provider} runs in coexistence mode; built-in tools are not blocked`,
+          `mcp_proxy on provider=${step.provider} runs in coexistence mode; built-in tools are not blocked (each use is recorded as bypassed; policy enforce: strict fails the step)`,
           'warning',
         ),
       );

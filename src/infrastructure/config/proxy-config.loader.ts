@@ -65,6 +65,9 @@ function unknownKeys(raw: Record<string, unknown>): string[] {
     raw.upstreams.forEach((spec, i) => found.push(...extra(spec, KNOWN_KEYS.upstreams, `upstreams[${i}].`)));
   }
   found.push(...extra(raw.telemetry, KNOWN_KEYS.telemetry, 'telemetry.'));
+  found.push(
+    ...extra((raw.telemetry as { metrics?: unknown } | undefined)?.metrics, KNOWN_KEYS.metrics, 'telemetry.metrics.'),
+  );
   found.push(...extra(raw.limits, KNOWN_KEYS.limits, 'limits.'));
   return found;
 }

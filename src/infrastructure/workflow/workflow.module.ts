@@ -19,6 +19,7 @@ import { RunTelemetry } from '../../application/run-telemetry.service';
 import { PLUGIN_CATALOG, type PluginCatalog } from '../../domain/ports/plugin-catalog.port';
 import { RUN_HISTORY, type RunHistory } from '../../domain/ports/run-history.port';
 import { RUN_INDEX, type RunIndex } from '../../domain/ports/run-index.port';
+import { METRICS_RECORDER, type MetricsRecorder } from '../../domain/ports/metrics.port';
 import { TELEMETRY_CONTROL, type TelemetryControl } from '../../domain/ports/telemetry-control.port';
 import { TRACER, type Tracer } from '../../domain/ports/tracer.port';
 import type { AppLogger } from '../../domain/ports/app-logger.port';
@@ -104,6 +105,7 @@ const BUILTINS = [new HttpRequestOperation()];
         tools: ToolRouterFactory,
         tracer?: Tracer,
         history?: RunHistory,
+        metrics?: MetricsRecorder,
       ) =>
         new WorkflowRunner(
           {
@@ -113,7 +115,7 @@ const BUILTINS = [new HttpRequestOperation()];
             calls,
             operations: new OperationStepExecutor(BUILTINS, tools),
           },
-          tracer && new RunTelemetry(tracer, process.env, history),
+          tracer && new RunTelemetry(tracer, process.env, history, metrics),
         ),
       inject: [
         COMMAND_EXECUTOR,
@@ -124,6 +126,7 @@ const BUILTINS = [new HttpRequestOperation()];
         TOOL_ROUTER_FACTORY,
         { token: TRACER, optional: true },
         { token: RUN_HISTORY, optional: true },
+        { token: METRICS_RECORDER, optional: true },
       ],
     },
     {
