@@ -32,7 +32,7 @@ import { WORKFLOW_REPOSITORY, type WorkflowRepository } from '../../domain/workf
 import { FileProxyStartFailures } from '../config/file-proxy-start-failures';
 import { RealToolScopeResolver } from '../config/tool-scope.resolver';
 import { FsUpstreamServerProbe } from '../config/upstream-server.probe';
-import { FsFileProbe } from '../core/fs-file.probe';
+import { FsWorkflowFiles } from '../core/fs-workflow-files';
 import { PrivateTempDirs } from '../core/private-temp-dir';
 import type { ProjectConfig } from '../config/project-config.loader';
 import { PROJECT_CONFIG } from '../config/project-config.module';
@@ -46,6 +46,9 @@ import { HttpRequestOperation } from './http-request.operation';
 
 /** The operations awf runs without a plugin. */
 const BUILTINS = [new HttpRequestOperation()];
+
+/** script_file, prompt_file, `@prompts/` inputs and readFile read through this one adapter. */
+const FILES = new FsWorkflowFiles();
 
 @Module({
   providers: [
@@ -85,13 +88,14 @@ const BUILTINS = [new HttpRequestOperation()];
           repo,
           BUILTINS.map((b) => b.name),
           { policy: project.policy, extensions: project.extensions.length > 0 },
+          { files: FILES, env: process.env, cwd: () => process.cwd() },
         ),
       inject: [AGENT_CATALOG, WORKFLOW_REPOSITORY, PROJECT_CONFIG, { token: PLUGIN_CATALOG, optional: true }],
     },
     {
       provide: CallWorkflowStepExecutor,
       useFactory: (repo: WorkflowRepository, validator: WorkflowValidator, masker: SecretMasker) =>
-        new CallWorkflowStepExecutor(new CalledWorkflows(repo, validator, new FsFileProbe(), masker)),
+        new CallWorkflowStepExecutor(new CalledWorkflows(repo, validator, FILES, masker)),
       inject: [WORKFLOW_REPOSITORY, WorkflowValidator, SECRET_MASKER],
     },
     {
@@ -116,6 +120,7 @@ const BUILTINS = [new HttpRequestOperation()];
             operations: new OperationStepExecutor(BUILTINS, tools),
           },
           tracer && new RunTelemetry(tracer, process.env, history, metrics),
+          FILES,
         ),
       inject: [
         COMMAND_EXECUTOR,
@@ -137,7 +142,7 @@ const BUILTINS = [new HttpRequestOperation()];
         runner: WorkflowRunner,
         masker: SecretMasker,
         index?: RunIndex,
-      ) => new WorkflowService(repo, validator, runner, masker, new FsFileProbe(), index),
+      ) => new WorkflowService(repo, validator, runner, masker, FILES, index),
       inject: [
         WORKFLOW_REPOSITORY,
         WorkflowValidator,
