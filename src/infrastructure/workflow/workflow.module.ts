@@ -142,7 +142,7 @@ function projectPolicy(): { policy?: PolicySpec; extensions: boolean } {
       ],
     },
   ],
-  exports: [WorkflowService, ToolProxyService, ApprovalDesk],
+  exports: [WorkflowService, ToolProxyService, ApprovalDesk, WORKFLOW_REPOSITORY, WorkflowValidator],
 })
 export class WorkflowModule implements OnModuleDestroy {
   constructor(private readonly proxies: ToolProxyService) {}

@@ -10,6 +10,7 @@ export const PLUGIN_SUBCOMMANDS = [PluginListCommand, PluginEnableCommand, Plugi
 
 @Command({
   name: 'plugin',
+  aliases: ['plugins'],
   description: 'Manage gRPC plugins: list, enable, disable, init',
   subCommands: PLUGIN_SUBCOMMANDS,
 })
