@@ -93,6 +93,7 @@ for (const [file, bundle] of Object.entries(RUN_TIME_BUNDLES)) {
   await build({
     ...common,
     stdin: { contents: runTimeBundleEntry(bundle), resolveDir: ROOT, sourcefile: `${file}.entry.js` },
+    alias: { ...common.alias, ...bundle.alias },
     plugins: [takenFrom(bundle.from), optionalPeers()],
     outfile: join(DIST, file),
   });

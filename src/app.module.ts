@@ -4,6 +4,8 @@
 // sources, call interceptors, telemetry of tool calls) goes in PROXY_MODULES; anything else is the
 // CLI's to add. Must never import interfaces/: the CLI depends on the root, not the other way.
 import { type DynamicModule, Module } from '@nestjs/common';
+import type { ProjectConfig } from './infrastructure/config/project-config.loader';
+import { ProjectConfigModule } from './infrastructure/config/project-config.module';
 import { CoreModule } from './infrastructure/core/core.module';
 import { ProxyModule } from './infrastructure/mcp-edge/proxy.module';
 import { PluginsModule } from './infrastructure/plugins/plugins.module';
@@ -25,13 +27,21 @@ const PROXY_MODULES: Importable[] = [
 
 @Module({})
 export class AppModule {
-  /** The container of one CLI command: the proxy's modules, the command's own, the extensions. */
+  /**
+   * The container of one CLI command: the proxy's modules, the command's own, the extensions,
+   * and `project`, the `.awf/config.yaml` the CLI read (read here when not given).
+   */
   static register(
-    options: { extensions?: readonly unknown[]; commandModules?: readonly Importable[] } = {},
+    options: { extensions?: readonly unknown[]; commandModules?: readonly Importable[]; project?: ProjectConfig } = {},
   ): DynamicModule {
     return {
       module: AppModule,
-      imports: [...PROXY_MODULES, ...(options.commandModules ?? []), ...((options.extensions ?? []) as Importable[])],
+      imports: [
+        ProjectConfigModule.forRoot(options.project),
+        ...PROXY_MODULES,
+        ...(options.commandModules ?? []),
+        ...((options.extensions ?? []) as Importable[]),
+      ],
     };
   }
 

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-type CliEntry = { runCli: (argv?: string[]) => Promise<void> };
+type CliEntry = { runCli: (argv: string[]) => Promise<void> };
 
 const bundle = join(__dirname, 'awf.cjs');
 const useBundle = process.env.AWF_NO_BUNDLE !== '1' && existsSync(bundle);

@@ -137,9 +137,26 @@ export const RUN_TIME_BUNDLES = {
   },
   // Only the OTLP exporter needs these ~80 KB more; the file and console exporters never read
   // them. It takes the SDK packages it shares from awf-otel.cjs: one copy of each.
-  'awf-otlp.cjs': {
-    packages: ['@opentelemetry/exporter-trace-otlp-proto'],
+  // Metrics (on only with an OTLP metrics exporter): the SDK and nestjs-otel's MetricService, whose
+  // only use of Nest is its @Injectable() marker; awf makes the service itself, so the marker is a
+  // stub here rather than a second copy of @nestjs/common beside the snapshot's.
+  'awf-metrics.cjs': {
+    packages: ['@opentelemetry/sdk-metrics', 'nestjs-otel/lib/metrics/metric.service'],
     from: { 'awf-otel.cjs': ['@opentelemetry/api', '@opentelemetry/core', '@opentelemetry/resources'] },
+    alias: { '@nestjs/common': stub('nest-injectable-marker.cjs') },
+  },
+  'awf-otlp.cjs': {
+    packages: [
+      '@opentelemetry/exporter-trace-otlp-proto',
+      '@opentelemetry/exporter-trace-otlp-grpc',
+      '@opentelemetry/exporter-metrics-otlp-proto',
+      '@opentelemetry/exporter-metrics-otlp-grpc',
+    ],
+    from: {
+      'awf-otel.cjs': ['@opentelemetry/api', '@opentelemetry/core', '@opentelemetry/resources'],
+      'awf-metrics.cjs': ['@opentelemetry/sdk-metrics'],
+      'awf-grpc.cjs': ['@grpc/grpc-js'],
+    },
   },
   // The MCP SDK's Client for steps that name other MCP servers (src/infrastructure/upstreams): with zod,
   // ~1 MB that a step without upstreams must not deserialize at every start.

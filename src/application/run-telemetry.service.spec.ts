@@ -55,6 +55,7 @@ describe('RunTelemetry', () => {
       throw new Error('unused');
     },
     readEvents: () => [],
+    appendEvents: () => undefined,
     saveMeta: (meta, dir) => void saved.push({ meta, dir }),
   };
 

@@ -121,3 +121,82 @@ describe('awf plugin init: from scaffold to a tool an agent calls', () => {
     expect(res.stderr).toContain('[USER.PLUGIN.INVALID_NAME]');
   });
 });
+
+describe('a plugin that cannot be used says why', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'awf-plugin-why-'));
+  const plugins = join(dir, 'plugins');
+  const env = {
+    AWF_PLUGINS_PATH: `${EXAMPLES}:${plugins}`,
+    XDG_DATA_HOME: join(dir, 'xdg'),
+    AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS: '30000',
+  };
+  const broken = (name: string, script: string) => {
+    mkdirSync(join(plugins, name), { recursive: true });
+    writeFileSync(
+      join(plugins, name, 'plugin.yaml'),
+      `name: ${name}\nversion: 0.1.0\ncapabilities: [operations]\ncommand: node plugin.js\n`,
+    );
+    writeFileSync(join(plugins, name, 'plugin.js'), script);
+  };
+  beforeAll(() => {
+    // A plugin copied without its node_modules: Node's crash preamble comes before the reason.
+    broken('moved', "require('awf-sdk-that-is-not-installed');\n");
+    // A plugin whose logger prints JSON lines before it gives up.
+    broken(
+      'noisy',
+      [
+        "const log = (level, msg) => process.stderr.write(JSON.stringify({ level, time: Date.now(), pid: process.pid, msg }) + '\\n');",
+        "log(30, 'Starting Nest application...');",
+        "log(30, 'NoisyModule dependencies initialized');",
+        "log(50, 'WEATHER_API_KEY is not set');",
+        'process.exit(1);',
+      ].join('\n'),
+    );
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('lists a broken plugin with its whole reason: the meaningful stderr line, not the noise', () => {
+    const res = runAwf(['plugin', 'list'], { env, cwd: dir, timeout: SLOW_MACHINE_MS });
+    expect(res.status).toBe(0);
+    const line = (name: string) => res.stdout.split('\n').find((l) => l.startsWith(name)) ?? '';
+    expect(line('moved')).toMatch(
+      /^moved +0\.1\.0 +broken +- \(plugin moved exited with code 1 before its handshake: Error: Cannot find module 'awf-sdk-that-is-not-installed'\)$/,
+    );
+    expect(line('noisy')).toMatch(
+      /broken +- \(plugin noisy exited with code 1 before its handshake: WEATHER_API_KEY is not set\)$/,
+    );
+    const json = JSON.parse(
+      runAwf(['plugin', 'list', '-f', 'json'], { env, cwd: dir, timeout: SLOW_MACHINE_MS }).stdout,
+    );
+    const noisy = json.plugins.find((p: { name: string }) => p.name === 'noisy');
+    expect(noisy.problem).toContain('its last stderr lines:\n{"level":30');
+  });
+
+  it('names a disabled plugin as disabled, with the command that enables it, in validate and run', () => {
+    expect(runAwf(['plugin', 'disable', 'kv'], { env, cwd: dir, timeout: SLOW_MACHINE_MS }).status).toBe(0);
+    writeFileSync(
+      join(dir, 'wf.yaml'),
+      [
+        'name: uses-kv',
+        'states:',
+        '  initial: read',
+        '  read:',
+        '    type: operation',
+        '    operation: kv.get',
+        '    inputs: {key: a}',
+        '    on_success: done',
+        '  done: {type: terminal}',
+        '',
+      ].join('\n'),
+    );
+    for (const command of [
+      ['validate', 'wf.yaml'],
+      ['run', 'wf.yaml'],
+    ]) {
+      const res = runAwf(command, { env, cwd: dir, timeout: SLOW_MACHINE_MS });
+      expect(res.status).toBe(2);
+      expect(res.stderr).toContain('plugin "kv" is disabled; enable it with `awf plugin enable kv`');
+      expect(res.stderr).not.toContain('not found');
+    }
+  });
+});

@@ -4,8 +4,8 @@ import { ECHO_EXTENSION, projectWithExtensions, REPO_ROOT } from '../support/cli
 import { startRawServe } from '../support/telemetry-serve';
 
 const PROBE = resolve(REPO_ROOT, 'test/fixtures/telemetry/require-probe.js');
-/** Anything of OpenTelemetry but the API package counts as "the SDK" here. */
-const SDK_MODULE = /\/node_modules\/@opentelemetry\/(?!api\/)/;
+/** Anything of OpenTelemetry but the API package, and nestjs-otel, count as "the SDK" here. */
+const SDK_MODULE = /\/node_modules\/(@opentelemetry\/(?!api\/)|nestjs-otel\/)/;
 /**
  * The probe reads require.cache, which sees packages only as separate files: run the tsc
  * output (AWF_NO_BUNDLE=1). The bundle keeps the same laziness through esbuild's per-module
@@ -39,5 +39,16 @@ describe('tracing off costs nothing: no OpenTelemetry SDK module is loaded', () 
     const loaded = await loadedModules({ telemetry: { exporter: 'file', file: join(project.dir, 'spans.jsonl') } });
     expect(loaded.some((f) => f.includes('/@opentelemetry/sdk-trace-node/'))).toBe(true);
     expect(loaded.some((f) => f.includes('/@opentelemetry/exporter-trace-otlp-proto/'))).toBe(false);
+    expect(loaded.some((f) => /\/(sdk-metrics|nestjs-otel)\//.test(f))).toBe(false);
+  });
+
+  it('loads the metrics SDK and nestjs-otel only when metrics are on, and never its host metrics', async () => {
+    const loaded = await loadedModules({
+      telemetry: { exporter: 'none', metrics: { exporter: 'otlp', endpoint: 'http://127.0.0.1:9/v1/metrics' } },
+    });
+    expect(loaded.some((f) => f.includes('/@opentelemetry/sdk-metrics/'))).toBe(true);
+    expect(loaded.some((f) => f.includes('/nestjs-otel/lib/metrics/metric.service.js'))).toBe(true);
+    expect(loaded.some((f) => f.includes('/@opentelemetry/host-metrics/'))).toBe(false);
+    expect(loaded.some((f) => f.includes('/@opentelemetry/sdk-trace-node/'))).toBe(false);
   });
 });

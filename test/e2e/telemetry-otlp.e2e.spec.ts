@@ -20,7 +20,7 @@ describe('awf mcp-serve exports tool-call spans over OTLP/HTTP protobuf, under t
     events_path: join(project.dir, 'events.jsonl'),
     telemetry: {
       exporter: 'otlp',
-      endpoint: receiver.endpoint,
+      endpoint: `${receiver.endpoint}/v1/traces`,
       traceparent: STEP_TRACEPARENT,
       service_name: 'awf-e2e',
     },

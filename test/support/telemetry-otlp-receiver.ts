@@ -1,88 +1,131 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
+import * as grpc from '@grpc/grpc-js';
 import { loadSync } from '@grpc/proto-loader';
+import { flatten, toMetrics, toSpan, type KeyValue, type RawResourceMetrics, type RawSpan } from './otlp-decoded';
 
-const PROTO = resolve(__dirname, '../fixtures/telemetry/otlp-trace.proto');
+export type { ReceivedMetric, ReceivedPoint, ReceivedSpan } from './otlp-decoded';
+import type { ReceivedMetric, ReceivedSpan } from './otlp-decoded';
 
-/** A span as a collector stores it: ids in hex, attributes flattened to plain values. */
-export interface ReceivedSpan {
-  name: string;
-  traceId: string;
-  spanId: string;
-  parentSpanId: string;
-  kind: string;
-  status: { code: string; message: string };
-  attributes: Record<string, unknown>;
-  service: string;
-}
+const FIXTURES = resolve(__dirname, '../fixtures/telemetry');
+
+export type ReceiverProtocol = 'http/protobuf' | 'grpc';
 
 export interface OtlpReceiver {
+  protocol: ReceiverProtocol;
+  /** http/protobuf: the base URL (`/v1/traces` and `/v1/metrics` are served); grpc: `http://127.0.0.1:<port>`. */
   endpoint: string;
   spans: ReceivedSpan[];
+  /** Every metric of every export, in arrival order (a cumulative counter appears once per export). */
+  metrics: ReceivedMetric[];
+  /** HTTP: path, content type and headers; gRPC: the method path and its metadata as headers. */
   requests: Array<{ path: string; contentType?: string; headers: IncomingHttpHeaders }>;
   /** Resolves once `count` spans arrived, or rejects after `timeoutMs`. */
   waitForSpans(count: number, timeoutMs?: number): Promise<ReceivedSpan[]>;
   close(): Promise<void>;
 }
 
-interface AnyValue {
-  stringValue?: string;
-  boolValue?: boolean;
-  intValue?: string;
-  doubleValue?: number;
-  value?: string;
-}
-interface KeyValue {
-  key: string;
-  value?: AnyValue;
-}
+type Method = { requestDeserialize: (b: Buffer) => unknown; responseSerialize: (v: unknown) => Buffer };
 
-/**
- * An OTLP/HTTP collector on 127.0.0.1: accepts `POST /v1/traces` with
- * `application/x-protobuf` bodies and decodes them with the OTLP proto definitions, as a
- * real backend does. Anything else is answered 415/404, so a wrong exporter fails the test.
- */
-export async function startOtlpReceiver(): Promise<OtlpReceiver> {
-  const definition = loadSync(PROTO, {
-    includeDirs: [resolve(PROTO, '..')],
+function services(): { traces: Method; metrics: Method; definition: grpc.GrpcObject } {
+  const packages = loadSync([resolve(FIXTURES, 'otlp-trace.proto'), resolve(FIXTURES, 'otlp-metrics.proto')], {
+    includeDirs: [FIXTURES],
     longs: String,
     enums: String,
     defaults: true,
     oneofs: true,
   });
-  const exportMethod = (
-    definition['opentelemetry.proto.collector.trace.v1.TraceService'] as Record<
-      string,
-      { requestDeserialize: (b: Buffer) => unknown; responseSerialize: (v: unknown) => Buffer }
-    >
-  ).Export;
+  const service = (name: string) => packages[name] as unknown as Record<string, Method>;
+  return {
+    traces: service('opentelemetry.proto.collector.trace.v1.TraceService').Export,
+    metrics: service('opentelemetry.proto.collector.metrics.v1.MetricsService').Export,
+    definition: grpc.loadPackageDefinition(packages),
+  };
+}
+
+/**
+ * An OTLP collector on 127.0.0.1, port 0, decoding what it gets with the OTLP proto definitions,
+ * as a real backend does. http/protobuf: `POST /v1/traces` and `/v1/metrics` with
+ * `application/x-protobuf` bodies (anything else is answered 415/404, so a wrong exporter fails
+ * the test). grpc: the collector's TraceService and MetricsService over @grpc/grpc-js.
+ */
+export async function startOtlpReceiver(protocol: ReceiverProtocol = 'http/protobuf'): Promise<OtlpReceiver> {
+  const { traces, metrics: metricsMethod, definition } = services();
   const spans: ReceivedSpan[] = [];
+  const metrics: ReceivedMetric[] = [];
   const requests: OtlpReceiver['requests'] = [];
   let notify = (): void => undefined;
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      requests.push({ path: req.url ?? '', contentType: req.headers['content-type'], headers: req.headers });
-      if (req.method !== 'POST' || req.url !== '/v1/traces') return void res.writeHead(404).end();
-      if (req.headers['content-type'] !== 'application/x-protobuf') return void res.writeHead(415).end();
-      const body = exportMethod.requestDeserialize(Buffer.concat(chunks)) as {
-        resourceSpans: Array<{ resource?: { attributes: KeyValue[] }; scopeSpans: Array<{ spans: RawSpan[] }> }>;
+  const takeSpans = (body: unknown): void => {
+    const { resourceSpans } = body as {
+      resourceSpans: Array<{ resource?: { attributes: KeyValue[] }; scopeSpans: Array<{ spans: RawSpan[] }> }>;
+    };
+    for (const rs of resourceSpans) {
+      const resource = flatten(rs.resource?.attributes ?? []);
+      for (const ss of rs.scopeSpans) for (const s of ss.spans) spans.push(toSpan(s, resource));
+    }
+    notify();
+  };
+  const takeMetrics = (body: unknown): void => {
+    for (const rm of (body as { resourceMetrics: RawResourceMetrics[] }).resourceMetrics)
+      metrics.push(...toMetrics(rm));
+    notify();
+  };
+
+  let endpoint: string;
+  let close: () => Promise<void>;
+  if (protocol === 'grpc') {
+    const server = new grpc.Server();
+    const handler =
+      (path: string, take: (body: unknown) => void) =>
+      (call: grpc.ServerUnaryCall<unknown, unknown>, done: grpc.sendUnaryData<unknown>): void => {
+        requests.push({
+          path,
+          contentType: 'application/grpc',
+          headers: call.metadata.getMap() as IncomingHttpHeaders,
+        });
+        take(call.request);
+        done(null, {});
       };
-      for (const rs of body.resourceSpans) {
-        const service = String(flatten(rs.resource?.attributes ?? [])['service.name'] ?? '');
-        for (const ss of rs.scopeSpans) for (const s of ss.spans) spans.push(toSpan(s, service));
-      }
-      res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end(exportMethod.responseSerialize({}));
-      notify();
+    const pkg = (name: string) =>
+      name.split('.').reduce<grpc.GrpcObject>((o, k) => o[k] as grpc.GrpcObject, definition) as unknown as {
+        service: grpc.ServiceDefinition;
+      };
+    server.addService(pkg('opentelemetry.proto.collector.trace.v1.TraceService').service, {
+      Export: handler('/opentelemetry.proto.collector.trace.v1.TraceService/Export', takeSpans),
     });
-  });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  const { port } = server.address() as AddressInfo;
+    server.addService(pkg('opentelemetry.proto.collector.metrics.v1.MetricsService').service, {
+      Export: handler('/opentelemetry.proto.collector.metrics.v1.MetricsService/Export', takeMetrics),
+    });
+    const port = await new Promise<number>((ok, fail) =>
+      server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, p) => (err ? fail(err) : ok(p))),
+    );
+    endpoint = `http://127.0.0.1:${port}`;
+    close = () => new Promise<void>((ok) => server.tryShutdown(() => ok()));
+  } else {
+    const server: Server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        requests.push({ path: req.url ?? '', contentType: req.headers['content-type'], headers: req.headers });
+        const method = req.url === '/v1/traces' ? traces : req.url === '/v1/metrics' ? metricsMethod : undefined;
+        if (req.method !== 'POST' || !method) return void res.writeHead(404).end();
+        if (req.headers['content-type'] !== 'application/x-protobuf') return void res.writeHead(415).end();
+        const body = method.requestDeserialize(Buffer.concat(chunks));
+        if (method === traces) takeSpans(body);
+        else takeMetrics(body);
+        res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end(method.responseSerialize({}));
+      });
+    });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    close = () => new Promise<void>((ok) => server.close(() => ok()));
+  }
   return {
-    endpoint: `http://127.0.0.1:${port}`,
+    protocol,
+    endpoint,
     spans,
+    metrics,
     requests,
     waitForSpans(count, timeoutMs = 15_000) {
       return new Promise((ok, fail) => {
@@ -102,40 +145,6 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
         notify();
       });
     },
-    close: () => new Promise<void>((ok) => server.close(() => ok())),
+    close,
   };
-}
-
-interface RawSpan {
-  name: string;
-  traceId: Buffer;
-  spanId: Buffer;
-  parentSpanId: Buffer;
-  kind: string;
-  status?: { code: string; message: string };
-  attributes: KeyValue[];
-}
-
-function toSpan(s: RawSpan, service: string): ReceivedSpan {
-  return {
-    name: s.name,
-    traceId: s.traceId.toString('hex'),
-    spanId: s.spanId.toString('hex'),
-    parentSpanId: s.parentSpanId.toString('hex'),
-    kind: s.kind,
-    status: s.status ?? { code: 'STATUS_CODE_UNSET', message: '' },
-    attributes: flatten(s.attributes),
-    service,
-  };
-}
-
-function flatten(attributes: KeyValue[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const { key, value } of attributes) {
-    if (!value) continue;
-    const kind = value.value as keyof AnyValue | undefined;
-    const raw = kind ? value[kind] : undefined;
-    out[key] = kind === 'intValue' ? Number(raw) : raw;
-  }
-  return out;
 }

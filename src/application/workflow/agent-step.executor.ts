@@ -8,6 +8,7 @@ import type { RunHistory } from '../../domain/ports/run-history.port';
 import type { AgentCatalog } from '../../domain/workflow/ports/agent-catalog.port';
 import type { LoopData } from '../../domain/workflow/interpolation.types';
 import type { AgentStep } from '../../domain/workflow/workflow.model';
+import { NativeToolWatch } from '../policy/native-tool-watch';
 import { StepConversation } from './agent-conversation';
 import { formatOutput, tokenFields } from './agent-output';
 import { interpolate, interpolateDeep, type RunContext } from './run-context';
@@ -75,7 +76,9 @@ export class AgentStepExecutor {
       }
     }
     const timeout = step.timeoutMs > 0 ? AbortSignal.timeout(step.timeoutMs) : undefined;
-    const signal = timeout ? AbortSignal.any([ctx.signal, timeout]) : ctx.signal;
+    // The agent's own tools, read from its event stream: recorded as bypassed; a strict policy stops it.
+    const watch = session ? new NativeToolWatch(provider.name, session.strictRule) : undefined;
+    const signal = AbortSignal.any([ctx.signal, ...(timeout ? [timeout] : []), ...(watch ? [watch.signal] : [])]);
     const base = { Output: '', Stderr: '', ExitCode: 0 };
     try {
       const conversations = (ctx.conversations ??= {});
@@ -98,6 +101,7 @@ export class AgentStepExecutor {
           env: { ...ctx.env },
           proxy: session?.injection,
           conversation: conversation.request(),
+          ...(watch ? { onNativeToolUse: watch.report } : {}),
         });
       let result = await turn(prompt);
       conversation.answered(prompt, result);
@@ -128,10 +132,20 @@ export class AgentStepExecutor {
         Status: 'success' as const,
         Response: parseJson(formatted.Output),
       };
-      const events = this.events(session, eventsPath);
+      const events = this.events(session, eventsPath, watch, ctx, step.name);
+      const bypass = watch?.failure(step.name);
+      if (bypass)
+        return {
+          status: 'failure',
+          state: { ...state, Status: 'failure' },
+          error: bypass,
+          attempts: 1,
+          events,
+          toolCalls: events!.length,
+        };
       return { status: 'success', state, attempts: 1, toolCalls: events?.length ?? 0, events };
     } catch (err) {
-      const events = this.events(session, eventsPath);
+      const events = this.events(session, eventsPath, watch, ctx, step.name);
       const toolCalls = events?.length ?? 0;
       if (ctx.signal.aborted)
         return {
@@ -141,15 +155,17 @@ export class AgentStepExecutor {
           toolCalls,
           events,
         };
-      const error = timeout?.aborted
-        ? stepTimedOut(step, err)
-        : isAwfError(err)
-          ? err
-          : new AwfError(
-              ErrorCodes.EXECUTION_AGENT_FAILED,
-              `step "${step.name}": ${err instanceof Error ? err.message : String(err)}`,
-              { step: step.name },
-            );
+      const error = watch?.failure(step.name)
+        ? watch.failure(step.name)!
+        : timeout?.aborted
+          ? stepTimedOut(step, err)
+          : isAwfError(err)
+            ? err
+            : new AwfError(
+                ErrorCodes.EXECUTION_AGENT_FAILED,
+                `step "${step.name}": ${err instanceof Error ? err.message : String(err)}`,
+                { step: step.name },
+              );
       const output = typeof error.details.output === 'string' ? error.details.output : '';
       const exitCode =
         typeof error.details.exit_code === 'number' ? error.details.exit_code : timeout?.aborted ? -1 : 1;
@@ -166,9 +182,28 @@ export class AgentStepExecutor {
     }
   }
 
-  /** The step's audit trail, read once (the span, the summary and the history use this copy). */
-  private events(session: ProxySession | undefined, eventsPath: string): readonly ToolCallEvent[] | undefined {
-    return session ? (this.history?.readEvents(eventsPath) ?? []) : undefined;
+  /**
+   * The step's audit trail, read once (the span, the summary and the history use this copy),
+   * after the agent's own tool uses are added to it: the agent and its `mcp-serve` are gone.
+   */
+  private events(
+    session: ProxySession | undefined,
+    eventsPath: string,
+    watch: NativeToolWatch | undefined,
+    ctx: RunContext,
+    step: string,
+  ): readonly ToolCallEvent[] | undefined {
+    if (!session) return undefined;
+    if (watch?.count) {
+      const bypassed = watch.events(ctx.runId, step);
+      for (const e of bypassed)
+        this.logger.warn(
+          { step, provider: watch.provider, tool: e.tool, source: e.source, status: e.status, policy: e.policy },
+          `${watch.provider} used its own tool ${e.tool}, around the proxy and the step's policy (bypassed)`,
+        );
+      this.history?.appendEvents(eventsPath, bypassed);
+    }
+    return this.history?.readEvents(eventsPath) ?? [];
   }
 }
 

@@ -21,10 +21,19 @@ export class CommandStepExecutor {
     const cwd = dir ? (isAbsolute(dir) ? dir : resolve(ctx.cwd, dir)) : ctx.cwd;
     const env = { ...ctx.env, ...ctx.inputs };
     const retry = step.retry;
+    const onOutput =
+      observer?.stepOutput && ((s: 'stdout' | 'stderr', t: string) => observer.stepOutput?.(step.name, s, t));
     let attempt = 0;
     for (;;) {
       attempt++;
-      const result = await this.executor.run({ command, cwd, env, timeoutMs: step.timeoutMs, signal: ctx.signal });
+      const result = await this.executor.run({
+        command,
+        cwd,
+        env,
+        timeoutMs: step.timeoutMs,
+        signal: ctx.signal,
+        ...(onOutput ? { onOutput } : {}),
+      });
       const outcome = toOutcome(step, result, attempt);
       if (outcome.status !== 'failure' || !shouldRetry(retry, result, attempt)) return outcome;
       const delay = delayFor(retry!, attempt);

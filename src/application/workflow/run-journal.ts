@@ -57,6 +57,10 @@ export class RunJournal implements RunObserver {
     this.inner?.stepRetrying?.(step, attempt, delayMs);
   }
 
+  stepOutput(step: string, stream: 'stdout' | 'stderr', text: string): void {
+    this.inner?.stepOutput?.(step, stream, text);
+  }
+
   warn(message: string): void {
     this.inner?.warn?.(message);
   }

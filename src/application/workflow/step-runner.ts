@@ -1,6 +1,7 @@
 import type { TraceSpan } from '../../domain/ports/tracer.port';
 import type { StepStateData } from '../../domain/workflow/interpolation.types';
 import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
+import type { StepGate } from '../../domain/workflow/ports/step-gate.port';
 import type { RunReport } from '../../domain/workflow/run-report.model';
 import type { ExecutableStep, Workflow } from '../../domain/workflow/workflow.model';
 import type { RunContext } from './run-context';
@@ -32,6 +33,10 @@ export interface RunOptions {
   /** Set by call_workflow: the workflows above this one, and the span its steps hang under. */
   callStack?: string[];
   parentSpan?: TraceSpan;
+  /** `awf run -s`: run the `startAt` step alone (no workflow hooks, no routing), on the seeded states. */
+  only?: boolean;
+  /** `awf run --interactive`: asked before each top-level step. */
+  gate?: StepGate;
   /** Where `mode: conversation` steps read the user's next turns. */
   userInput?: (step: string) => Promise<string | undefined>;
 }

@@ -46,6 +46,7 @@ describe('ToolProxyService', () => {
       mainScript: '/opt/awf/dist/main.js',
       dirs: new PrivateTempDirs(tmp),
       scopes: new RealToolScopeResolver(),
+      projectDir: '/home/ada/project',
     });
     const session = await proxies.start(request());
     const file = session.injection.configPath;
@@ -57,6 +58,7 @@ describe('ToolProxyService', () => {
       intercept_builtins: true,
       plugin_tools: [{ plugin: 'k8s', expose: ['get'] }],
       root_dir: root,
+      project_dir: '/home/ada/project',
       workflow: 'wf',
       step: 'review',
       run_id: 'r1',

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ProxyInjection } from '../../domain/ports/agent-provider.port';
 import { join } from 'node:path';
 import type { ApprovalChannel, ApprovalChannels } from '../../domain/ports/approval-channel.port';
-import type { PolicyLayer, PolicySpec } from '../../domain/policy/policy.model';
+import { type PolicyLayer, type PolicySpec, strictRule } from '../../domain/policy/policy.model';
 import type { PrivateDirs } from '../../domain/ports/private-dirs.port';
 import type { TelemetryControl } from '../../domain/ports/telemetry-control.port';
 import { AwfError } from '../../domain/errors/awf-error';
@@ -29,6 +29,8 @@ export interface ProxyStartRequest {
 
 export interface ProxySession {
   injection: ProxyInjection;
+  /** The rule that makes the step's policy strict (`step review: enforce "strict"`); absent: audit only. */
+  strictRule?: string;
   /** Removes the config and its private directory. Idempotent. */
   close(): void;
 }
@@ -56,6 +58,8 @@ export interface ToolProxyOptions {
   policyDefaults?: PolicySpec;
   /** Where a step with `approve` rules gets its private approval socket. */
   approvals?: ApprovalChannels;
+  /** The project dir of the run (`.awf/config.yaml`): `mcp-serve` loads extensions and plugins from it. */
+  projectDir?: string;
   /** The named servers of `.awf/config.yaml` (`mcp_servers`), read when a step names one. */
   mcpServers?: () => Readonly<Record<string, UpstreamServerSpec>>;
 }
@@ -105,6 +109,7 @@ export class ToolProxyService {
       plugin_tools: request.settings.pluginTools.map((p) => ({ plugin: p.plugin, expose: [...p.expose] })),
       ...(upstreams.length ? { upstreams } : {}),
       root_dir: request.rootDir,
+      ...(this.options.projectDir ? { project_dir: this.options.projectDir } : {}),
       workflow: request.workflow,
       step: request.step,
       run_id: request.runId,
@@ -131,7 +136,9 @@ export class ToolProxyService {
       );
       await this.preflight(config);
       let closed = false;
+      const strict = strictRule(layers);
       const session: ProxySession = {
+        ...(strict ? { strictRule: strict } : {}),
         injection: {
           serverName: PROXY_SERVER_NAME,
           ...proxyLaunch(this.options, file),

@@ -16,9 +16,14 @@ import { interpolate, type RunContext } from './run-context';
 import { errorData, errorJson, stepReport } from './run-report';
 import { failedOutcome, type StepOutcome } from './step-outcome';
 import { route } from './step-routing';
+import { PausedRun, skipTarget } from './paused-run';
 import type { RunOptions, StepRunner, WorkflowResult } from './step-runner';
 
 export type { RunOptions } from './step-runner';
+
+function noRoute(step: string): AwfError {
+  return new AwfError(ErrorCodes.WORKFLOW_NO_ROUTE, `step "${step}" succeeded but names no next state`, { step });
+}
 
 export interface StepExecutors {
   commands: CommandStepExecutor;
@@ -77,12 +82,15 @@ export class WorkflowRunner implements StepRunner {
     // A child run's steps hang under the parent's call_workflow span; only a top run has its own.
     const runSpan = child ? undefined : this.telemetry?.startRun(workflow.name, runId);
     ctx.parentSpan = child ? options.parentSpan : runSpan;
-    if (!child) options.observer?.runStarted?.(runId, workflow.name);
-    const startError = await this.steps.hooks.run(workflow.hooks.workflow_start, ctx, 'hooks.workflow_start', true);
+    // A single step (`-s`) is not kept in the history: there is no id to give out.
+    if (!child && !options.only) options.observer?.runStarted?.(runId, workflow.name);
+    // A single step (`-s`) runs without the workflow's hooks, as AWF's does.
+    const hooks = options.only ? undefined : workflow.hooks.workflow_start;
+    const startError = await this.steps.hooks.run(hooks, ctx, 'hooks.workflow_start', true);
     const report = startError
       ? this.report(ctx, options.signal.aborted ? 'cancelled' : 'failure', { error: errorJson(startError) })
-      : await this.loop(ctx);
-    if (!startError) await this.endHooks(ctx, report);
+      : await this.loop(ctx, options);
+    if (!startError && !options.only) await this.endHooks(ctx, report);
     if (runSpan) this.telemetry?.finishRun(runSpan, report, ctx.runDir, ctx.startedAt);
     return { report, states: ctx.states };
   }
@@ -138,7 +146,9 @@ export class WorkflowRunner implements StepRunner {
     );
   }
 
-  private async loop(ctx: RunContext): Promise<RunReport> {
+  private async loop(ctx: RunContext, options: Pick<RunOptions, 'only' | 'gate'>): Promise<RunReport> {
+    const gate = ctx.callStack.length === 1 ? options.gate : undefined;
+    const paused = gate && new PausedRun(gate, ctx);
     for (let executed = 0; executed < MAX_STEP_EXECUTIONS; executed++) {
       if (ctx.signal.aborted) return this.report(ctx, 'cancelled');
       const step = findStep(ctx.workflow, ctx.current);
@@ -152,19 +162,22 @@ export class WorkflowRunner implements StepRunner {
         });
       }
       if (step.type === 'terminal') return this.terminal(step, ctx);
+      const decision = paused ? await paused.ask(step) : 'continue';
+      if (decision === 'abort') return this.report(ctx, 'cancelled');
+      if (decision !== 'continue') {
+        const next = decision === 'skip' ? skipTarget(step) : paused!.previous;
+        if (!next) return this.report(ctx, 'failure', { error: errorJson(noRoute(step.name)) });
+        ctx.current = next;
+        continue;
+      }
       const outcome = await this.runStep(step, ctx);
+      if (options.only) return this.single(ctx, outcome);
       if (outcome.status === 'cancelled' || ctx.signal.aborted) return this.report(ctx, 'cancelled');
       const next = outcome.fatal ? undefined : route(step, outcome, ctx);
       // The run history keeps the top run's states, so that `awf resume` can seed them.
       if (ctx.callStack.length === 1) ctx.observer?.stepRecorded?.(ctx.reports.at(-1)!, outcome.state, next);
-      if (!next) {
-        const error =
-          outcome.error ??
-          new AwfError(ErrorCodes.WORKFLOW_NO_ROUTE, `step "${step.name}" succeeded but names no next state`, {
-            step: step.name,
-          });
-        return this.report(ctx, 'failure', { error: errorJson(error) });
-      }
+      paused?.ran(step.name, outcome.state, next);
+      if (!next) return this.report(ctx, 'failure', { error: errorJson(outcome.error ?? noRoute(step.name)) });
       ctx.current = next;
     }
     return this.report(ctx, 'failure', {
@@ -197,8 +210,14 @@ export class WorkflowRunner implements StepRunner {
   private traced(ctx: RunContext, report: StepReport, events: StepOutcome['events']): void {
     const span = ctx.stepSpan;
     if (!span || !this.telemetry) return;
-    const calls = this.telemetry.finishStep(span, report, events);
+    const calls = this.telemetry.finishStep(span, report, events, ctx.workflow.name);
     if (calls && calls.events.length > 0) Object.assign(report, calls);
+  }
+
+  /** `-s`: the run is the one step; its failure is the run's. */
+  private single(ctx: RunContext, outcome: StepOutcome): RunReport {
+    if (outcome.status === 'success') return this.report(ctx, 'success');
+    return this.report(ctx, outcome.status, outcome.error ? { error: errorJson(outcome.error) } : {});
   }
 
   private terminal(step: TerminalStep, ctx: RunContext): RunReport {

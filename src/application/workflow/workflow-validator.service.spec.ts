@@ -19,14 +19,47 @@ const plugins: PluginCatalog = {
       version: '1',
       description: '',
       enabled: true,
+      status: 'enabled',
       operations: [
         { name: 'get', description: '' },
         { name: 'apply', description: '' },
       ],
     },
-    { name: 'docker', version: '1', description: '', enabled: true, operations: [{ name: 'run', description: '' }] },
-    { name: 'a_b', version: '1', description: '', enabled: true, operations: [{ name: 'c', description: '' }] },
-    { name: 'a', version: '1', description: '', enabled: true, operations: [{ name: 'b_c', description: '' }] },
+    {
+      name: 'docker',
+      version: '1',
+      description: '',
+      enabled: true,
+      status: 'enabled',
+      operations: [{ name: 'run', description: '' }],
+    },
+    {
+      name: 'a_b',
+      version: '1',
+      description: '',
+      enabled: true,
+      status: 'enabled',
+      operations: [{ name: 'c', description: '' }],
+    },
+    {
+      name: 'a',
+      version: '1',
+      description: '',
+      enabled: true,
+      status: 'enabled',
+      operations: [{ name: 'b_c', description: '' }],
+    },
+    { name: 'weather', version: '1', description: '', enabled: false, status: 'disabled', operations: [] },
+    {
+      name: 'jira',
+      version: '1',
+      description: '',
+      enabled: true,
+      status: 'broken',
+      operations: [],
+      problem:
+        "plugin jira exited with code 1 before its handshake: Error: Cannot find module 'x'\nits last stderr lines:",
+    },
   ],
 };
 
@@ -60,6 +93,42 @@ describe('WorkflowValidator: ADR 017 cross-checks', () => {
         ),
       ),
     ).toEqual(['error USER.MCP_PROXY.UNKNOWN_PLUGIN states.start.mcp_proxy.plugin_tools[0].plugin']);
+  });
+
+  it('names a disabled plugin as disabled, with the command that enables it, and a broken one with its reason', async () => {
+    const issues = await validator.validate(
+      agentWorkflow(
+        'claude',
+        '{enable: true, plugin_tools: [{plugin: weather, expose: [now]}, {plugin: jira, expose: [get]}]}',
+      ),
+    );
+    expect(issues.map((i) => [i.code, i.path, i.message])).toEqual([
+      [
+        'USER.MCP_PROXY.UNKNOWN_PLUGIN',
+        'states.start.mcp_proxy.plugin_tools[0].plugin',
+        'plugin "weather" is disabled; enable it with `awf plugin enable weather`',
+      ],
+      [
+        'USER.MCP_PROXY.UNKNOWN_PLUGIN',
+        'states.start.mcp_proxy.plugin_tools[1].plugin',
+        'plugin "jira" cannot start: plugin jira exited with code 1 before its handshake: Error: Cannot find module \'x\'',
+      ],
+    ]);
+  });
+
+  it('says so when an operation step names an operation of a disabled plugin', async () => {
+    const doc = parse(
+      'name: w\nstates:\n  initial: s\n  s:\n    type: operation\n    operation: weather.now\n    on_success: done\n  done: {type: terminal}\n',
+    );
+    const { workflow, issues } = parseWorkflow(doc, 'w');
+    const found = await validator.validate({ file: 'w.yaml', workflow, issues });
+    expect(found.map((i) => [i.code, i.path, i.message])).toEqual([
+      [
+        'WORKFLOW.VALIDATION.UNKNOWN_OPERATION',
+        'states.s.operation',
+        'plugin "weather" is disabled; enable it with `awf plugin enable weather`',
+      ],
+    ]);
   });
 
   it('reports each unknown operation, including one that belongs to another plugin', async () => {

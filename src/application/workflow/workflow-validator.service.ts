@@ -1,6 +1,6 @@
 import { isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
-import type { PluginCatalog } from '../../domain/ports/plugin-catalog.port';
+import { type PluginCatalog, unusablePlugin } from '../../domain/ports/plugin-catalog.port';
 import { resolveUpstreamServers, type UpstreamServerSpec } from '../../domain/proxy/upstream-server';
 import { type ValidationIssue, issue } from '../../domain/workflow/validation-issue.model';
 import type { AgentCatalog } from '../../domain/workflow/ports/agent-catalog.port';
@@ -101,7 +101,7 @@ export class WorkflowValidator {
         issue(
           ErrorCodes.MCP_PROXY_UNSUPPORTED_PROVIDER,
           `states.${step.name}.mcp_proxy`,
-          `mcp_proxy on provider=${step.provider} runs in coexistence mode; built-in tools are not blocked`,
+          `mcp_proxy on provider=${step.provider} runs in coexistence mode; built-in tools are not blocked (each use is recorded as bypassed; policy enforce: strict fails the step)`,
           'warning',
         ),
       );
@@ -156,12 +156,17 @@ export class WorkflowValidator {
         s.type === 'operation' && !!s.operation && !this.builtinOperations.includes(s.operation),
     );
     if (steps.length === 0) return [];
-    const installed = new Map(
-      (this.plugins ? await this.plugins.list() : []).map((p) => [p.name, p.operations.map((o) => o.name)]),
-    );
+    const catalog = this.plugins ? await this.plugins.list() : [];
+    const installed = new Map(catalog.map((p) => [p.name, p.operations.map((o) => o.name)]));
     const out: ValidationIssue[] = [];
     for (const step of steps) {
       const [plugin, ...rest] = step.operation.split('.');
+      const unusable = catalog.find((p) => p.name === plugin);
+      const why = unusable && unusablePlugin(unusable);
+      if (why) {
+        out.push(issue(ErrorCodes.WORKFLOW_UNKNOWN_OPERATION, `states.${step.name}.operation`, why));
+        continue;
+      }
       const ops = installed.get(plugin);
       const known =
         [...this.builtinOperations, ...[...installed].flatMap(([p, o]) => o.map((op) => `${p}.${op}`))].join(', ') ||
@@ -186,14 +191,19 @@ export class WorkflowValidator {
   private async checkPlugins(wf: Workflow): Promise<ValidationIssue[]> {
     const steps = wf.steps.filter((s) => s.mcpProxy?.enable && s.mcpProxy.pluginTools.length > 0);
     if (steps.length === 0) return [];
-    const installed = new Map(
-      (this.plugins ? await this.plugins.list() : []).map((p) => [p.name, new Set(p.operations.map((o) => o.name))]),
-    );
+    const catalog = this.plugins ? await this.plugins.list() : [];
+    const installed = new Map(catalog.map((p) => [p.name, new Set(p.operations.map((o) => o.name))]));
     const out: ValidationIssue[] = [];
     for (const step of steps) {
       const at = `states.${step.name}.mcp_proxy.plugin_tools`;
       const toolNames = new Map<string, string>();
       step.mcpProxy!.pluginTools.forEach((spec, i) => {
+        const listed = catalog.find((p) => p.name === spec.plugin);
+        const why = listed && unusablePlugin(listed);
+        if (why) {
+          out.push(issue(ErrorCodes.MCP_PROXY_UNKNOWN_PLUGIN, `${at}[${i}].plugin`, why));
+          return;
+        }
         const ops = installed.get(spec.plugin);
         if (!ops) {
           out.push(

@@ -14,7 +14,10 @@ import type {
 import type { RunReport } from '../../domain/workflow/run-report.model';
 import { formatIssue, type ValidationIssue } from '../../domain/workflow/validation-issue.model';
 import { resolveInputs } from './input-resolver';
-import type { Workflow } from '../../domain/workflow/workflow.model';
+import type { StepStateData } from '../../domain/workflow/interpolation.types';
+import type { StepGate } from '../../domain/workflow/ports/step-gate.port';
+import { findStep, type InputDef, type Workflow } from '../../domain/workflow/workflow.model';
+import { type DryRunPlan, dryRunPlan } from './dry-run-plan';
 import { stepEventsPath } from './agent-step.executor';
 import { planResume } from './resume-plan';
 import { RunJournal } from './run-journal';
@@ -40,6 +43,16 @@ export interface RunRequest {
   env: Record<string, string>;
   runsDir: string;
   userInput?: (step: string) => Promise<string | undefined>;
+  /** `--interactive`: asked before each top-level step. */
+  gate?: StepGate;
+  /** On a terminal: asked for each required input that has no value yet (AWF prompts for them). */
+  askInput?: (input: InputDef) => Promise<string | undefined>;
+}
+
+/** `awf run -s <step> -m states.x.Output=…`: one step alone, on mocked states. */
+export interface StepRequest extends RunRequest {
+  step: string;
+  mocks: Record<string, StepStateData>;
 }
 
 /** What the CLI commands call: one method per command. */
@@ -63,13 +76,53 @@ export class WorkflowService {
   /** Validates as `awf validate` does, then runs; invalid workflows never start a step. */
   async run(request: RunRequest): Promise<RunReport> {
     const { workflow, file } = await this.loadValid(request.target, request.observer);
-    return this.execute(
-      workflow,
-      file,
-      resolveInputs(workflow.inputs, request.inputs, request.projectInputs ?? {}, this.files),
-      request,
-      { runId: randomUUID(), seq: 0 },
-    );
+    const inputs = await this.inputsOf(workflow, request);
+    return this.execute(workflow, file, inputs, request, { runId: randomUUID(), seq: 0 });
+  }
+
+  /** `awf run <wf> --help`: the workflow as loaded (its description and inputs). */
+  async describe(target: string): Promise<Workflow> {
+    const loaded = await this.repository.load(target);
+    if (loaded.workflow) return loaded.workflow;
+    throw validationError(this.report(loaded, await this.validator.validate(loaded)));
+  }
+
+  /** `--dry-run`: the plan with its commands interpolated; nothing runs, nothing is recorded. */
+  async dryRun(request: Pick<RunRequest, 'target' | 'inputs' | 'projectInputs' | 'observer'>): Promise<DryRunPlan> {
+    const { workflow } = await this.loadValid(request.target, request.observer);
+    const inputs = resolveInputs(workflow.inputs, request.inputs, request.projectInputs ?? {}, this.files);
+    this.maskSecrets(workflow, inputs);
+    return dryRunPlan(workflow, inputs, request.inputs);
+  }
+
+  /** `-s`: the step alone, with the mocked states; not recorded in the history (nothing to resume). */
+  async runStep(request: StepRequest): Promise<RunReport> {
+    const { workflow } = await this.loadValid(request.target, request.observer);
+    const step = findStep(workflow, request.step);
+    if (!step || step.type === 'terminal') {
+      const names = workflow.steps.filter((s) => s.type !== 'terminal').map((s) => s.name);
+      throw new AwfError(
+        ErrorCodes.CLI_INVALID_ARGS,
+        `--step "${request.step}" is not a step of ${workflow.name}${step ? ' that can run (a terminal)' : ''}`,
+        { step: request.step, steps: names },
+        `Pick one of: ${names.join(', ')}.`,
+      );
+    }
+    const inputs = await this.inputsOf(workflow, request);
+    this.maskSecrets(workflow, inputs);
+    return this.runner.run(workflow, {
+      inputs,
+      env: request.env,
+      signal: request.signal,
+      cwd: request.cwd,
+      runsDir: request.runsDir,
+      observer: request.observer,
+      userInput: request.userInput,
+      runId: randomUUID(),
+      startAt: step.name,
+      seedStates: request.mocks,
+      only: true,
+    });
   }
 
   /** `awf resume`: the same workflow file, the stored inputs (flags win), from the failed step on. */
@@ -110,6 +163,27 @@ export class WorkflowService {
     return { workflow: loaded.workflow, file: loaded.file };
   }
 
+  /** Defaults, project inputs and flags; on a terminal, the required ones still missing are asked for. */
+  private async inputsOf(workflow: Workflow, request: RunRequest): Promise<Record<string, string>> {
+    const given = { ...request.inputs };
+    if (request.askInput) {
+      const project = request.projectInputs ?? {};
+      for (const def of workflow.inputs) {
+        if (!def.required || def.default !== undefined || given[def.name] !== undefined) continue;
+        if (project[def.name] !== undefined && project[def.name] !== null) continue;
+        const answer = await request.askInput(def);
+        if (answer !== undefined && answer !== '') given[def.name] = answer;
+      }
+    }
+    return resolveInputs(workflow.inputs, given, request.projectInputs ?? {}, this.files);
+  }
+
+  private maskSecrets(workflow: Workflow, inputs: Record<string, string>): Set<string> {
+    const secret = new Set(workflow.inputs.filter((d) => d.secret).map((d) => d.name));
+    this.masker.add(...[...secret].filter((name) => inputs[name] !== undefined).map((name) => inputs[name]));
+    return secret;
+  }
+
   private async execute(
     workflow: Workflow,
     file: string,
@@ -117,8 +191,7 @@ export class WorkflowService {
     request: Omit<RunRequest, 'target' | 'inputs'>,
     start: { runId: string; seq: number; startAt?: string; states?: RunOptions['seedStates'] },
   ): Promise<RunReport> {
-    const secret = new Set(workflow.inputs.filter((d) => d.secret).map((d) => d.name));
-    this.masker.add(...[...secret].filter((name) => inputs[name] !== undefined).map((name) => inputs[name]));
+    const secret = this.maskSecrets(workflow, inputs);
     const runDir = join(request.runsDir, start.runId);
     // Secret inputs are never written down: a resumed run asks for them again.
     const kept = Object.fromEntries(Object.entries(inputs).filter(([k]) => !secret.has(k)));
@@ -144,6 +217,7 @@ export class WorkflowService {
       startAt: start.startAt,
       seedStates: start.states,
       userInput: request.userInput,
+      gate: request.gate,
     });
     journal?.finished(report);
     return report;

@@ -1,5 +1,5 @@
 import { compileGlob, isLiteralGlob } from './policy-glob';
-import type { PolicyLayer } from './policy.model';
+import { type PolicyLayer, strictRule } from './policy.model';
 import { POLICY_PROBLEM, type PolicyProblem } from './policy.parser';
 import { ToolPolicy } from './tool-policy';
 
@@ -99,6 +99,14 @@ export function lintPolicy(
           );
       });
     }
+    const strict = strictRule(layers);
+    if (layer.enforce === 'audit' && strict)
+      push(
+        POLICY_PROBLEM.neverMatches,
+        `${at}.enforce`,
+        `enforce "audit" has no effect: ${strict} (a step can only narrow the defaults)`,
+        'warning',
+      );
   }
   return out;
 }

@@ -10,6 +10,11 @@ export interface PolicySpec {
   bash?: { allow?: string[]; deny?: string[] };
   budgets?: PolicyBudgets;
   approve?: ApproveRule[];
+  /**
+   * What a native tool use (an agent's own shell or editor, around the proxy) does to the step:
+   * `audit` (the default) records it as `bypassed`; `strict` also stops the agent and fails the step.
+   */
+  enforce?: 'audit' | 'strict';
 }
 
 export interface PolicyBudgets {
@@ -51,9 +56,16 @@ export interface PolicyRefusal {
 
 /** What the policy decided about one call: the record kept in audit, span, log and summary. */
 export interface PolicyDecision {
-  decision: 'allowed' | 'denied' | 'approved' | 'rejected';
+  /** `bypassed`: the agent used its own tool, which the policy never saw (recorded by `awf run`). */
+  decision: 'allowed' | 'denied' | 'approved' | 'rejected' | 'bypassed';
   code?: PolicyRefusalCode;
   rule?: string;
   /** Paths dropped from a Glob/Grep answer by the path rules. */
   hidden?: number;
+}
+
+/** The layer that makes the step strict, as its rule reads (`step review: enforce "strict"`); absent: audit only. */
+export function strictRule(layers: readonly PolicyLayer[]): string | undefined {
+  const layer = layers.find((l) => l.enforce === 'strict');
+  return layer ? `${layer.origin}: enforce "strict"` : undefined;
 }

@@ -22,7 +22,8 @@ const SECTIONS: Record<string, Record<string, GlobKind | 'budgets'>> = {
   paths: { read: 'path', write: 'path', deny: 'path' },
   bash: { allow: 'command', deny: 'command' },
 };
-const TOP = ['tools', 'paths', 'bash', 'budgets', 'approve'];
+const TOP = ['tools', 'paths', 'bash', 'budgets', 'approve', 'enforce'];
+const ENFORCE = ['audit', 'strict'];
 const BUDGETS = ['calls', 'per_tool', 'write_bytes', 'bash_seconds'];
 const UNITS: Record<string, number> = {
   '': 1,
@@ -56,6 +57,15 @@ export function parsePolicy(raw: unknown, at: string, problems: PolicyProblem[])
   }
   if (r.budgets !== undefined && r.budgets !== null) spec.budgets = budgets(r.budgets, `${at}.budgets`, problems);
   if (r.approve !== undefined && r.approve !== null) spec.approve = approveRules(r.approve, `${at}.approve`, problems);
+  if (r.enforce !== undefined && r.enforce !== null) {
+    if (ENFORCE.includes(r.enforce as string)) spec.enforce = r.enforce as PolicySpec['enforce'];
+    else
+      problems.push({
+        code: POLICY_PROBLEM.invalid,
+        path: `${at}.enforce`,
+        message: `enforce must be ${ENFORCE.map((e) => `"${e}"`).join(' or ')}`,
+      });
+  }
   return spec;
 }
 

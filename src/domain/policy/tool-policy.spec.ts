@@ -1,5 +1,6 @@
 import { parsePolicy, type PolicyProblem } from './policy.parser';
-import type { PolicyLayer } from './policy.model';
+import { type PolicyLayer, strictRule } from './policy.model';
+import { lintPolicy } from './policy-lint';
 import { ToolPolicy } from './tool-policy';
 
 const layer = (origin: string, raw: unknown): PolicyLayer => {
@@ -109,7 +110,7 @@ describe('parsePolicy', () => {
         paths: { write: ['/abs', 'src/[x'] },
         budgets: { calls: -1, write_bytes: 'lots', per_tool: { Bash: 1.5 } },
         approve: [{ match: 'Bash', auto: 'yes' }, 7],
-        enforce: 'strict',
+        enforce: 'always',
       },
       'policy',
       problems,
@@ -125,6 +126,36 @@ describe('parsePolicy', () => {
       'USER.POLICY.INVALID policy.budgets.per_tool.Bash',
       'USER.POLICY.INVALID policy.approve[0].auto',
       'USER.POLICY.INVALID policy.approve[1]',
+      'USER.POLICY.INVALID policy.enforce',
+    ]);
+  });
+
+  it('reads enforce, and the first strict layer is the rule that makes a step strict', () => {
+    expect(parsePolicy({ enforce: 'strict' }, 'p', []).enforce).toBe('strict');
+    expect(parsePolicy({ enforce: 'audit' }, 'p', []).enforce).toBe('audit');
+    expect(strictRule([{ origin: '.awf/config.yaml' }, { origin: 'step s', enforce: 'audit' }])).toBeUndefined();
+    // A step's `audit` cannot undo the defaults' `strict`: layers only narrow.
+    expect(
+      strictRule([
+        { origin: '.awf/config.yaml', enforce: 'strict' },
+        { origin: 'step s', enforce: 'audit' },
+      ]),
+    ).toBe('.awf/config.yaml: enforce "strict"');
+  });
+
+  it("warns that a step's enforce: audit under strict defaults has no effect", () => {
+    const layers: PolicyLayer[] = [
+      { origin: '.awf/config.yaml', enforce: 'strict' },
+      { origin: 'step s', enforce: 'audit' },
+    ];
+    expect(lintPolicy(layers, ['Read'], true, (o) => o)).toEqual([
+      {
+        code: 'USER.POLICY.NEVER_MATCHES',
+        path: 'step s.enforce',
+        message:
+          'enforce "audit" has no effect: .awf/config.yaml: enforce "strict" (a step can only narrow the defaults)',
+        severity: 'warning',
+      },
     ]);
   });
 

@@ -30,6 +30,23 @@ export interface AgentConversation {
   systemPrompt?: string;
 }
 
+/**
+ * A tool the agent ran on its own, around the proxy and its policy (coexistence mode), as its
+ * CLI reported it in its JSON event stream. Reported once when seen starting and again when done.
+ */
+export interface NativeToolUse {
+  /** The CLI's own name for it: Codex `command_execution`, OpenCode `bash`, `mcp:<server>/<tool>`. */
+  tool: string;
+  /** Unique within one run of the CLI: the start and the end of one use share it. */
+  id: string;
+  /** Argument name → size (string or array length, else the type name): never the values. */
+  argsShape: Record<string, number | string>;
+  status: 'running' | 'ok' | 'error';
+  /** Epoch milliseconds, when the CLI says (OpenCode does); else the time it was seen. */
+  startedAt?: number;
+  endedAt?: number;
+}
+
 export interface AgentRunRequest {
   workflow: string;
   step: string;
@@ -43,6 +60,8 @@ export interface AgentRunRequest {
   env: Readonly<Record<string, string>>;
   proxy?: ProxyInjection;
   conversation?: AgentConversation;
+  /** Told of each native tool use as the CLI reports it (providers whose CLI can report them). */
+  onNativeToolUse?: (use: NativeToolUse) => void;
 }
 
 export interface AgentRunResult {

@@ -4,12 +4,27 @@ export interface PluginOperationInfo {
   description: string;
 }
 
+/** `disabled`: never started (`awf plugin enable <name>` enables it); `broken`: it could not start. */
+export type PluginStatus = 'enabled' | 'disabled' | 'broken';
+
 export interface InstalledPlugin {
   name: string;
   version: string;
   description: string;
   enabled: boolean;
+  status: PluginStatus;
   operations: PluginOperationInfo[];
+  /** Why a broken plugin cannot start: its first line is the reason, the lines after it the evidence. */
+  problem?: string;
+}
+
+/** What a step that needs `plugin` is told when it is disabled or broken; undefined when it is usable. */
+export function unusablePlugin(plugin: InstalledPlugin): string | undefined {
+  if (plugin.status === 'disabled')
+    return `plugin "${plugin.name}" is disabled; enable it with \`awf plugin enable ${plugin.name}\``;
+  if (plugin.status === 'broken')
+    return `plugin "${plugin.name}" cannot start: ${(plugin.problem ?? 'unknown reason').split('\n')[0]}`;
+  return undefined;
 }
 
 /**

@@ -33,6 +33,9 @@ export interface RunRecord {
  * - `eventsPath` is where a step's proxy appends its audit lines (absolute).
  * - `readEvents` never throws for a missing file (a step that called no tool) and skips
  *   lines that do not parse (a process killed mid-line), so a summary is always possible.
+ * - `appendEvents` adds lines to a step's audit trail written by `run` itself (the tools an agent
+ *   used around the proxy), once the step's `mcp-serve` is gone; it never throws (a full disk
+ *   costs the record, not the run).
  * - `saveMeta` replaces `run.json` atomically, in `dir` or else the run's own directory.
  * - `load` rejects with `USER.RUN.NOT_FOUND` for an unknown or malformed id.
  */
@@ -40,6 +43,7 @@ export interface RunHistory {
   allocate(runId: string): string;
   eventsPath(runId: string, step: string): string;
   readEvents(path: string): ToolCallEvent[];
+  appendEvents(path: string, events: readonly ToolCallEvent[]): void;
   saveMeta(meta: RunRecordMeta, dir?: string): void;
   load(runId: string): RunRecord;
 }

@@ -1,13 +1,37 @@
-import type { ProxyTelemetryConfig, TelemetryExporterName } from '../proxy/proxy-config';
+import type {
+  MetricsExporterName,
+  OtlpProtocol,
+  ProxyTelemetryConfig,
+  TelemetryExporterName,
+  TraceSamplerName,
+} from '../proxy/proxy-config';
+
+/** Where metrics go: OTLP only; `none` (the default) loads no metrics code at all. */
+export interface MetricsSettings {
+  exporter: MetricsExporterName;
+  /** The full metrics URL (http/protobuf: `…/v1/metrics`; grpc: `http://host:port`). */
+  endpoint?: string;
+  protocol?: OtlpProtocol;
+  timeoutMs?: number;
+  /** How often a long process exports (OTEL_METRIC_EXPORT_INTERVAL); every process exports at exit. */
+  intervalMs?: number;
+}
 
 /** Where spans go. `none` (the default) loads no tracing code at all. */
 export interface TelemetrySettings {
   exporter: TelemetryExporterName;
-  /** OTLP/HTTP base URL (`/v1/traces` is appended) for `otlp`. */
+  /** The full traces URL for `otlp` (http/protobuf: `…/v1/traces`; grpc: `http://host:port`). */
   endpoint?: string;
+  protocol?: OtlpProtocol;
+  /** One export's bound, connection included; also what the exit waits for at most. */
+  timeoutMs?: number;
   /** JSON Lines file for `file`. */
   file?: string;
   serviceName?: string;
+  /** OTEL_RESOURCE_ATTRIBUTES, service.name excepted (serviceName carries it). */
+  resource?: Record<string, string>;
+  sampler?: { name: TraceSamplerName; ratio?: number };
+  metrics?: MetricsSettings;
 }
 
 /**

@@ -11,6 +11,8 @@ export interface ToolScope {
   rootDir: string;
   interceptBuiltins: boolean;
   pluginTools: readonly PluginToolSpec[];
+  /** The run's project dir (`project_dir`): where `./.awf/plugins` is; absent: the working directory. */
+  projectDir?: string;
   /** Other MCP servers whose tools are served (absent: none). */
   upstreams?: readonly UpstreamServerSpec[];
   limits: Readonly<ProxyLimits>;

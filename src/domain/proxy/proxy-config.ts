@@ -11,13 +11,46 @@ export interface PluginToolSpec {
 }
 
 export type TelemetryExporterName = 'none' | 'otlp' | 'console' | 'file';
+export type MetricsExporterName = 'none' | 'otlp';
+/** OTLP's transports as OTEL_EXPORTER_OTLP_PROTOCOL names them (http/json is not offered). */
+export type OtlpProtocol = 'http/protobuf' | 'grpc';
+/** OTEL_TRACES_SAMPLER's names, the spec's built-in samplers. */
+export const TRACE_SAMPLERS = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;
+export type TraceSamplerName = (typeof TRACE_SAMPLERS)[number];
 
+/** Metrics over OTLP: where and how, as resolved by `awf run` (endpoint is the full URL). */
+export interface ProxyMetricsConfig {
+  exporter: MetricsExporterName;
+  endpoint?: string;
+  protocol?: OtlpProtocol;
+  timeout_ms?: number;
+  interval_ms?: number;
+}
+
+/**
+ * The run's telemetry settings, resolved once by `awf run` (flags, .awf/config.yaml, OTEL_*),
+ * so the step's `mcp-serve` exports the same way whatever its agent passes on of the
+ * environment. `endpoint` is the full traces URL. Headers are never written here (tokens).
+ */
 export interface ProxyTelemetryConfig {
   exporter: TelemetryExporterName;
   traceparent?: string;
   endpoint?: string;
+  protocol?: OtlpProtocol;
+  timeout_ms?: number;
   file?: string;
   service_name?: string;
+  resource?: Record<string, string>;
+  sampler?: TraceSamplerName;
+  sampler_ratio?: number;
+  metrics?: ProxyMetricsConfig;
 }
 
 /** Caps and timeouts. Every field has a default in {@link DEFAULT_LIMITS}. */
@@ -57,6 +90,11 @@ export interface ProxyConfig {
   upstreams?: UpstreamServerSpec[];
   /** Absolute sandbox root; defaults to the working directory of `mcp-serve`. */
   root_dir?: string;
+  /**
+   * Absolute project dir of the run (where `.awf/config.yaml` and `.awf/plugins` are): its
+   * extensions and plugins are loaded whatever the cwd of the agent that starts `mcp-serve`.
+   */
+  project_dir?: string;
   workflow?: string;
   step?: string;
   run_id?: string;

@@ -44,6 +44,28 @@ describe('runAgentProcess', () => {
     expect(JSON.parse(readFileSync(probe, 'utf8'))).toMatchObject({ argv: ['a b', '--flag'], pwd: dir });
   });
 
+  it('hands each whole stdout line to a watcher as it comes, the last one without a newline too', async () => {
+    const lines: string[] = [];
+    const text = '{"a":1}\n{"b":"é"}\n\nlast';
+    const out = await runAgentProcess(spec({ FAKE_STDOUT: text }, { onStdoutLine: (l: string) => void lines.push(l) }));
+    expect(lines).toEqual(['{"a":1}', '{"b":"é"}', '', 'last']);
+    expect(out.stdout).toBe(text);
+  });
+
+  it('keeps the run going when the watcher throws', async () => {
+    const out = await runAgentProcess(
+      spec(
+        { FAKE_STDOUT: 'x\n' },
+        {
+          onStdoutLine: () => {
+            throw new Error('watcher bug');
+          },
+        },
+      ),
+    );
+    expect(out).toMatchObject({ stdout: 'x\n', exitCode: 0 });
+  });
+
   it('names a missing binary with EXECUTION.AGENT.BINARY_NOT_FOUND and an install hint', async () => {
     const err = await failure(
       runAgentProcess({ ...spec({}), binary: join(dir, 'no-such-cli'), installHint: 'npm install -g fake' }),

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
 import { AwfError } from '../../domain/errors/awf-error';
 import { withStderrTail } from '../../domain/errors/stderr-tail';
 import { ErrorCodes } from '../../domain/errors/error-codes';
@@ -17,6 +18,8 @@ export interface AgentProcessSpec {
   killGraceMs?: number;
   /** Where to point users when the binary is missing. */
   installHint?: string;
+  /** Each complete stdout line as it arrives (a CLI's JSON events, watched while it runs). */
+  onStdoutLine?: (line: string) => void;
 }
 
 export interface AgentProcessOutput {
@@ -53,9 +56,11 @@ export function runAgentProcess(spec: AgentProcessSpec): Promise<AgentProcessOut
     let ending: 'timeout' | 'cancelled' | undefined;
     let settled = false;
 
+    const lines = spec.onStdoutLine ? lineSplitter(spec.onStdoutLine) : undefined;
     child.stdout.on('data', (chunk: Buffer) => {
       if (stdoutBytes < STDOUT_CAP) stdout.push(chunk);
       stdoutBytes += chunk.length;
+      lines?.push(chunk);
     });
     child.stderr.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_KEEP);
@@ -90,6 +95,7 @@ export function runAgentProcess(spec: AgentProcessSpec): Promise<AgentProcessOut
         await Promise.race([drained, sleep(2000)]);
         child.stdout.destroy();
         child.stderr.destroy();
+        lines?.end();
         const tail = lastLines(stderr);
         finish(() => {
           if (ending === 'timeout') return reject(timedOut(spec, tail));
@@ -100,6 +106,34 @@ export function runAgentProcess(spec: AgentProcessSpec): Promise<AgentProcessOut
       });
     });
   });
+}
+
+/** Feeds `onLine` whole lines of a byte stream; a watcher that throws never breaks the run. */
+function lineSplitter(onLine: (line: string) => void): { push(chunk: Buffer): void; end(): void } {
+  const decoder = new StringDecoder('utf8'); // a character may straddle two chunks
+  let partial = '';
+  const emit = (line: string) => {
+    try {
+      onLine(line);
+    } catch {
+      // The output is parsed again in full when the CLI ends; a watcher's fault is not the agent's.
+    }
+  };
+  return {
+    push(chunk) {
+      const text = partial + decoder.write(chunk);
+      const parts = text.split('\n');
+      partial = parts.pop() ?? '';
+      // A line longer than the cap is not an event anyone watches for: drop it rather than grow.
+      if (partial.length > STDOUT_CAP) partial = '';
+      for (const line of parts) emit(line);
+    },
+    end() {
+      partial += decoder.end();
+      if (partial) emit(partial);
+      partial = '';
+    },
+  };
 }
 
 /** SIGTERM to the group, SIGKILL after `grace` if anything is still there. Resolves when it is empty. */

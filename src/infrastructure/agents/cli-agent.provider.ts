@@ -1,12 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
-import type { AgentProvider, AgentRunRequest, AgentRunResult } from '../../domain/ports/agent-provider.port';
+import type {
+  AgentProvider,
+  AgentRunRequest,
+  AgentRunResult,
+  NativeToolUse,
+} from '../../domain/ports/agent-provider.port';
 import type { AppLogger } from '../../domain/ports/app-logger.port';
 import { APP_LOGGER } from '../../domain/ports/tokens';
 import { AgentOptions } from './agent-options';
 import { runAgentProcess } from './agent-process.runner';
 import { PrivateTempDir } from '../core/private-temp-dir';
+import { asRecord, type JsonEvent } from './ndjson';
 
 /** What one provider puts on the command line and in the environment for one step. */
 export interface CliInvocation {
@@ -60,6 +66,14 @@ export abstract class CliAgentProvider implements AgentProvider {
   protected abstract invocation(ctx: CliRunContext): CliInvocation;
   protected abstract parse(stdout: string): ParsedAgentOutput;
 
+  /**
+   * The native tool use one event of the CLI's JSON stream reports, if any: a tool that is not
+   * the proxy's (`serverName`). Providers whose CLI keeps tools of its own override it.
+   */
+  protected nativeToolUse(_event: JsonEvent, _serverName: string): NativeToolUse | undefined {
+    return undefined;
+  }
+
   async run(request: AgentRunRequest): Promise<AgentRunResult> {
     if (!request.prompt || request.prompt.trim() === '') {
       throw new AwfError(ErrorCodes.AGENT_INVALID_OPTIONS, `${this.name}: the prompt is empty`, {
@@ -81,6 +95,7 @@ export abstract class CliAgentProvider implements AgentProvider {
         timeoutMs: request.timeoutMs,
         signal: request.signal,
         installHint: this.installHint,
+        onStdoutLine: this.watcher(request),
       });
       const parsed = this.parse(stdout);
       if (parsed.error !== undefined) {
@@ -100,6 +115,19 @@ export abstract class CliAgentProvider implements AgentProvider {
     } finally {
       dir.remove();
     }
+  }
+
+  /** Reads the CLI's events as they come, for bypass detection (docs/policy.md, ADR 171). */
+  private watcher(request: AgentRunRequest): ((line: string) => void) | undefined {
+    const report = request.onNativeToolUse;
+    const server = request.proxy?.serverName;
+    if (!report || !server) return undefined;
+    return (line) => {
+      const text = line.trim();
+      if (!text.startsWith('{')) return;
+      const use = this.nativeToolUse(asRecord(JSON.parse(text)), server);
+      if (use) report(use);
+    };
   }
 
   /**

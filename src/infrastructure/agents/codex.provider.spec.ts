@@ -60,3 +60,40 @@ describe('CodexAgentProvider', () => {
     });
   });
 });
+
+describe('CodexAgentProvider: its own tools, read from the event stream as they run', () => {
+  const STREAM = [
+    '{"type":"thread.started","thread_id":"t1"}',
+    '{"type":"item.completed","item":{"id":"item_0","type":"error","message":"Model metadata not found"}}',
+    '{"type":"item.started","item":{"id":"item_1","type":"command_execution","command":"/bin/bash -lc \'rm -rf build\'","status":"in_progress"}}',
+    '{"type":"item.completed","item":{"id":"item_1","type":"command_execution","command":"/bin/bash -lc \'rm -rf build\'","exit_code":1,"status":"failed"}}',
+    '{"type":"item.completed","item":{"id":"item_2","type":"mcp_tool_call","server":"awf-proxy","tool":"Read","status":"completed"}}',
+    '{"type":"item.completed","item":{"id":"item_3","type":"mcp_tool_call","server":"github","tool":"create_issue","arguments":{"title":"x"},"status":"completed"}}',
+    '{"type":"item.completed","item":{"id":"item_4","type":"file_change","changes":[{"path":"a.ts","kind":"update"}],"status":"completed"}}',
+    '{"type":"item.completed","item":{"id":"item_5","type":"reasoning","text":"thinking"}}',
+    '{"type":"item.completed","item":{"id":"item_6","type":"some_future_tool","status":"completed"}}',
+    '{"type":"item.completed","item":{"id":"item_7","type":"agent_message","text":"Done."}}',
+  ].join('\n');
+
+  it('reports every tool that is not the proxy, never the values of its arguments', async () => {
+    const uses: unknown[] = [];
+    await runFake(new CodexAgentProvider(recordingLogger()), STREAM, {
+      proxy: proxyInjection(false),
+      onNativeToolUse: (use) => void uses.push(use),
+    });
+    expect(uses).toEqual([
+      { tool: 'command_execution', id: 'item_1', argsShape: { command: 28 }, status: 'running' },
+      { tool: 'command_execution', id: 'item_1', argsShape: { command: 28 }, status: 'error' },
+      { tool: 'mcp:github/create_issue', id: 'item_3', argsShape: { title: 1 }, status: 'ok' },
+      { tool: 'file_change', id: 'item_4', argsShape: { changes: 1 }, status: 'ok' },
+      // An item kind this version does not know is a tool until shown otherwise.
+      { tool: 'some_future_tool', id: 'item_6', argsShape: {}, status: 'ok' },
+    ]);
+  });
+
+  it('watches nothing when the step has no proxy', async () => {
+    const uses: unknown[] = [];
+    await runFake(new CodexAgentProvider(recordingLogger()), STREAM, { onNativeToolUse: (u) => void uses.push(u) });
+    expect(uses).toEqual([]);
+  });
+});

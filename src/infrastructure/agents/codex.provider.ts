@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import type { NativeToolUse } from '../../domain/ports/agent-provider.port';
 import { ProvidesAgent } from '../../domain/ports/markers';
+import { codexNativeToolUse } from './native-tool-uses';
 import { CliAgentProvider, type CliInvocation, type CliRunContext, type ParsedAgentOutput } from './cli-agent.provider';
-import { asNumber, asRecord, parseNdjson, sessionOf } from './ndjson';
+import { asNumber, asRecord, type JsonEvent, parseNdjson, sessionOf } from './ndjson';
 
 /**
  * Codex features (0.171) that give the model its own shell, file, web and sub-agent tools.
@@ -72,6 +74,10 @@ export class CodexAgentProvider extends CliAgentProvider {
     }
     args.push('--', ...(session ? [session] : []), prompt);
     return { args, env };
+  }
+
+  protected override nativeToolUse(event: JsonEvent, serverName: string): NativeToolUse | undefined {
+    return codexNativeToolUse(event, serverName);
   }
 
   protected parse(stdout: string): ParsedAgentOutput {

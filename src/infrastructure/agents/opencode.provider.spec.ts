@@ -71,3 +71,37 @@ describe('OpencodeAgentProvider', () => {
     }
   });
 });
+
+describe('OpencodeAgentProvider: its own tools, read from the event stream as they run', () => {
+  const tool = (name: string, status: string, input: object, callID: string) =>
+    JSON.stringify({
+      type: 'tool_use',
+      timestamp: 1000,
+      part: { type: 'tool', tool: name, callID, state: { status, input, time: { start: 100, end: 350 } } },
+    });
+
+  it("reports each tool that is not one of the proxy's, with its times and argument sizes", async () => {
+    const uses: unknown[] = [];
+    const stream = [
+      tool('awf-proxy_Read', 'completed', { file_path: 'a.txt' }, 'c1'),
+      tool('bash', 'completed', { command: 'ls -la', description: 'list' }, 'c2'),
+      tool('write', 'error', { filePath: '/etc/x', content: 'abc' }, 'c3'),
+      '{"type":"text","part":{"text":"done"}}',
+    ].join('\n');
+    await runFake(new OpencodeAgentProvider(recordingLogger()), stream, {
+      proxy: proxyInjection(false),
+      onNativeToolUse: (use) => void uses.push(use),
+    });
+    expect(uses).toEqual([
+      { tool: 'bash', id: 'c2', argsShape: { command: 6, description: 4 }, status: 'ok', startedAt: 100, endedAt: 350 },
+      {
+        tool: 'write',
+        id: 'c3',
+        argsShape: { filePath: 6, content: 3 },
+        status: 'error',
+        startedAt: 100,
+        endedAt: 350,
+      },
+    ]);
+  });
+});

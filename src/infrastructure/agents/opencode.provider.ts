@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { Injectable } from '@nestjs/common';
+import type { NativeToolUse } from '../../domain/ports/agent-provider.port';
 import { ProvidesAgent } from '../../domain/ports/markers';
+import { opencodeNativeToolUse } from './native-tool-uses';
 import { CliAgentProvider, type CliInvocation, type CliRunContext, type ParsedAgentOutput } from './cli-agent.provider';
 import { asNumber, asRecord, type JsonEvent, parseNdjson, sessionOf } from './ndjson';
 
@@ -51,6 +53,10 @@ export class OpencodeAgentProvider extends CliAgentProvider {
     }
     args.push('--', prompt);
     return { args, env };
+  }
+
+  protected override nativeToolUse(event: JsonEvent, serverName: string): NativeToolUse | undefined {
+    return opencodeNativeToolUse(event, serverName);
   }
 
   protected parse(stdout: string): ParsedAgentOutput {

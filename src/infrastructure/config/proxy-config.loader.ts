@@ -65,6 +65,9 @@ function unknownKeys(raw: Record<string, unknown>): string[] {
     raw.upstreams.forEach((spec, i) => found.push(...extra(spec, KNOWN_KEYS.upstreams, `upstreams[${i}].`)));
   }
   found.push(...extra(raw.telemetry, KNOWN_KEYS.telemetry, 'telemetry.'));
+  found.push(
+    ...extra((raw.telemetry as { metrics?: unknown } | undefined)?.metrics, KNOWN_KEYS.metrics, 'telemetry.metrics.'),
+  );
   found.push(...extra(raw.limits, KNOWN_KEYS.limits, 'limits.'));
   return found;
 }
@@ -74,4 +77,19 @@ function extra(value: unknown, allowed: readonly string[], prefix: string): stri
   return Object.keys(value)
     .filter((k) => !allowed.includes(k))
     .map((k) => prefix + k);
+}
+
+/**
+ * The `project_dir` a config file names, read before `mcp-serve` builds its container (the
+ * project's extensions go into it); `fallback` when there is none. Anything wrong with the
+ * file is left to the full load, which reports it.
+ */
+export function projectDirOf(file: string | undefined, fallback: string = process.cwd()): string {
+  if (!file) return fallback;
+  try {
+    const dir = (JSON.parse(readFileSync(file, 'utf8')) as { project_dir?: unknown }).project_dir;
+    return typeof dir === 'string' && dir.startsWith('/') ? dir : fallback;
+  } catch {
+    return fallback;
+  }
 }

@@ -1,6 +1,7 @@
 import { isPlainObject } from '../../domain/model/plain-object';
 import { parsePolicy, type PolicyProblem } from '../../domain/policy/policy.parser';
 import { TRACEPARENT_PATTERN } from '../../domain/model/traceparent';
+import { TRACE_SAMPLERS } from '../../domain/proxy/proxy-config';
 
 /**
  * The shape of the step's proxy config, checked by hand: `awf mcp-serve` validates it on every
@@ -67,12 +68,27 @@ const UPSTREAM: Record<string, Check> = {
   timeout_ms: optional(positiveInt),
 };
 
+const PROTOCOL = optional(oneOf('http/protobuf', 'grpc'));
+const METRICS: Record<string, Check> = {
+  exporter: oneOf('none', 'otlp'),
+  endpoint: optional(string),
+  protocol: PROTOCOL,
+  timeout_ms: optional(positiveInt),
+  interval_ms: optional(positiveInt),
+};
+
 const TELEMETRY: Record<string, Check> = {
   exporter: oneOf('none', 'otlp', 'console', 'file'),
   traceparent: optional(matching(TRACEPARENT_PATTERN)),
   endpoint: optional(string),
+  protocol: PROTOCOL,
+  timeout_ms: optional(positiveInt),
   file: optional(string),
   service_name: optional(string),
+  resource: optional(stringMap),
+  sampler: optional(oneOf(...TRACE_SAMPLERS)),
+  sampler_ratio: optional((v, p) => (typeof v === 'number' && v >= 0 && v <= 1 ? undefined : `${p} must be 0 to 1`)),
+  metrics: optional(section(METRICS)),
 };
 
 const LIMITS: Record<string, Check> = {
@@ -113,6 +129,7 @@ const ROOT: Record<string, Check> = {
     ),
   ),
   root_dir: optional(all(string, matching(/^\//, 'root_dir must be an absolute path'))),
+  project_dir: optional(all(string, matching(/^\//, 'project_dir must be an absolute path'))),
   workflow: optional(string),
   step: optional(string),
   run_id: optional(string),
@@ -129,6 +146,7 @@ export const KNOWN_KEYS = {
   plugin_tools: Object.keys(PLUGIN_TOOL),
   upstreams: Object.keys(UPSTREAM),
   telemetry: Object.keys(TELEMETRY),
+  metrics: Object.keys(METRICS),
   limits: Object.keys(LIMITS),
 } as const;
 

@@ -41,6 +41,7 @@ export function buildToolScope(
   return Object.freeze({
     rootDir,
     interceptBuiltins: config.intercept_builtins,
+    ...(config.project_dir ? { projectDir: config.project_dir } : {}),
     pluginTools: Object.freeze(
       config.plugin_tools.map((p) => Object.freeze({ plugin: p.plugin, expose: [...p.expose] })),
     ),

@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { ToolCallEvent } from '../../domain/model/tool-call-event';
@@ -65,6 +65,17 @@ export class RunFilesStore implements RunHistory {
         return [];
       }
     });
+  }
+
+  appendEvents(path: string, events: readonly ToolCallEvent[]): void {
+    if (events.length === 0) return;
+    try {
+      // The step's mcp-serve makes the file on its first call; a step that only bypassed it has none.
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      appendFileSync(path, events.map((e) => JSON.stringify(e) + '\n').join(''), { mode: 0o600 });
+    } catch {
+      // The audit trail is a record; losing a line must not turn a finished step into a crash.
+    }
   }
 
   saveMeta(meta: RunRecordMeta, dir: string = this.dirOf(meta.run_id)): void {

@@ -2,18 +2,16 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { AppLogger } from '../../domain/ports/app-logger.port';
-import type { InstalledPlugin, PluginCatalog } from '../../domain/ports/plugin-catalog.port';
+import type { InstalledPlugin, PluginCatalog, PluginStatus } from '../../domain/ports/plugin-catalog.port';
 import { APP_LOGGER } from '../../domain/ports/tokens';
 import { PluginDiscovery } from './plugin-discovery.service';
 import { PluginHost } from './plugin-host.service';
 import { PluginStateStore } from './plugin-state.store';
 
-export type PluginStatus = 'enabled' | 'disabled' | 'broken';
+export type { PluginStatus };
 
 export interface PluginListing extends InstalledPlugin {
-  status: PluginStatus;
   dir: string;
-  problem?: string;
 }
 
 /**

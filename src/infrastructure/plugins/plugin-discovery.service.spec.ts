@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PluginDiscovery } from './plugin-discovery.service';
@@ -74,6 +74,20 @@ describe('plugin discovery, manifests and enable state', () => {
       launch: { command: join(root, 'a', 'time', 'awf-plugin-time') },
     });
     expect(byName.weather.launch?.command).toBe(join(root, 'a', 'awf-plugin-weather', 'awf-plugin-weather'));
+  });
+
+  it('follows a symbolic link to a plugin folder (ln -s ~/weather .awf/plugins/weather), and skips dangling ones', () => {
+    plugin('home', 'weather', manifest('weather', 'command: node dist/plugin.js\n'));
+    mkdirSync(join(root, 'project/.awf/plugins'), { recursive: true });
+    symlinkSync(join(root, 'home/weather'), join(root, 'project/.awf/plugins/weather'));
+    symlinkSync(join(root, 'home/gone'), join(root, 'project/.awf/plugins/gone'));
+    writeFileSync(join(root, 'home/file.yaml'), manifest('file'));
+    symlinkSync(join(root, 'home/file.yaml'), join(root, 'project/.awf/plugins/file'));
+    const found = new PluginDiscovery().discover(join(root, 'project'));
+    expect(found.map((p) => [p.name, p.dir, p.problem ?? 'ok'])).toEqual([
+      ['weather', join(root, 'project/.awf/plugins/weather'), 'ok'],
+    ]);
+    expect(found[0].launch?.cwd).toBe(join(root, 'project/.awf/plugins/weather'));
   });
 
   it('keeps enable state in plugins.json: no entry means enabled, other fields survive', () => {

@@ -121,7 +121,7 @@ export class PluginHost implements OnModuleDestroy {
       connection.close();
       throw new AwfError(
         ErrorCodes.PLUGIN_START_FAILED,
-        `plugin ${plugin.name} failed to start: ${(err as Error).message}${child.stderrNote()}`,
+        `plugin ${plugin.name} failed to start: ${(err as Error).message.split('\n')[0]}${child.reasonNote()}`,
         { plugin: plugin.name },
         undefined,
         { cause: err },

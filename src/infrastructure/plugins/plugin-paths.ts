@@ -5,9 +5,11 @@ import { join, resolve } from 'node:path';
 /**
  * Where plugins live, as AWF looks for them: `AWF_PLUGINS_PATH` alone when set (a
  * path-list, ':'-separated), else `./.awf/plugins` then `$XDG_DATA_HOME/awf/plugins`.
- * Directories that do not exist are dropped.
+ * Directories that do not exist are dropped. `AWF_SKIP_PLUGINS=1` (`awf run --skip-plugins`,
+ * inherited by the run's mcp-serve processes): none at all.
  */
 export function pluginSearchDirs(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string[] {
+  if (env.AWF_SKIP_PLUGINS === '1') return [];
   const candidates = env.AWF_PLUGINS_PATH
     ? env.AWF_PLUGINS_PATH.split(':')
         .filter(Boolean)

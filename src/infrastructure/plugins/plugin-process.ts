@@ -9,10 +9,18 @@ import type { AppLogger } from '../../domain/ports/app-logger.port';
 import { type HandshakeEndpoint, MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE, parseHandshake } from '../../sdk/wire/handshake';
 import type { PluginLaunch } from './plugin-manifest';
 import { dieWithParent, killOnHostExit } from '../core/child-orphan.guard';
+import { meaningfulStderrLine } from './plugin-stderr';
 
-export const HANDSHAKE_TIMEOUT_MS = 5_000;
+/**
+ * From spawn to the handshake line. AWF allows 5 s, for Go plugins that answer in
+ * milliseconds; a Node plugin needs about 0.5 s idle and took more than 5 s on a loaded
+ * two-core machine. The deadline only matters for a plugin that is alive and silent (one
+ * that exits is reported at once), so a longer one costs nothing when things go wrong
+ * (docs/adr/220-plugins-install-and-handshake-deadline.md).
+ */
+export const HANDSHAKE_TIMEOUT_MS = 20_000;
 
-/** AWF's 5 s, unless AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS says otherwise (slow or overloaded machines). */
+/** 20 s, unless AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS says otherwise. */
 export function handshakeTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
   const value = Number(env.AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS);
   return Number.isFinite(value) && value > 0 ? value : HANDSHAKE_TIMEOUT_MS;
@@ -32,6 +40,8 @@ export interface PluginExit {
  */
 export class PluginProcess {
   private readonly tail: string[] = [];
+  /** The first lines too: a crash's reason comes early, before a logger's noise fills the tail. */
+  private readonly head: string[] = [];
   private exitInfo?: PluginExit;
   private stopping = false;
   readonly exited: Promise<PluginExit>;
@@ -52,6 +62,7 @@ export class PluginProcess {
     });
     createInterface({ input: child.stderr! }).on('line', (line) => {
       if (!line.trim()) return;
+      if (this.head.length < STDERR_TAIL_LINES) this.head.push(line);
       this.tail.push(line);
       if (this.tail.length > STDERR_TAIL_LINES) this.tail.shift();
       logPluginLine(logger, line);
@@ -134,7 +145,7 @@ export class PluginProcess {
         reject(
           new AwfError(
             code,
-            `${message}${this.stderrNote()}`,
+            `${message}${this.reasonNote()}`,
             { plugin: this.name, command: launch.command, pid: this.child.pid },
             hint,
           ),
@@ -195,6 +206,16 @@ export class PluginProcess {
   stderrNote(whenEmpty = ''): string {
     const tail = this.stderrTail();
     return tail.length ? `; its last stderr lines:\n${tail.join('\n')}` : whenEmpty;
+  }
+
+  /**
+   * `: <the line that says why>` for the first line of an error message (what `awf plugin
+   * list` shows), then the last stderr lines below it; '' when the plugin wrote nothing.
+   */
+  reasonNote(): string {
+    const reason = meaningfulStderrLine([...this.head, ...this.tail]);
+    const tail = this.stderrTail();
+    return `${reason ? `: ${reason}` : ''}${tail.length ? `\nits last stderr lines:\n${tail.join('\n')}` : ''}`;
   }
 }
 

@@ -43,7 +43,7 @@ export class PluginToolProvider implements ToolProvider {
 
   async listTools(scope: ToolScope): Promise<ToolDefinition[]> {
     if (scope.pluginTools.length === 0) return [];
-    const installed = new Map(this.discovery.discover().map((p) => [p.name, p]));
+    const installed = new Map(this.discovery.discover(scope.projectDir).map((p) => [p.name, p]));
     const seen = new Set<string>();
     const wanted = scope.pluginTools.map((spec, index) => {
       if (seen.has(spec.plugin)) {

@@ -18,12 +18,19 @@ const SAMPLED = 1;
  */
 export class JsonLinesTracer implements Tracer {
   readonly enabled = true;
-  private lastParent?: { text: string; parsed: ParentContext | undefined };
+  private lastParent?: { text: string; parsed: ParentContext | undefined; flags?: number };
 
+  /**
+   * `sample` is the configured sampler's decision (OTEL_TRACES_SAMPLER) for a root or a remote
+   * parent; made once per remote parent, since every call of a step has the same one. A local
+   * parent's decision is inherited, which is what each of the spec's samplers gives for a
+   * child of a span of the same trace. Without it, the SDK's default: parent-based, always on.
+   */
   constructor(
     private readonly sink: (record: () => SpanRecord) => void,
     readonly mask: (text: string) => string,
     readonly service: string,
+    private readonly sample?: (traceId: string, parent?: ParentContext) => boolean,
   ) {}
 
   startSpan(name: string, options: StartSpanOptions = {}): TraceSpan {
@@ -37,7 +44,8 @@ export class JsonLinesTracer implements Tracer {
       const remote = typeof parent === 'string' ? this.remoteParent(parent) : undefined;
       traceId = remote?.traceId ?? randomId(16);
       parentSpanId = remote?.spanId;
-      if (remote) flags = remote.traceFlags;
+      if (remote) flags = this.sample ? this.lastParent!.flags! : remote.traceFlags;
+      else if (this.sample) flags = this.sample(traceId) ? SAMPLED : 0;
     }
     return new JsonLinesSpan(
       this,
@@ -52,8 +60,11 @@ export class JsonLinesTracer implements Tracer {
 
   /** Every call of a step has the same remote parent: parse it once. */
   private remoteParent(traceparent: string): ParentContext | undefined {
-    if (traceparent !== this.lastParent?.text)
-      this.lastParent = { text: traceparent, parsed: parseTraceparent(traceparent) };
+    if (traceparent !== this.lastParent?.text) {
+      const parsed = parseTraceparent(traceparent);
+      const flags = parsed && this.sample ? (this.sample(parsed.traceId, parsed) ? SAMPLED : 0) : undefined;
+      this.lastParent = { text: traceparent, parsed, flags };
+    }
     return this.lastParent.parsed;
   }
 

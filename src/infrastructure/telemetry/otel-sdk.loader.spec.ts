@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as api from '@opentelemetry/api';
@@ -13,7 +13,11 @@ describe('loadTracing with the file exporter', () => {
 
   it("writes awf's own spans and an extension's @opentelemetry/api spans to the same file, as the same lines", async () => {
     const file = join(dir, 'spans.jsonl');
-    const loaded = loadTracing({ exporter: 'file', file, serviceName: 'svc' }, (t) => t.replaceAll('s3cret', '***'));
+    const loaded = loadTracing(
+      { exporter: 'file', file, serviceName: 'svc' },
+      (t) => t.replaceAll('s3cret', '***'),
+      () => undefined,
+    );
     loaded.tracer.startSpan('tool.call Read', { attributes: { note: 'has s3cret' } }).end();
     const extension = api.trace
       .getTracer('my-extension')
@@ -39,5 +43,26 @@ describe('loadTracing with the file exporter', () => {
       expect(r).toMatchObject({ service: 'svc', status: 'unset' });
     }
     expect(readFileSync(file, 'utf8')).not.toContain('s3cret');
+  });
+
+  it.each([
+    ['always_off', undefined, 0],
+    ['traceidratio', 0, 0],
+    ['traceidratio', 1, 2],
+    ['parentbased_always_off', undefined, 1],
+  ] as const)('keeps or drops spans as OTEL_TRACES_SAMPLER=%s (ratio %s) says', async (name, ratio, written) => {
+    const file = join(dir, `sampled-${name}-${ratio}.jsonl`);
+    const loaded = loadTracing(
+      { exporter: 'file', file, sampler: { name, ratio } },
+      (t) => t,
+      () => undefined,
+    );
+    loaded.tracer.startSpan('root').end();
+    // A sampled remote parent: parent-based samplers follow it, the others decide for themselves.
+    loaded.tracer.startSpan('child', { parent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' }).end();
+    await loaded.shutdown();
+    api.trace.disable();
+    const lines = existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').filter(Boolean) : [];
+    expect(lines).toHaveLength(written);
   });
 });

@@ -1,12 +1,14 @@
 import type * as OtelApi from '@opentelemetry/api';
-import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { Resource } from '@opentelemetry/resources';
+import type { Sampler, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { TelemetrySettings } from '../../domain/ports/telemetry-control.port';
 import type { Tracer } from '../../domain/ports/tracer.port';
+import type { ParentContext } from '../../domain/model/traceparent';
 import { AWF_VERSION } from '../../version';
 import { JsonLinesSpanExporter, JsonLinesSpanProcessor } from './jsonl-span.exporter';
 import { JsonLinesTracer } from './jsonl.tracer';
 import { OtelTracer } from './otel.tracer';
-import { tracesUrl } from './telemetry-settings';
+import { otlpExporter } from './otlp-exporters';
 
 export interface LoadedTracing {
   /** What awf's own spans go through. */
@@ -15,22 +17,20 @@ export interface LoadedTracing {
   shutdown(): Promise<void>;
 }
 
-/** Requests to a collector that does not answer give up before the parent's 5 s kill. */
-const EXPORT_TIMEOUT_MS = 3000;
+type Warn = (fields: object, message: string) => void;
 
 /**
- * The one place that loads OpenTelemetry's SDK, with `require` at call time: a process with
- * tracing off never reads these modules (a test checks `require.cache`). OTLP goes through
- * a batch processor; file and console hand each span to a line buffer as it ends, written
- * within 20 ms and on shutdown or exit, so only a SIGKILL can lose the last few.
+ * The one place that loads OpenTelemetry's trace SDK, with `require` at call time: a process
+ * with tracing off never reads these modules (a test checks `require.cache`). OTLP goes
+ * through a batch processor; file and console hand each span to a line buffer as it ends,
+ * written within 20 ms and on shutdown or exit, so only a SIGKILL can lose the last few.
  * With file and console, awf's own spans skip the SDK's span objects (ADR 099) and share the
  * exporter with the registered provider, which extensions' spans still go through.
  */
-export function loadTracing(settings: TelemetrySettings, mask: (text: string) => string): LoadedTracing {
+export function loadTracing(settings: TelemetrySettings, mask: (text: string) => string, warn: Warn): LoadedTracing {
   const api = require('@opentelemetry/api') as typeof OtelApi;
   const { NodeTracerProvider } =
     require('@opentelemetry/sdk-trace-node') as typeof import('@opentelemetry/sdk-trace-node');
-  const { resourceFromAttributes } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
   const serviceName = settings.serviceName ?? 'awf';
   const lines =
     settings.exporter === 'otlp'
@@ -39,33 +39,65 @@ export function loadTracing(settings: TelemetrySettings, mask: (text: string) =>
           settings.exporter === 'file' ? { file: settings.file ?? 'awf-traces.jsonl' } : 'stderr',
           mask,
         );
+  const sampler = settings.sampler ? samplerOf(settings.sampler) : undefined;
   const provider = new NodeTracerProvider({
-    resource: resourceFromAttributes({
-      'service.name': serviceName,
-      'service.version': AWF_VERSION,
-      'process.pid': process.pid,
-    }),
-    spanProcessors: [lines ? new JsonLinesSpanProcessor(lines) : otlpProcessor(settings)],
+    resource: resourceOf(settings),
+    ...(sampler ? { sampler } : {}),
+    spanProcessors: [lines ? new JsonLinesSpanProcessor(lines) : otlpProcessor(settings, warn)],
   });
   // Global registration lets extension modules that trace with @opentelemetry/api (or
   // nestjs-otel's @Span) export through the same provider.
   provider.register();
   const tracer = lines
-    ? new JsonLinesTracer((record) => lines.defer(record), mask, serviceName)
+    ? new JsonLinesTracer((record) => lines.defer(record), mask, serviceName, sampler && decide(api, sampler))
     : new OtelTracer(api, provider.getTracer('awf', AWF_VERSION), mask);
   return { tracer, shutdown: () => provider.shutdown() };
 }
 
-function otlpProcessor(settings: TelemetrySettings): SpanProcessor {
+/** The process's resource: OTEL_RESOURCE_ATTRIBUTES, then awf's own keys, which win. */
+export function resourceOf(settings: TelemetrySettings): Resource {
+  const { resourceFromAttributes } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
+  return resourceFromAttributes({
+    ...settings.resource,
+    'service.name': settings.serviceName ?? 'awf',
+    'service.version': AWF_VERSION,
+    'process.pid': process.pid,
+  });
+}
+
+function otlpProcessor(settings: TelemetrySettings, warn: Warn): SpanProcessor {
   const { BatchSpanProcessor } =
     require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
-  const { OTLPTraceExporter } =
-    require('@opentelemetry/exporter-trace-otlp-proto') as typeof import('@opentelemetry/exporter-trace-otlp-proto');
-  // Without an explicit URL the exporter reads OTEL_EXPORTER_OTLP_[TRACES_]ENDPOINT itself;
-  // OTEL_EXPORTER_OTLP_HEADERS is always read from the environment, never from a file.
-  const exporter = new OTLPTraceExporter({
-    ...(settings.endpoint ? { url: tracesUrl(settings.endpoint) } : {}),
-    timeoutMillis: EXPORT_TIMEOUT_MS,
-  });
-  return new BatchSpanProcessor(exporter, { exportTimeoutMillis: EXPORT_TIMEOUT_MS });
+  const exporter = otlpExporter<SpanExporter>(
+    'traces',
+    {
+      endpoint: settings.endpoint ?? 'http://localhost:4318/v1/traces',
+      protocol: settings.protocol,
+      timeoutMs: settings.timeoutMs,
+    },
+    warn,
+  );
+  return new BatchSpanProcessor(exporter, { exportTimeoutMillis: settings.timeoutMs });
+}
+
+/** OTEL_TRACES_SAMPLER as the SDK's own samplers. */
+function samplerOf({ name, ratio = 1 }: NonNullable<TelemetrySettings['sampler']>): Sampler {
+  const sdk = require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
+  const root = name.endsWith('always_on')
+    ? new sdk.AlwaysOnSampler()
+    : name.endsWith('always_off')
+      ? new sdk.AlwaysOffSampler()
+      : new sdk.TraceIdRatioBasedSampler(ratio);
+  return name.startsWith('parentbased_') ? new sdk.ParentBasedSampler({ root }) : root;
+}
+
+/** The sampler's decision for a root (no parent) or a remote parent, as JsonLinesTracer asks it. */
+function decide(api: typeof OtelApi, sampler: Sampler): (traceId: string, parent?: ParentContext) => boolean {
+  return (traceId, parent) => {
+    const context = parent
+      ? api.trace.setSpanContext(api.ROOT_CONTEXT, { ...parent, isRemote: true })
+      : api.ROOT_CONTEXT;
+    // SamplingDecision.RECORD_AND_SAMPLED is 2.
+    return sampler.shouldSample(context, traceId, '', api.SpanKind.INTERNAL, {}, []).decision === 2;
+  };
 }

@@ -1,18 +1,20 @@
-// TelemetryModule (global): tracing set-up, the tool-call interceptors (span, log line,
-// audit line). The only module that loads OpenTelemetry SDK packages, and only once
-// `start` gets an exporter (lazy require).
+// TelemetryModule (global): tracing and metrics set-up, the tool-call interceptors (metrics,
+// span, log line, audit line). The only module that loads OpenTelemetry SDK packages and
+// nestjs-otel, and only once `start` gets an exporter for them (lazy require).
 // Must never import the MCP SDK, gRPC or another feature module; interceptors are found
 // by their @InterceptsToolCalls marker.
 import { Global, Module } from '@nestjs/common';
 import { TELEMETRY_CONTROL } from '../../domain/ports/telemetry-control.port';
+import { METRICS_RECORDER } from '../../domain/ports/metrics.port';
 import { TRACER } from '../../domain/ports/tracer.port';
 import { AuditTrailInterceptor } from './audit-trail.interceptor';
 import { AuditTrailWriter } from './audit-trail.writer';
 import { TelemetryService } from './telemetry.service';
 import { ToolCallLogInterceptor } from './tool-call-log.interceptor';
+import { ToolMetricsInterceptor } from './tool-metrics.interceptor';
 import { TracingInterceptor } from './tracing.interceptor';
 
-const interceptors = [TracingInterceptor, AuditTrailInterceptor, ToolCallLogInterceptor];
+const interceptors = [ToolMetricsInterceptor, TracingInterceptor, AuditTrailInterceptor, ToolCallLogInterceptor];
 
 @Global()
 @Module({
@@ -20,9 +22,10 @@ const interceptors = [TracingInterceptor, AuditTrailInterceptor, ToolCallLogInte
     TelemetryService,
     { provide: TRACER, useExisting: TelemetryService },
     { provide: TELEMETRY_CONTROL, useExisting: TelemetryService },
+    { provide: METRICS_RECORDER, useFactory: (t: TelemetryService) => t.recorder, inject: [TelemetryService] },
     AuditTrailWriter,
     ...interceptors,
   ],
-  exports: [TRACER, TELEMETRY_CONTROL],
+  exports: [TRACER, TELEMETRY_CONTROL, METRICS_RECORDER],
 })
 export class TelemetryModule {}

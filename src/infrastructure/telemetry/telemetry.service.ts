@@ -5,24 +5,36 @@ import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import type { TelemetryControl, TelemetrySettings } from '../../domain/ports/telemetry-control.port';
 import { APP_LOGGER, SECRET_MASKER } from '../../domain/ports/tokens';
 import type { StartSpanOptions, TraceSpan, Tracer } from '../../domain/ports/tracer.port';
+import {
+  type MetricsRecorder,
+  NOOP_METRICS,
+  type RunMeasure,
+  type StepMeasure,
+  type ToolCallMeasure,
+} from '../../domain/ports/metrics.port';
 import { NOOP_TRACER } from './noop.tracer';
-import { settingsFromProxyConfig } from './telemetry-settings';
+import { proxyTelemetryOf, settingsFromProxyConfig } from './proxy-telemetry';
+import { DEFAULT_EXPORT_TIMEOUT_MS } from './telemetry-settings';
 
-/** Longer than the exporter's own timeout, shorter than the 5 s a parent waits before SIGKILL. */
-const SHUTDOWN_BUDGET_MS = 4000;
+/** The most a flush at exit may take: under the 5 s a parent waits before SIGKILL. */
+const MAX_SHUTDOWN_MS = 4000;
+/** What a flush may take beyond one export's timeout (the file exporter's last write, the SDK's hops). */
+const SHUTDOWN_SLACK_MS = 250;
 
 /**
- * The process's tracer. It is a no-op until `start` is given an exporter other than
- * `none`; only then is the SDK required. An exporter that cannot start (an unwritable trace
- * file) is logged and tracing stays off. Nest's shutdown hook flushes it, so `mcp-serve`
- * exports its last spans whether it stops on stdin close, on SIGTERM or on owner loss.
+ * The process's tracer and metrics recorder. Each is a no-op until `start` is given an
+ * exporter for it; only then is its SDK required. An exporter that cannot start (an
+ * unwritable trace file) is logged and that signal stays off. Nest's shutdown hook flushes
+ * both, within one export timeout, so `mcp-serve` exports its last spans whether it stops on
+ * stdin close, on SIGTERM or on owner loss, and a collector that is down never holds an exit.
  */
 @Injectable()
 export class TelemetryService implements Tracer, TelemetryControl, OnApplicationShutdown {
   private active: Tracer = NOOP_TRACER;
+  private meters: MetricsRecorder = NOOP_METRICS;
   private current: TelemetrySettings = { exporter: 'none' };
   private started = false;
-  private stop?: () => Promise<void>;
+  private stops: Array<() => Promise<void>> = [];
 
   constructor(
     @Inject(SECRET_MASKER) private readonly masker: SecretMasker,
@@ -33,6 +45,16 @@ export class TelemetryService implements Tracer, TelemetryControl, OnApplication
     return this.active.enabled;
   }
 
+  /** The METRICS_RECORDER providers get: one object, forwarding to the recorder in force. */
+  readonly recorder: MetricsRecorder = ((service: TelemetryService): MetricsRecorder => ({
+    get enabled() {
+      return service.meters.enabled;
+    },
+    toolCall: (call: ToolCallMeasure) => service.meters.toolCall(call),
+    step: (step: StepMeasure) => service.meters.step(step),
+    run: (run: RunMeasure) => service.meters.run(run),
+  }))(this);
+
   startSpan(name: string, options?: StartSpanOptions): TraceSpan {
     return this.active.startSpan(name, options);
   }
@@ -41,20 +63,33 @@ export class TelemetryService implements Tracer, TelemetryControl, OnApplication
     if (this.started) return;
     this.started = true;
     this.current = { ...settings };
-    if (settings.exporter === 'none') return;
-    const mask = (text: string): string => this.masker.mask(text);
-    const { loadTracing } = require('./otel-sdk.loader') as typeof import('./otel-sdk.loader');
-    try {
-      const loaded = loadTracing(settings, mask);
-      this.active = loaded.tracer;
-      this.stop = loaded.shutdown;
-    } catch (err) {
-      // Losing traces must not cost the agent its tools or the run its result.
-      this.current = { ...settings, exporter: 'none' };
-      this.logger.warn(
-        { exporter: settings.exporter, error: (err as Error).message },
-        'tracing could not start; continuing without spans',
-      );
+    const warn = (fields: object, message: string): void => this.logger.warn(fields, message);
+    if (settings.exporter !== 'none') {
+      const mask = (text: string): string => this.masker.mask(text);
+      const { loadTracing } = require('./otel-sdk.loader') as typeof import('./otel-sdk.loader');
+      try {
+        const loaded = loadTracing(settings, mask, warn);
+        this.active = loaded.tracer;
+        this.stops.push(loaded.shutdown);
+      } catch (err) {
+        // Losing traces must not cost the agent its tools or the run its result.
+        this.current = { ...this.current, exporter: 'none' };
+        warn(
+          { exporter: settings.exporter, error: (err as Error).message },
+          'tracing could not start; continuing without spans',
+        );
+      }
+    }
+    if (settings.metrics && settings.metrics.exporter !== 'none') {
+      const { loadMetrics } = require('./otel-metrics.loader') as typeof import('./otel-metrics.loader');
+      try {
+        const loaded = loadMetrics(settings, warn);
+        this.meters = loaded.recorder;
+        this.stops.push(loaded.shutdown);
+      } catch (err) {
+        this.current = { ...this.current, metrics: undefined };
+        warn({ error: (err as Error).message }, 'metrics could not start; continuing without them');
+      }
     }
   }
 
@@ -67,27 +102,23 @@ export class TelemetryService implements Tracer, TelemetryControl, OnApplication
   }
 
   proxyTelemetry(traceparent?: string): ProxyTelemetryConfig {
-    const { exporter, endpoint, file, serviceName } = this.current;
-    return {
-      exporter,
-      ...(endpoint ? { endpoint } : {}),
-      ...(file ? { file } : {}),
-      ...(serviceName ? { service_name: serviceName } : {}),
-      ...(traceparent ? { traceparent } : {}),
-    };
+    return proxyTelemetryOf(this.current, traceparent);
   }
 
   async shutdown(): Promise<void> {
-    const stop = this.stop;
-    this.stop = undefined;
+    const stops = this.stops;
+    this.stops = [];
     this.active = NOOP_TRACER;
-    if (!stop) return;
+    this.meters = NOOP_METRICS;
+    if (stops.length === 0) return;
+    const timeouts = [this.current.timeoutMs, this.current.metrics?.timeoutMs].filter((t) => t !== undefined);
+    const budget = Math.min(MAX_SHUTDOWN_MS, Math.max(DEFAULT_EXPORT_TIMEOUT_MS, ...timeouts) + SHUTDOWN_SLACK_MS);
     let timer: NodeJS.Timeout | undefined;
-    const budget = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, SHUTDOWN_BUDGET_MS);
+    const expired = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, budget);
       timer.unref();
     });
-    await Promise.race([stop().catch(() => undefined), budget]);
+    await Promise.race([Promise.all(stops.map((stop) => stop().catch(() => undefined))), expired]);
     clearTimeout(timer);
   }
 

@@ -27,4 +27,4 @@ export function elapsedMs(started: number): number {
  * Order of the observability interceptors: outermost of all (lower runs first), so a call
  * that a policy interceptor denies is still traced, logged and audited.
  */
-export const INTERCEPTOR_ORDER = { tracing: -300, audit: -200, log: -100 } as const;
+export const INTERCEPTOR_ORDER = { metrics: -400, tracing: -300, audit: -200, log: -100 } as const;

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { isAbsolute } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import type { CommandExecutor, CommandRequest, CommandResult } from '../../domain/workflow/ports/command-executor.port';
 import { signalGroup, stopProcessGroup } from './process-group';
 
@@ -28,8 +29,17 @@ export class ShellCommandExecutor implements CommandExecutor {
       let timedOut = false;
       let cancelled = false;
       let stopping: Promise<void> | undefined;
-      child.stdout.on('data', (c: Buffer) => (stdout = append(stdout, c)));
-      child.stderr.on('data', (c: Buffer) => (stderr = append(stderr, c)));
+      // Live chunks go through a decoder each, so a character split across two reads stays whole.
+      const live = request.onOutput;
+      const decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
+      child.stdout.on('data', (c: Buffer) => {
+        stdout = append(stdout, c);
+        live?.('stdout', decoders.stdout.write(c));
+      });
+      child.stderr.on('data', (c: Buffer) => {
+        stderr = append(stderr, c);
+        live?.('stderr', decoders.stderr.write(c));
+      });
       const stop = (): void => void (stopping ??= stopProcessGroup(child));
       const onAbort = (): void => {
         cancelled = true;

@@ -1,7 +1,8 @@
 // WorkflowModule: `awf run / validate / list` behind WorkflowService — the YAML repository,
 // the shell executor, the validator, the runner and the per-step ToolProxyService.
 // Agent providers and tool providers are found by marker through CoreModule; plugins through
-// the optional PLUGIN_CATALOG token. Must never import the MCP SDK, a tools/plugins/agents
+// the optional PLUGIN_CATALOG token; `.awf/config.yaml` as PROJECT_CONFIG (ProjectConfigModule,
+// global: the process reads the file once). Must never import the MCP SDK, a tools/plugins/agents
 // module, or the CLI.
 import { Module, type OnModuleDestroy } from '@nestjs/common';
 import { AgentStepExecutor } from '../../application/workflow/agent-step.executor';
@@ -18,6 +19,7 @@ import { RunTelemetry } from '../../application/run-telemetry.service';
 import { PLUGIN_CATALOG, type PluginCatalog } from '../../domain/ports/plugin-catalog.port';
 import { RUN_HISTORY, type RunHistory } from '../../domain/ports/run-history.port';
 import { RUN_INDEX, type RunIndex } from '../../domain/ports/run-index.port';
+import { METRICS_RECORDER, type MetricsRecorder } from '../../domain/ports/metrics.port';
 import { TELEMETRY_CONTROL, type TelemetryControl } from '../../domain/ports/telemetry-control.port';
 import { TRACER, type Tracer } from '../../domain/ports/tracer.port';
 import type { AppLogger } from '../../domain/ports/app-logger.port';
@@ -30,8 +32,8 @@ import { WORKFLOW_REPOSITORY, type WorkflowRepository } from '../../domain/workf
 import { RealToolScopeResolver } from '../config/tool-scope.resolver';
 import { FsFileProbe } from '../core/fs-file.probe';
 import { PrivateTempDirs } from '../core/private-temp-dir';
-import type { PolicySpec } from '../../domain/policy/policy.model';
-import { loadProjectConfig } from '../config/project-config.loader';
+import type { ProjectConfig } from '../config/project-config.loader';
+import { PROJECT_CONFIG } from '../config/project-config.module';
 import { ApprovalDesk } from '../policy/approval-desk';
 import { SocketApprovalChannels } from '../policy/approval-channels.service';
 import { proxyLaunchOptions } from './main-script';
@@ -43,15 +45,6 @@ import { HttpRequestOperation } from './http-request.operation';
 /** The operations awf runs without a plugin. */
 const BUILTINS = [new HttpRequestOperation()];
 
-/** `.awf/config.yaml`'s named servers, read when a step lists servers (cli-main has already checked the file). */
-const mcpServers = () => loadProjectConfig().mcpServers;
-
-/** `.awf/config.yaml`'s policy, and whether extension modules may add tools `validate` cannot see. */
-function projectPolicy(): { policy?: PolicySpec; extensions: boolean } {
-  const project = loadProjectConfig();
-  return { policy: project.policy, extensions: project.extensions.length > 0 };
-}
-
 @Module({
   providers: [
     { provide: WORKFLOW_REPOSITORY, useFactory: () => new YamlWorkflowRepository() },
@@ -60,30 +53,36 @@ function projectPolicy(): { policy?: PolicySpec; extensions: boolean } {
     { provide: ApprovalDesk, useFactory: (masker: SecretMasker) => new ApprovalDesk(masker), inject: [SECRET_MASKER] },
     {
       provide: ToolProxyService,
-      useFactory: (tools: ToolRouterFactory, desk: ApprovalDesk, telemetry?: TelemetryControl) =>
+      useFactory: (
+        tools: ToolRouterFactory,
+        desk: ApprovalDesk,
+        project: ProjectConfig,
+        telemetry?: TelemetryControl,
+      ) =>
         new ToolProxyService(tools, {
           ...proxyLaunchOptions(),
           dirs: new PrivateTempDirs(),
+          projectDir: process.cwd(),
           scopes: new RealToolScopeResolver(),
           telemetry,
-          mcpServers,
-          policyDefaults: loadProjectConfig().policy,
+          mcpServers: () => project.mcpServers,
+          policyDefaults: project.policy,
           approvals: new SocketApprovalChannels(desk),
         }),
-      inject: [TOOL_ROUTER_FACTORY, ApprovalDesk, { token: TELEMETRY_CONTROL, optional: true }],
+      inject: [TOOL_ROUTER_FACTORY, ApprovalDesk, PROJECT_CONFIG, { token: TELEMETRY_CONTROL, optional: true }],
     },
     {
       provide: WorkflowValidator,
-      useFactory: (agents: AgentCatalog, repo: WorkflowRepository, plugins?: PluginCatalog) =>
+      useFactory: (agents: AgentCatalog, repo: WorkflowRepository, project: ProjectConfig, plugins?: PluginCatalog) =>
         new WorkflowValidator(
           agents,
           plugins,
-          mcpServers,
+          () => project.mcpServers,
           repo,
           BUILTINS.map((b) => b.name),
-          projectPolicy(),
+          { policy: project.policy, extensions: project.extensions.length > 0 },
         ),
-      inject: [AGENT_CATALOG, WORKFLOW_REPOSITORY, { token: PLUGIN_CATALOG, optional: true }],
+      inject: [AGENT_CATALOG, WORKFLOW_REPOSITORY, PROJECT_CONFIG, { token: PLUGIN_CATALOG, optional: true }],
     },
     {
       provide: CallWorkflowStepExecutor,
@@ -102,6 +101,7 @@ function projectPolicy(): { policy?: PolicySpec; extensions: boolean } {
         tools: ToolRouterFactory,
         tracer?: Tracer,
         history?: RunHistory,
+        metrics?: MetricsRecorder,
       ) =>
         new WorkflowRunner(
           {
@@ -111,7 +111,7 @@ function projectPolicy(): { policy?: PolicySpec; extensions: boolean } {
             calls,
             operations: new OperationStepExecutor(BUILTINS, tools),
           },
-          tracer && new RunTelemetry(tracer, process.env, history),
+          tracer && new RunTelemetry(tracer, process.env, history, metrics),
         ),
       inject: [
         COMMAND_EXECUTOR,
@@ -122,6 +122,7 @@ function projectPolicy(): { policy?: PolicySpec; extensions: boolean } {
         TOOL_ROUTER_FACTORY,
         { token: TRACER, optional: true },
         { token: RUN_HISTORY, optional: true },
+        { token: METRICS_RECORDER, optional: true },
       ],
     },
     {

@@ -1,6 +1,9 @@
+import { constants } from 'node:os';
 import { AwfError, isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes, exitCodeFor } from '../../domain/errors/error-codes';
 import { jsonLine } from './global-flags';
+
+const { signals } = constants;
 
 /** Commander's codes for output the user asked for: not failures. */
 const COMMANDER_OK = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
@@ -77,6 +80,37 @@ export function renderError(
   return mask(lines.join('\n')) + '\n';
 }
 
-export function exitCodeOfError(err: AwfError): number {
-  return exitCodeFor(err.code);
+/** How a command ended: `failure` is what it threw (undefined: it did not throw). */
+export interface CommandOutcome {
+  failure?: unknown;
+  /** The signal that stopped it, when one did and it ended because of it. */
+  signal?: string;
+}
+
+export interface ReportOptions extends ErrorStyle {
+  format?: 'text' | 'json' | 'table' | 'quiet';
+  mask?: (s: string) => string;
+}
+
+/**
+ * The one outcome → exit code mapping of every entry point (the CLI, and mcp-serve as the
+ * startup snapshot starts it): writes what the user sees of a failure, returns the exit code.
+ * With `-f json`, an error before any result is the one JSON object on stdout; after one, it
+ * goes to stderr.
+ */
+export function reportOutcome(outcome: CommandOutcome, options: ReportOptions = {}): number {
+  // A command a signal ended exits as shells report it: 128 + the signal's number (SIGINT 130).
+  if (outcome.failure === undefined)
+    return outcome.signal ? 128 + (signals[outcome.signal as keyof typeof signals] ?? 0) : 0;
+  const normalized = normalizeError(outcome.failure);
+  if ('silentExit' in normalized) return normalized.silentExit;
+  const json = options.format === 'json';
+  const out = json && !wasReportedOnStdout(normalized) ? process.stdout : process.stderr;
+  out.write(
+    renderError(normalized, json ? 'json' : 'text', options.mask, {
+      hints: options.hints !== false,
+      color: options.color === true && !json,
+    }),
+  );
+  return exitCodeFor(normalized.code);
 }

@@ -9,7 +9,8 @@ import { createRequire } from 'node:module';
 import * as v8 from 'node:v8';
 import { markStartPhase } from '../../application/serve/start-phases';
 import type { INestApplicationContext } from '@nestjs/common';
-import { directServeConfig, prebuildServeContainer, serveDirect } from './mcp-serve.direct';
+import { prebuildServeContainer, serveDirect } from './mcp-serve.direct';
+import { directServeConfig } from './startup-argv';
 
 let prebuilt: INestApplicationContext | undefined;
 

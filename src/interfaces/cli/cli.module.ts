@@ -2,6 +2,7 @@
 // render. It may import every other module; nothing may import it.
 import { Module } from '@nestjs/common';
 import { ProxyModule } from '../../infrastructure/mcp-edge/proxy.module';
+import { CliProgram } from './cli-program';
 import { McpServeCommand } from './mcp-serve.command';
 import { McpConfigCommand } from './mcp-config.command';
 import { McpConfigService } from '../../infrastructure/agents/mcp-config.service';
@@ -31,6 +32,6 @@ const pluginCommands = [PluginCommand, ...PLUGIN_SUBCOMMANDS];
 
 @Module({
   imports: [ProxyModule, WorkflowModule, ProjectCliModule],
-  providers: [...commands, ...workflowCommands, ...pluginCommands, ...runsCommands],
+  providers: [CliProgram, ...commands, ...workflowCommands, ...pluginCommands, ...runsCommands],
 })
 export class CliModule {}

@@ -1,7 +1,7 @@
 import { Command, CommandRunner, SubCommand } from 'nest-commander';
 import { ConfigShowService } from '../../application/project/config-show.service';
 import type { ConfigReport } from '../../domain/ports/effective-config.port';
-import { globalFlags, jsonLine, type OutputFormat, scanGlobalFlags } from './global-flags';
+import { globalFlags, jsonLine, type OutputFormat } from './global-flags';
 import { renderTable } from './table.renderer';
 
 /** `awf config show`: the settings awf runs with here, secrets masked, each with its source. */
@@ -13,14 +13,7 @@ export class ConfigShowCommand extends CommandRunner {
 
   async run(): Promise<void> {
     const flags = globalFlags(this.command);
-    const scanned = scanGlobalFlags(process.argv);
-    const logLevelFrom = scanned.logLevel
-      ? '--log-level'
-      : scanned.verbose
-        ? '--verbose'
-        : scanned.quiet
-          ? '-q'
-          : undefined;
+    const logLevelFrom = flags.logLevel ? '--log-level' : flags.verbose ? '--verbose' : flags.quiet ? '-q' : undefined;
     const report = this.config.show({ storage: flags.storage, logLevelFrom });
     process.stdout.write(renderConfig(report, flags.format));
   }

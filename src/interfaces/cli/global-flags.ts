@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import type { Command as Commander } from 'commander';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
@@ -90,34 +89,6 @@ export function globalFlags(command?: Commander): GlobalFlags {
 }
 
 /**
- * The same flags read straight from argv, before commander runs: the logger, the storage
- * dir and the error format are needed while the container is built and when parsing fails.
- * Only the values are scanned here; commander still validates them.
- */
-export function scanGlobalFlags(argv: readonly string[]): Partial<GlobalFlags> {
-  const found: Partial<GlobalFlags> = {};
-  const args = argv.slice(2);
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (arg === '--') break;
-    const [name, inline] =
-      arg.startsWith('--') && arg.includes('=')
-        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
-        : [arg, undefined];
-    const value = (): string | undefined => inline ?? args[++i];
-    if (name === '-f' || name === '--format') found.format = value() as OutputFormat;
-    else if (/^-f[a-z]+$/.test(name)) found.format = name.slice(2) as OutputFormat;
-    else if (name === '-q' || name === '--quiet') found.quiet = true;
-    else if (name === '--verbose') found.verbose = true;
-    else if (name === '--no-color') found.color = false;
-    else if (name === '--no-hints') found.hints = false;
-    else if (name === '--log-level') found.logLevel = value();
-    else if (name === '--storage') found.storage = value();
-  }
-  return found;
-}
-
-/**
  * Colour only on a terminal: `--no-color` and NO_COLOR turn it off, TERM=dumb too;
  * FORCE_COLOR (non-empty, not 0) turns it on even in a pipe.
  */
@@ -136,18 +107,4 @@ export const SCHEMA_VERSION = 1;
 
 export function jsonLine(value: object): string {
   return `${JSON.stringify({ schema_version: SCHEMA_VERSION, ...value })}\n`;
-}
-
-/**
- * Applies the flags that must act before the container exists, through the environment so
- * that what `awf run` starts (each step's `mcp-serve`) inherits them: `--storage` sets
- * AWF_STORAGE, `--log-level`/`--verbose`/`-q` set AWF_LOG_LEVEL. Returns what it scanned,
- * with `color` resolved for stderr.
- */
-export function applyGlobalFlags(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Partial<GlobalFlags> {
-  const flags = scanGlobalFlags(argv);
-  if (flags.storage) env.AWF_STORAGE = resolve(flags.storage);
-  const level = flags.logLevel ?? (flags.verbose ? 'debug' : flags.quiet ? 'error' : undefined);
-  if (level) env.AWF_LOG_LEVEL = level;
-  return { ...flags, color: colorEnabled(process.stderr, flags, env) };
 }

@@ -12,23 +12,11 @@ import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import { SECRET_MASKER } from '../../domain/ports/tokens';
 import { loadExtensionModules } from '../../extensions/extension.loader';
 import { loadProjectConfig } from '../../infrastructure/config/project-config.loader';
+import { projectDirOf } from '../../infrastructure/config/proxy-config.loader';
 import { bindDeferred, dropDeferred } from '../../infrastructure/core/process-bound';
 import { McpServeService } from '../../application/serve/mcp-serve.service';
 import { markStartPhase } from '../../application/serve/start-phases';
-import { exitCodeOfError, normalizeError, renderError } from './cli-errors';
-
-/**
- * The config file when argv is exactly what `awf run` injects (`mcp-serve --config=<file>` or
- * `--config <file>`); undefined for anything else (`--help`, typos), which the full CLI handles.
- */
-export function directServeConfig(argv: readonly string[]): string | undefined {
-  const [command, ...rest] = argv.slice(2);
-  if (command !== 'mcp-serve') return undefined;
-  if (rest.length === 1 && rest[0].startsWith('--config=') && rest[0].length > '--config='.length)
-    return rest[0].slice('--config='.length);
-  if (rest.length === 2 && rest[0] === '--config' && rest[1] !== '' && !rest[1].startsWith('-')) return rest[1];
-  return undefined;
-}
+import { reportOutcome } from './cli-errors';
 
 /** The container `mcp-serve` serves from: the proxy's modules, ProxyModule and the extensions. */
 export function buildServeContainer(extensions: readonly unknown[] = []): Promise<INestApplicationContext> {
@@ -55,14 +43,16 @@ export async function serveDirect(configFile: string, prebuilt?: INestApplicatio
   let app: INestApplicationContext | undefined;
   let failure: unknown;
   try {
-    const project = loadProjectConfig();
+    // The run's project, not this process's cwd: an agent may start mcp-serve anywhere.
+    const projectDir = projectDirOf(configFile);
+    const project = loadProjectConfig(projectDir);
     if (prebuilt && project.extensions.length === 0) {
       app = prebuilt;
       bindDeferred();
       markStartPhase('bound'); // in the debug start phases: this start used the snapshot's container
     } else {
       dropDeferred();
-      app = await buildServeContainer(loadExtensionModules(project.extensions));
+      app = await buildServeContainer(loadExtensionModules(project.extensions, projectDir));
     }
     await app.get(McpServeService).serve(configFile);
   } catch (err) {
@@ -70,10 +60,7 @@ export async function serveDirect(configFile: string, prebuilt?: INestApplicatio
   } finally {
     await app?.close().catch(() => undefined);
   }
-  if (failure === undefined) return 0; // a signal ends mcp-serve normally, as in the command
-  const normalized = normalizeError(failure);
-  if ('silentExit' in normalized) return normalized.silentExit;
   const masker = app?.get<SecretMasker>(SECRET_MASKER, { strict: false });
-  process.stderr.write(renderError(normalized, 'text', (s) => masker?.mask(s) ?? s));
-  return exitCodeOfError(normalized);
+  // A signal ends mcp-serve normally, as in the command: no signal exit code.
+  return reportOutcome({ failure }, { mask: (s) => masker?.mask(s) ?? s });
 }

@@ -3,6 +3,7 @@ import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import { formatDuration } from '../../domain/workflow/duration';
 import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
 import type { StepReport } from '../../domain/workflow/run-report.model';
+import type { StepOutputPrinter } from './step-output.printer';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const MARK: Record<StepReport['status'], string> = { success: '✓', failure: '✗', cancelled: '■' };
@@ -18,6 +19,8 @@ export interface ProgressStyle {
   quiet?: boolean;
   /** ANSI colours and the spinner (a TTY that is not TERM=dumb, see colorEnabled). */
   color?: boolean;
+  /** `-o streaming|buffered`: the steps' output lines. */
+  output?: StepOutputPrinter;
 }
 
 const PAINT: Record<StepReport['status'], string> = { success: '32', failure: '31', cancelled: '33' };
@@ -49,8 +52,15 @@ export class RunProgressRenderer implements RunObserver {
     this.timer.unref();
   }
 
+  stepOutput(step: string, stream: 'stdout' | 'stderr', text: string): void {
+    if (!this.style.output) return;
+    this.stopSpinner();
+    this.style.output.chunk(step, stream, text);
+  }
+
   stepFinished(r: StepReport): void {
     this.stopSpinner();
+    this.style.output?.finished(r);
     const detail = [
       r.status === 'failure' && r.exit_code > 0 ? `exit ${r.exit_code}` : '',
       r.tool_summary

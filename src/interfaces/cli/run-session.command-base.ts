@@ -11,10 +11,14 @@ import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import { SECRET_MASKER } from '../../domain/ports/tokens';
 import { TELEMETRY_CONTROL, type TelemetryControl } from '../../domain/ports/telemetry-control.port';
 import { resolveTelemetrySettings } from '../../infrastructure/telemetry/telemetry-settings';
-import { loadProjectConfig } from '../../infrastructure/config/project-config.loader';
+import type { ProjectConfig } from '../../infrastructure/config/project-config.loader';
+import { PROJECT_CONFIG } from '../../infrastructure/config/project-config.module';
 import { ProcessSignals } from '../../infrastructure/core/process-signals.service';
 import { runsDir } from '../../infrastructure/workflow/workflow-paths';
+import type { InputDef } from '../../domain/workflow/workflow.model';
+import { askForInput } from './input-prompt';
 import { StdinTurns } from './stdin-turns.reader';
+import { type OutputMode, StepOutputPrinter } from './step-output.printer';
 import { markReportedOnStdout } from './cli-errors';
 import { colorEnabled, globalFlags } from './global-flags';
 import { RunProgressRenderer } from './run-progress.renderer';
@@ -25,7 +29,10 @@ export interface RunSessionOptions {
   otelExporter?: string;
   otelEndpoint?: string;
   otelServiceName?: string;
+  otelProtocol?: string;
+  otelMetrics?: string;
   approve?: ApproveMode;
+  output?: OutputMode;
 }
 
 export interface RunStart {
@@ -38,6 +45,10 @@ export interface RunStart {
   runsDir: string;
   /** The next turn of a `mode: conversation` step, typed on stdin. */
   userInput: (step: string) => Promise<string | undefined>;
+  /** On a terminal: asks for a required input that has no value (absent elsewhere: the run fails). */
+  askInput?: (input: InputDef) => Promise<string | undefined>;
+  /** stdin's lines, shared by every prompt of the run (`--interactive`). */
+  turns: StdinTurns;
 }
 
 /**
@@ -49,26 +60,42 @@ export abstract class RunSessionCommand extends CommandRunner {
   constructor(
     protected readonly workflows: WorkflowService,
     private readonly signals: ProcessSignals,
-    @Inject(SECRET_MASKER) private readonly masker: SecretMasker,
+    @Inject(SECRET_MASKER) protected readonly masker: SecretMasker,
     @Inject(TELEMETRY_CONTROL) private readonly telemetry: TelemetryControl,
     private readonly approvals: ApprovalDesk,
+    @Inject(PROJECT_CONFIG) protected readonly project: ProjectConfig,
   ) {
     super();
   }
 
   protected async session(options: RunSessionOptions, start: (base: RunStart) => Promise<RunReport>): Promise<void> {
     const flags = globalFlags(this.command);
+    const mode = options.output ?? 'silent';
+    const output =
+      mode === 'silent' || flags.quiet
+        ? undefined
+        : new StepOutputPrinter(mode, this.masker, {
+            stdout: flags.format === 'json' ? process.stderr : process.stdout,
+            stderr: process.stderr,
+          });
     const progress = new RunProgressRenderer(process.stderr, this.masker, {
       quiet: flags.quiet,
       color: colorEnabled(process.stderr, flags),
+      output,
     });
     const mask = (s: string): string => this.masker.mask(s);
-    const turns = new StdinTurns();
-    const project = loadProjectConfig();
+    const turns = new StdinTurns(this.signals.signal);
+    const project = this.project;
     this.approvals.mode = options.approve ?? 'ask';
     await this.telemetry.start(
       resolveTelemetrySettings({
-        flags: { exporter: options.otelExporter, endpoint: options.otelEndpoint, serviceName: options.otelServiceName },
+        flags: {
+          exporter: options.otelExporter,
+          endpoint: options.otelEndpoint,
+          serviceName: options.otelServiceName,
+          protocol: options.otelProtocol,
+          metrics: options.otelMetrics,
+        },
         project: project.telemetry,
       }),
     );
@@ -82,8 +109,12 @@ export abstract class RunSessionCommand extends CommandRunner {
         env: stringEnv(process.env),
         runsDir: runsDir(),
         userInput: turns.next,
+        askInput: process.stdin.isTTY ? (def) => askForInput(turns, def) : undefined,
+        turns,
       });
-      process.stdout.write(renderRunReport(report, flags.format, mask));
+      // The step lines already showed the last step's output; a terminal's message is still printed.
+      const shown = output && report.output === report.steps.at(-1)?.output;
+      if (!shown || flags.format === 'json') process.stdout.write(renderRunReport(report, flags.format, mask));
       if (report.status === 'failure' && report.error) {
         const error = new AwfError(
           report.error.code as AwfError['code'],
@@ -113,6 +144,20 @@ export abstract class RunSessionCommand extends CommandRunner {
     );
   }
 
+  @Option({
+    flags: '-o, --output <mode>',
+    description: "steps' output: silent (default), streaming (live [OUT]/[ERR] lines) or buffered (as each step ends)",
+  })
+  parseOutput(value: string): OutputMode {
+    if (value === 'silent' || value === 'streaming' || value === 'buffered') return value;
+    throw new AwfError(
+      ErrorCodes.CLI_INVALID_ARGS,
+      `invalid output mode "${value}"`,
+      { output: value },
+      'Use -o silent|streaming|buffered (the output format is -f).',
+    );
+  }
+
   @Option({ flags: '-i, --input <name=value>', description: 'a workflow input (repeatable)' })
   parseInput(value: string, previous: string[] = []): string[] {
     return [...previous, value];
@@ -128,7 +173,7 @@ export abstract class RunSessionCommand extends CommandRunner {
 
   @Option({
     flags: '--otel-endpoint <url>',
-    description: 'OTLP/HTTP base URL (default: OTEL_EXPORTER_OTLP_ENDPOINT); implies otlp',
+    description: 'OTLP base URL, or host:port for grpc (default: OTEL_EXPORTER_OTLP_ENDPOINT); implies otlp',
   })
   parseOtelEndpoint(value: string): string {
     return value;
@@ -139,6 +184,16 @@ export abstract class RunSessionCommand extends CommandRunner {
     description: 'service.name of the spans (default: OTEL_SERVICE_NAME, else awf)',
   })
   parseOtelServiceName(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--otel-protocol <protocol>', description: 'OTLP protocol: http/protobuf (default) or grpc' })
+  parseOtelProtocol(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--otel-metrics <name>', description: 'metrics exporter: none or otlp (on with an endpoint)' })
+  parseOtelMetrics(value: string): string {
     return value;
   }
 }

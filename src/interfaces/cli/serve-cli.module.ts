@@ -4,10 +4,11 @@
 // Must never import CliModule, workflow, agent or plugin-management modules.
 import { Module } from '@nestjs/common';
 import { ProxyModule } from '../../infrastructure/mcp-edge/proxy.module';
+import { CliProgram } from './cli-program';
 import { McpServeCommand } from './mcp-serve.command';
 
 @Module({
   imports: [ProxyModule],
-  providers: [McpServeCommand],
+  providers: [CliProgram, McpServeCommand],
 })
 export class ServeCliModule {}

@@ -7,6 +7,7 @@ import type { RunObserver } from '../../../src/domain/workflow/ports/run-observe
 import type { RunReport } from '../../../src/domain/workflow/run-report.model';
 export { processesWith } from '../../e2e/workflow-support';
 import { CoreModule } from '../../../src/infrastructure/core/core.module';
+import { ProjectConfigModule } from '../../../src/infrastructure/config/project-config.module';
 import { WorkflowModule } from '../../../src/infrastructure/workflow/workflow.module';
 
 /** A Nest-wired WorkflowService over a real shell, with a scratch dir per test and a recording observer. */
@@ -49,7 +50,9 @@ export function flowHarness() {
     files: () => readdirSync(h.dir),
   };
   beforeAll(async () => {
-    const app = await Test.createTestingModule({ imports: [CoreModule, WorkflowModule] }).compile();
+    const app = await Test.createTestingModule({
+      imports: [ProjectConfigModule.forRoot(), CoreModule, WorkflowModule],
+    }).compile();
     await app.init();
     h.service = app.get(WorkflowService);
     h.close = () => app.close();

@@ -9,6 +9,7 @@ import { ProvidesAgent } from '../../../src/domain/ports/markers';
 import { RUN_HISTORY, type RunHistory } from '../../../src/domain/ports/run-history.port';
 import type { RunReport } from '../../../src/domain/workflow/run-report.model';
 import { CoreModule } from '../../../src/infrastructure/core/core.module';
+import { ProjectConfigModule } from '../../../src/infrastructure/config/project-config.module';
 import { WorkflowModule } from '../../../src/infrastructure/workflow/workflow.module';
 
 /** A stand-in agent that records what it was handed and acts like mcp-serve on the audit file. */
@@ -64,7 +65,7 @@ describe('agent steps, Nest-wired', () => {
 
   beforeAll(async () => {
     const app = await Test.createTestingModule({
-      imports: [CoreModule, HistoryReaderModule, WorkflowModule, RecordingAgentModule],
+      imports: [ProjectConfigModule.forRoot(), CoreModule, HistoryReaderModule, WorkflowModule, RecordingAgentModule],
     }).compile();
     await app.init();
     service = app.get(WorkflowService);

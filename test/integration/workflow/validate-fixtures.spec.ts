@@ -3,6 +3,7 @@ import { Test } from '@nestjs/testing';
 import { WorkflowService } from '../../../src/application/workflow/workflow.service';
 import { AgentsModule } from '../../../src/infrastructure/agents/agents.module';
 import { CoreModule } from '../../../src/infrastructure/core/core.module';
+import { ProjectConfigModule } from '../../../src/infrastructure/config/project-config.module';
 import { WorkflowModule } from '../../../src/infrastructure/workflow/workflow.module';
 import { renderValidation } from '../../../src/interfaces/cli/validation.renderer';
 
@@ -13,7 +14,9 @@ describe('validate on the mcp_proxy fixtures', () => {
   let service: WorkflowService;
   let close: () => Promise<void>;
   beforeAll(async () => {
-    const app = await Test.createTestingModule({ imports: [CoreModule, WorkflowModule, AgentsModule] }).compile();
+    const app = await Test.createTestingModule({
+      imports: [ProjectConfigModule.forRoot(), CoreModule, WorkflowModule, AgentsModule],
+    }).compile();
     await app.init();
     service = app.get(WorkflowService);
     close = () => app.close();

@@ -5,6 +5,7 @@ import { Test } from '@nestjs/testing';
 import { WorkflowService } from '../../../src/application/workflow/workflow.service';
 import type { RunReport } from '../../../src/domain/workflow/run-report.model';
 import { CoreModule } from '../../../src/infrastructure/core/core.module';
+import { ProjectConfigModule } from '../../../src/infrastructure/config/project-config.module';
 import { WorkflowModule } from '../../../src/infrastructure/workflow/workflow.module';
 
 describe('WorkflowService.run, Nest-wired, real shell', () => {
@@ -13,7 +14,9 @@ describe('WorkflowService.run, Nest-wired, real shell', () => {
   let close: () => Promise<void>;
 
   beforeAll(async () => {
-    const app = await Test.createTestingModule({ imports: [CoreModule, WorkflowModule] }).compile();
+    const app = await Test.createTestingModule({
+      imports: [ProjectConfigModule.forRoot(), CoreModule, WorkflowModule],
+    }).compile();
     await app.init();
     service = app.get(WorkflowService);
     close = () => app.close();

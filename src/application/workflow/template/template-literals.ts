@@ -1,17 +1,5 @@
+import { decodeEscape, GO_ESCAPES } from '../../../domain/model/escape-sequences';
 import { TemplateSyntaxError } from './template-lexer';
-
-const SIMPLE: Record<string, string> = {
-  a: '\x07',
-  b: '\b',
-  f: '\f',
-  n: '\n',
-  r: '\r',
-  t: '\t',
-  v: '\v',
-  '\\': '\\',
-  "'": "'",
-  '"': '"',
-};
 
 /** A Go interpreted string literal (`"a\tb\u00e9"`), as strconv.Unquote reads it. */
 export function parseStringLiteral(quoted: string): string {
@@ -29,25 +17,15 @@ export function parseCharLiteral(quoted: string): number {
 
 function unescape(body: string, quoted: string): string {
   let out = '';
-  for (let i = 0; i < body.length; i++) {
+  for (let i = 0; i < body.length;) {
     if (body[i] !== '\\') {
-      out += body[i];
+      out += body[i++];
       continue;
     }
-    const c = body[++i];
-    if (c in SIMPLE) out += SIMPLE[c];
-    else if (c === 'x' || c === 'u' || c === 'U') {
-      const n = c === 'x' ? 2 : c === 'u' ? 4 : 8;
-      const hex = body.slice(i + 1, i + 1 + n);
-      if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== n) throw new TemplateSyntaxError(`invalid syntax in ${quoted}`);
-      out += c === 'x' ? String.fromCharCode(parseInt(hex, 16)) : String.fromCodePoint(parseInt(hex, 16));
-      i += n;
-    } else if (/[0-7]/.test(c)) {
-      const oct = body.slice(i, i + 3);
-      if (!/^[0-7]{3}$/.test(oct)) throw new TemplateSyntaxError(`invalid syntax in ${quoted}`);
-      out += String.fromCharCode(parseInt(oct, 8));
-      i += 2;
-    } else throw new TemplateSyntaxError(`invalid syntax in ${quoted}`);
+    const decoded = decodeEscape(body, i, GO_ESCAPES);
+    if (!decoded) throw new TemplateSyntaxError(`invalid syntax in ${quoted}`);
+    out += decoded.text;
+    i = decoded.next;
   }
   return out;
 }

@@ -83,6 +83,10 @@ export const EXECUTION_ERRORS: Record<CodesOf<'EXECUTION'>, CatalogueText> = {
     'A plugin process exited while awf was using it.',
     'Read its last stderr lines in the message; the next run starts it again.',
   ),
+  [C.EXECUTION_POLICY_BYPASSED]: entry(
+    "An agent used its own tools around the proxy while the step's policy is strict, so awf stopped it.",
+    "Switch the agent's own tools off (`mcp_proxy.intercept_builtins: true` where the provider can), use a provider that can, or set `enforce: audit` to only record such uses (docs/policy.md).",
+  ),
   [C.EXECUTION_PARALLEL_FAILED]: entry(
     "A parallel step's strategy was not met (`all_succeed` with a branch failing, `any_succeed` with none succeeding).",
     'Look at the branch results; choose `strategy: best_effort` if a failing branch is acceptable.',

@@ -5,6 +5,8 @@ export interface CommandRequest {
   /** 0: none. */
   timeoutMs: number;
   signal: AbortSignal;
+  /** Each chunk of output as it arrives (`awf run -o streaming`); the result still holds all of it. */
+  onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
 }
 
 export interface CommandResult {

@@ -14,6 +14,8 @@ export interface RunObserver {
   stepRecorded?(report: StepReport, state: StepStateData, next: string | undefined): void;
   /** A retry attempt failed and another follows after `delayMs`. */
   stepRetrying?(step: string, attempt: number, delayMs: number): void;
+  /** A chunk of a command step's output as it arrives (`-o streaming|buffered`). */
+  stepOutput?(step: string, stream: 'stdout' | 'stderr', text: string): void;
   warn?(message: string): void;
   /** A hook's `log:` line, or a line a hook command printed. */
   log?(message: string): void;

@@ -1,6 +1,14 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import picomatch from 'picomatch';
-import { at, closeDir, openResolvedDir, openRoot, resolveBeneath, type DirRef } from '../beneath-root.resolver';
+import {
+  at,
+  closeDir,
+  openResolvedDir,
+  openRoot,
+  resolveBeneath,
+  type Beneath,
+  type DirRef,
+} from '../beneath-root.resolver';
 import { isSingleLinkFile } from '../sandboxed-file.io';
 import { walkFiles } from './file-tree.walker';
 import {
@@ -27,13 +35,16 @@ export function searchFiles(request: GrepRequest): GrepOutcome {
   // Walked to again from the root's descriptor (this may run in a worker, which has its own):
   // the same race-free resolution the tool did, so nothing is reached by path.
   const root = openRoot(request.root);
-  const found = resolveBeneath(root, request.root, request.targetRel, 'path', request.targetRel);
+  let found: Beneath | undefined;
   let base: DirRef | undefined;
   try {
+    // Inside the try: a target that changed since the tool checked it throws here, and the
+    // root's descriptor must be closed then too (a worker's descriptors are the process's).
+    found = resolveBeneath(root, request.root, request.targetRel, 'path', request.targetRel);
     base = request.targetIsDir ? openResolvedDir(found, request.targetRel) : undefined;
     const files = base
       ? walkFiles(base, SKIPPED_NAMES)
-      : [{ dir: found.dir, name: found.name, rel: found.name, explicit: true }];
+      : [{ dir: found.dir, name: found.name, rel: found.name, explicit: true as const }];
     const hits: GrepFileHit[] = [];
     let entries = 0;
     for (const file of files) {
@@ -51,7 +62,7 @@ export function searchFiles(request: GrepRequest): GrepOutcome {
     // Each descriptor once: the resolved directory may be the root's own descriptor under
     // another reference, and a second close could close a descriptor another thread just opened.
     const closed = new Set<number>();
-    for (const dir of [base, found.dir, root]) {
+    for (const dir of [base, found?.dir, root]) {
       if (!dir || !dir.owned || closed.has(dir.fd)) continue;
       closed.add(dir.fd);
       closeDir(dir);

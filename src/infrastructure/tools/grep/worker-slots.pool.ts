@@ -11,6 +11,11 @@ export class WorkerSlots {
 
   constructor(readonly size: number) {}
 
+  /** Slots held now. */
+  get busyCount(): number {
+    return this.busy;
+  }
+
   /** Resolves with a release function once a slot is free; rejects when the call is cancelled meanwhile. */
   acquire(signal: AbortSignal): Promise<() => void> {
     if (this.busy < this.size) {
