@@ -10,5 +10,10 @@ module.exports = {
   // Every skipped test is listed with its reason after the run (a skip without one fails it).
   // The `installed` launch path (test/support/launch-paths.ts): npm pack + install, once per build.
   globalSetup: '<rootDir>/test/support/installed-package.setup.ts',
-  reporters: ['default', '<rootDir>/test/support/skip-reasons.reporter.js'],
+  // After it, the launch-path parity matrix: each parameterised suite × launch path × ripgrep variant.
+  reporters: [
+    'default',
+    '<rootDir>/test/support/skip-reasons.reporter.js',
+    '<rootDir>/test/support/launch-parity.reporter.js',
+  ],
 };

@@ -14,6 +14,7 @@ import { searchBench } from './lib/search-bench.mjs';
 import { stepOverheadBench } from './lib/step-bench.mjs';
 import { historyBench } from './lib/history-bench.mjs';
 import { upstreamBench } from './lib/upstream-bench.mjs';
+import { sandboxBench } from './lib/sandbox-bench.mjs';
 import { printReport } from './lib/report.mjs';
 
 // 1000 requests in flight make the client's stdin wait for drain 1000 times: expected here.
@@ -33,7 +34,7 @@ const ONLY = process.argv
   .find((a) => a.startsWith('--only='))
   ?.split('=')[1]
   ?.split(',');
-// --skip=search,steps,load: leave out parts of the run (while iterating on one figure).
+// --skip=search,steps,load,sandbox: leave out parts of the run (while iterating on one figure).
 const SKIP = new Set(
   process.argv
     .find((a) => a.startsWith('--skip='))
@@ -222,9 +223,24 @@ const history = SKIP.has('history') ? null : await historyBench({ main: MAIN, wo
 const upstreams = SKIP.has('upstreams')
   ? null
   : await upstreamBench({ main: MAIN, work, nodeFlags: launch.nodeFlags, cwd: fixture.dir, notes });
+const sandbox = SKIP.has('sandbox')
+  ? null
+  : await sandboxBench({
+      awfServer,
+      fsServer: (root) => ({
+        label: 'server-filesystem',
+        ...nodeServer([resolvePackage('@modelcontextprotocol/server-filesystem/dist/index.js'), root]),
+        cwd: root,
+      }),
+      before: BEFORE
+        ? (root) => awfServer('awf before', { events: false, plain: true, root, main: resolve(BEFORE) })
+        : undefined,
+      work,
+      notes,
+    });
 
 meta.loadavgEnd = loadavg().map((x) => +x.toFixed(2));
-const report = { meta, rows, search, steps, history, upstreams, notes };
+const report = { meta, rows, search, steps, history, upstreams, sandbox, notes };
 const outDir = join(REPO, 'bench', 'results');
 mkdirSync(outDir, { recursive: true });
 const { targets, text } = printReport(report);

@@ -2,7 +2,7 @@
 const f = (v, d = 1) => (v === undefined || v === null || Number.isNaN(v) ? '—' : v.toFixed(d));
 const r = (v) => (v === undefined || Number.isNaN(v) ? '—' : `${v.toFixed(2)}×`);
 
-export function printReport({ meta, rows, search, steps, history, upstreams, notes }) {
+export function printReport({ meta, rows, search, steps, history, upstreams, sandbox, notes }) {
   const by = Object.fromEntries(rows.map((row) => [row.id, row]));
   const { bare, fs, awf } = by;
   const out = [];
@@ -54,6 +54,22 @@ export function printReport({ meta, rows, search, steps, history, upstreams, not
       `| added by awf (p50; target ≤ 0.3 ms: ${upstreams.addedP50Ms <= 0.3 ? 'met' : 'NOT met'}) | ${f(upstreams.addedP50Ms, 3)} | |`,
     );
     out.push(`| MCP SDK client modules loaded by a step without upstreams | ${upstreams.withoutUpstreams ?? '—'} | |`);
+  }
+  if (sandbox) {
+    out.push('');
+    out.push(`| sandbox (${sandbox.calls} sequential calls) | awf p50 ms | server-filesystem | before build |`);
+    out.push('| --- | --- | --- | --- |');
+    out.push(
+      `| Bash \`true\`, unconfined (own PID namespace where unshare works) | ${f(sandbox.bash.unconfined, 2)} | | |`,
+    );
+    if (sandbox.bash.bwrap !== undefined)
+      out.push(
+        `| Bash \`true\` under bubblewrap (bash_sandbox; +${f(sandbox.bash.addedMs, 2)} ms) | ${f(sandbox.bash.bwrap, 2)} | | |`,
+      );
+    for (const row of sandbox.resolution)
+      out.push(
+        `| ${row.label} | ${f(row.awf, 3)} | ${row.fs === undefined ? '—' : f(row.fs, 3)} | ${row.before === undefined ? '—' : f(row.before, 3)} |`,
+      );
   }
   if (steps) {
     out.push('');

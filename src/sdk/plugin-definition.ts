@@ -1,4 +1,4 @@
-import type { InputSchemaMessage, OperationSchemaMessage } from './wire/messages';
+import type { InputSchemaMessage, OperationAnnotationsMessage, OperationSchemaMessage } from './wire/messages';
 
 /** What a plugin author writes: a name, a version, and its operations. */
 export type InputType = 'string' | 'integer' | 'number' | 'boolean';
@@ -27,8 +27,18 @@ export interface OperationContext {
 /** Outputs of an operation: returned as JSON values (`data`); a string becomes `output`. */
 export type OperationOutputs = Record<string, unknown>;
 
+/**
+ * What an MCP client may assume about an operation (MCP's tool annotations): clients use them
+ * to decide what to run without asking. Leave a hint out when it is not known.
+ */
+export type OperationAnnotations = OperationAnnotationsMessage;
+
+const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
+
 export interface OperationSpec {
   description: string;
+  /** `title` (a human name) and the hints `readOnlyHint`, `destructiveHint`, `idempotentHint`, `openWorldHint`. */
+  annotations?: OperationAnnotations;
   inputs?: Record<string, InputSpec>;
   outputs?: Record<string, OutputSpec | OutputSpec['type']>;
   /** Throw to fail: the message reaches the agent as the tool's error text. */
@@ -67,6 +77,13 @@ export function checkDefinition(definition: PluginDefinition): void {
         `operation name ${JSON.stringify(op)} must start with a letter and use only letters, digits, "_" and "-"`,
       );
     if (typeof spec.run !== 'function') throw new Error(`operation ${op} has no run function`);
+    const a = spec.annotations ?? {};
+    if (a.title !== undefined && typeof a.title !== 'string')
+      throw new Error(`operation ${op}: title must be a string`);
+    for (const hint of HINTS) {
+      if (a[hint] !== undefined && typeof a[hint] !== 'boolean')
+        throw new Error(`operation ${op}: ${hint} must be true or false`);
+    }
     for (const [input, inputSpec] of Object.entries(spec.inputs ?? {})) {
       if (!['string', 'integer', 'number', 'boolean'].includes(inputSpec.type)) {
         throw new Error(
@@ -94,6 +111,7 @@ export function operationSchema(name: string, spec: OperationSpec): OperationSch
         ? { name: output, type: s, description: '' }
         : { name: output, type: s.type, description: s.description ?? '' },
     ),
+    ...(spec.annotations ? { annotations: { ...spec.annotations } } : {}),
   };
 }
 

@@ -117,10 +117,11 @@ describe('global flags, in any position', () => {
     expect(readdirSync(join(store, 'runs'))).toContain(JSON.parse(r.stdout).run_id);
   });
 
-  it('--verbose and --log-level debug turn on debug logs on stderr', () => {
+  it('--verbose and --log-level debug turn on debug logs on stderr, in human form', () => {
     for (const flag of [['--verbose'], ['--log-level', 'debug']]) {
       const r = awf(['run', 'wf.yaml', ...flag], { AWF_LOG_LEVEL: '' });
-      expect(r.stderr).toMatch(/"level":20/);
+      expect(r.stderr).toMatch(/^debug: /m);
+      expect(r.stderr).not.toMatch(/"level":20/);
     }
     expect(awf(['--log-level', 'loud', 'list']).stderr).toMatch(
       /^\[USER\.CLI\.INVALID_ARGS\] invalid log level "loud"/,

@@ -50,6 +50,23 @@ describeEach(launchPaths(), 'awf mcp-serve exposes the time and kv example plugi
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('passes on the title and MCP annotations a plugin declares; a plugin that declares none has none', async () => {
+    const { tools } = await session.client.listTools();
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    expect(byName.kv_get).toMatchObject({
+      title: 'Read a key',
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    });
+    expect(byName.kv_get.annotations).not.toHaveProperty('destructiveHint');
+    expect(byName.kv_set).toMatchObject({
+      title: 'Store a key',
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
+    });
+    // time's operation (like any plugin built before annotations existed) declares none.
+    expect(byName.time_now).not.toHaveProperty('annotations');
+    expect(byName.time_now).not.toHaveProperty('title');
+  });
+
   it('lists <plugin>_<operation> tools with descriptions and input schemas', async () => {
     const { tools } = await session.client.listTools();
     expect(tools.map((t) => t.name)).toEqual(['kv_get', 'kv_list', 'kv_set', 'time_now']);

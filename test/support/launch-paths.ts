@@ -38,7 +38,8 @@ const fromSources = productLaunch(() => [
   jest.requireActual('../../src/infrastructure/workflow/main-script'),
 ]);
 
-function installed(): InstalledPackage | undefined {
+/** The package jest's globalSetup packed and installed (`npm install --ignore-scripts`), if it did. */
+export function installedPackage(): InstalledPackage | undefined {
   const file = process.env[INSTALLED_ENV];
   return file && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as InstalledPackage) : undefined;
 }
@@ -50,7 +51,7 @@ export const PLAIN: LaunchPath = {
 export const SNAPSHOT: LaunchPath = { name: 'snapshot', launch: fromSources };
 
 export function installedPath(): LaunchPath {
-  const pkg = installed();
+  const pkg = installedPackage();
   if (!pkg)
     return {
       name: 'installed',

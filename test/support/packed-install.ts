@@ -41,13 +41,18 @@ export function packAndInstall(): PackedInstall {
   }
 }
 
+const NPM_TIMEOUT_MS = 400_000;
+
 function npm(args: string[], cwd: string): string {
   const r = spawnSync('npm', args, {
     cwd,
     encoding: 'utf8',
-    timeout: 400_000,
+    timeout: NPM_TIMEOUT_MS,
     env: { ...process.env, npm_config_update_notifier: 'false' },
   });
+  // npm answers the timeout's SIGTERM by exiting 1 with nothing printed: say which it was.
+  if ((r.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT')
+    throw new Error(`npm ${args[0]} did not finish in ${NPM_TIMEOUT_MS / 1000} s (a loaded machine, or no registry)`);
   if (r.status !== 0)
     throw new Error(
       `npm ${args[0]} exited ${r.status ?? r.signal}: ` +

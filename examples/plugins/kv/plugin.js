@@ -37,6 +37,8 @@ serve({
   operations: {
     get: {
       description: 'Reads the value stored under a key; fails when the key is not set.',
+      // MCP tool annotations: clients use them to decide what they may run without asking.
+      annotations: { title: 'Read a key', readOnlyHint: true, openWorldHint: false },
       inputs: { key: { type: 'string', required: true, description: 'The key to read.' } },
       outputs: { key: 'string', value: { type: 'string', description: 'The stored value.' } },
       run({ key }) {
@@ -48,6 +50,7 @@ serve({
     },
     set: {
       description: 'Stores a value under a key, replacing any previous value.',
+      annotations: { title: 'Store a key', readOnlyHint: false, destructiveHint: true, idempotentHint: true },
       inputs: {
         key: { type: 'string', required: true, description: 'The key to write.' },
         value: { type: 'string', required: true, description: 'The value to store.' },

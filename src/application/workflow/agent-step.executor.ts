@@ -11,6 +11,7 @@ import type { AgentStep } from '../../domain/workflow/workflow.model';
 import { NativeToolWatch } from '../policy/native-tool-watch';
 import { StepConversation } from './agent-conversation';
 import { formatOutput, tokenFields } from './agent-output';
+import { externalFilePath, readExternalFile } from './external-files';
 import { interpolate, interpolateDeep, type RunContext } from './run-context';
 import type { StepOutcome } from './step-outcome';
 import { type ProxySession, ToolProxyService } from './tool-proxy.service';
@@ -40,7 +41,7 @@ export class AgentStepExecutor {
         'Use one of the available providers, or load the extension that adds this one (.awf/config.yaml `extensions:`).',
       );
     }
-    const prompt = interpolate(ctx, step.prompt, step.name, 'prompt');
+    const prompt = interpolate(ctx, promptText(step, ctx), step.name, step.promptFile ? 'prompt_file' : 'prompt');
     const options = interpolateDeep(ctx, step.options, step.name, 'options') as Record<string, unknown>;
     const dir = step.dir ? interpolate(ctx, step.dir, step.name, 'dir') : undefined;
     const cwd = dir ? (isAbsolute(dir) ? dir : resolve(ctx.cwd, dir)) : ctx.cwd;
@@ -240,4 +241,14 @@ export function stepEventsPath(runDir: string, step: string, loop?: LoopData): s
   for (let l: LoopData | null | undefined = loop; l; l = l.Parent) indices.unshift(l.Index);
   const iteration = indices.length ? `.i${indices.join('-')}` : '';
   return join(runDir, `${step.replace(/[^A-Za-z0-9_-]/g, '_')}${iteration}.events.jsonl`);
+}
+
+/** The prompt's template: `prompt`, or the text of `prompt_file` (its path a template too, AWF's lookup). */
+function promptText(step: AgentStep, ctx: RunContext): string {
+  if (step.promptFile === undefined) return step.prompt;
+  const rendered = interpolate(ctx, step.promptFile, step.name, 'prompt_file');
+  const path = ctx.files
+    ? externalFilePath(rendered, ctx.workflow.sourceDir ?? ctx.cwd, ctx.awf, ctx.files, ctx.env)
+    : rendered;
+  return readExternalFile(ctx.files, path, `states.${step.name}.prompt_file`);
 }

@@ -8,6 +8,7 @@ import type { LoadedWorkflow, WorkflowRepository } from '../../domain/workflow/p
 import { checkWorkflow } from '../../domain/workflow/workflow.rules';
 import type { AgentStep, OperationStep, Workflow } from '../../domain/workflow/workflow.model';
 import { checkCalls } from './call-graph.check';
+import { checkExternalFiles, type FileCheckContext } from './external-files.check';
 import { Condition } from './condition-evaluator';
 import { checkTemplates } from './template-references';
 import type { PolicyLayer, PolicySpec } from '../../domain/policy/policy.model';
@@ -33,12 +34,15 @@ export class WorkflowValidator {
     private readonly builtinOperations: readonly string[] = [],
     /** `policy:` of `.awf/config.yaml`, and whether extension modules may serve tools unknown here. */
     private readonly project: { policy?: PolicySpec; extensions?: boolean } = {},
+    /** script_file / prompt_file existence and content (absent: not checked). */
+    private readonly files?: FileCheckContext,
   ) {}
 
   async validate(loaded: LoadedWorkflow): Promise<ValidationIssue[]> {
     const wf = loaded.workflow;
     if (!wf) return loaded.issues;
     const issues = [...loaded.issues, ...checkWorkflow(wf), ...checkTemplates(wf), ...this.checkConditions(wf)];
+    issues.push(...checkExternalFiles(wf, this.files));
     for (const step of wf.steps) if (step.type === 'agent') issues.push(...this.checkProvider(step));
     issues.push(
       ...(await this.checkPlugins(wf)),

@@ -32,12 +32,14 @@ export function openDatabase(file: string, load: () => unknown = () => require('
 }
 
 function unavailable(file: string, err: unknown): AwfError {
-  const reason = (err instanceof Error ? err.message : String(err)).split('\n')[0];
+  // The `bindings` package's message goes on with "Tried:" and a list of paths: the first clause says it.
+  const reason = (err instanceof Error ? err.message : String(err)).split('\n')[0].replace(/[.\s]*Tried:$/, '');
   return new AwfError(
     ErrorCodes.HISTORY_UNAVAILABLE,
     `the run history needs better-sqlite3's native build, which cannot be loaded: ${reason}`,
     { file },
-    'Reinstall with `npm ci` (a C++ compiler, make and python3 are needed where no prebuilt binary fits), or `npm rebuild better-sqlite3`.',
+    'Build it in the project that installed awf: `npm rebuild better-sqlite3` (an install with --ignore-scripts' +
+      ' skips it; it compiles SQLite where no prebuilt binary fits, with a C++ compiler, make and python3).',
     { cause: err },
   );
 }

@@ -1,21 +1,62 @@
+import { openSync } from 'node:fs';
 import pino, { type Logger } from 'pino';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import { CoalescingFdStream, drainOnExit } from './coalescing-fd.stream';
+import { PrettyLogLines } from './pretty-log-line';
 
 const LEVELS = new Set(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']);
 
+/** Where and how this process logs, from what `applyGlobalFlags` put in the environment. */
+export interface LogSettings {
+  level: string;
+  format: 'json' | 'pretty';
+  /** Absolute path of the log file; stderr without one. */
+  file?: string;
+}
+
 /**
- * The process's one pino instance: JSON lines on stderr (fd 2) through a stream that gathers
- * a busy spell's lines into one write and drains on exit, so a line is not lost when the
- * process exits; every line passes the secret masker.
+ * `mcp-serve` always writes JSON lines (its stderr is read by the agent CLI, or the file is
+ * shared with the run) at `info`, one line per tool call. Every other command writes for a
+ * person next to its progress: `pretty` at `warn` on stderr (`--verbose` shows debug), or
+ * JSON at `info` into `--log-file`. AWF_LOG_LEVEL and AWF_LOG_FORMAT say otherwise.
  */
-export function createPinoLogger(masker: SecretMasker, level = process.env.AWF_LOG_LEVEL ?? 'info'): Logger {
-  const stream = drainOnExit(new CoalescingFdStream(2));
+export function logSettings(env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = process.argv): LogSettings {
+  const serve = argv.slice(2).find((a) => !a.startsWith('-')) === 'mcp-serve';
+  const file = env.AWF_LOG_FILE || undefined;
+  const format = serve
+    ? 'json'
+    : env.AWF_LOG_FORMAT === 'json' || (file && env.AWF_LOG_FORMAT !== 'pretty')
+      ? 'json'
+      : 'pretty';
+  const level =
+    env.AWF_LOG_LEVEL && LEVELS.has(env.AWF_LOG_LEVEL) ? env.AWF_LOG_LEVEL : serve || file ? 'info' : 'warn';
+  return { level, format, ...(file ? { file } : {}) };
+}
+
+/**
+ * The process's one pino instance, through a stream that gathers a busy spell's lines into one
+ * write and drains on exit, so a line is not lost when the process exits; every line passes
+ * the secret masker. A log file is appended to (O_APPEND: the lines of `awf run` and of each
+ * step's `mcp-serve` never mix); one that cannot be opened leaves the logs on stderr.
+ */
+export function createPinoLogger(masker: SecretMasker, settings: LogSettings = logSettings()): Logger {
+  let fd = 2;
+  if (settings.file) {
+    try {
+      fd = openSync(settings.file, 'a', 0o600);
+    } catch {
+      // `--log-file` was checked when parsed; a file gone since then must not cost the run its logs.
+    }
+  }
+  const stream = drainOnExit(new CoalescingFdStream(fd));
+  const pretty = settings.format === 'pretty' ? new PrettyLogLines(fd === 2 && process.stderr.isTTY) : undefined;
   return pino(
     {
-      level: LEVELS.has(level) ? level : 'info',
+      level: settings.level,
       base: { pid: process.pid },
-      hooks: { streamWrite: (line: string) => masker.mask(line) },
+      hooks: {
+        streamWrite: pretty ? (line: string) => pretty.format(masker.mask(line)) : (line: string) => masker.mask(line),
+      },
     },
     stream,
   );

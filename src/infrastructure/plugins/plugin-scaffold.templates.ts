@@ -1,10 +1,19 @@
 /** The files of a new TypeScript plugin project; `awf plugin init` fills in the names. */
 export interface ScaffoldVars {
   name: string;
+  /** The `awf` dependency: the vendored SDK (`file:vendor/awf`) or what `--awf` gave. */
   awfDependency: string;
+  /** Other runtime dependencies (gRPC for the vendored SDK, Nest for a Nest plugin), pinned. */
+  dependencies?: Record<string, string>;
+  /** The scaffold's own test file, run by `npm test` after the build. */
+  testFile?: string;
+  /** Extra compiler options (decorators for a Nest plugin). */
+  compilerOptions?: Record<string, unknown>;
 }
 
-export function scaffoldFiles(v: ScaffoldVars): Record<string, string> {
+/** package.json, tsconfig.json, plugin.yaml, .gitignore: the same for every kind of plugin. */
+export function projectFiles(v: ScaffoldVars): Record<string, string> {
+  const test = v.testFile ?? 'dist/definition.test.js';
   return {
     'package.json':
       JSON.stringify(
@@ -13,9 +22,12 @@ export function scaffoldFiles(v: ScaffoldVars): Record<string, string> {
           version: '0.1.0',
           private: true,
           description: `An awf plugin: ${v.name}`,
-          scripts: { build: 'tsc -p tsconfig.json', test: 'npm run build && node --test dist/definition.test.js' },
-          dependencies: { awf: v.awfDependency },
+          scripts: { build: 'tsc -p tsconfig.json', test: `npm run build && node --test ${test}` },
+          dependencies: { awf: v.awfDependency, ...v.dependencies },
           devDependencies: { '@types/node': '20.19.43', typescript: '5.9.3' },
+          // `npm pack` then makes a tarball that `awf plugin install` can use as it is.
+          bundleDependencies: true,
+          files: ['dist', 'plugin.yaml', 'vendor', 'README.md'],
         },
         null,
         2,
@@ -33,6 +45,7 @@ export function scaffoldFiles(v: ScaffoldVars): Record<string, string> {
             outDir: 'dist',
             rootDir: 'src',
             types: ['node'],
+            ...v.compilerOptions,
           },
           include: ['src'],
         },
@@ -49,6 +62,14 @@ export function scaffoldFiles(v: ScaffoldVars): Record<string, string> {
       'command: node dist/plugin.js',
       '',
     ].join('\n'),
+    '.gitignore': 'node_modules/\ndist/\n',
+  };
+}
+
+/** A plugin written with `definePlugin` and served by the SDK's `serve`. */
+export function scaffoldFiles(v: ScaffoldVars): Record<string, string> {
+  return {
+    ...projectFiles(v),
     'src/definition.ts': `import { definePlugin } from 'awf/plugin-sdk';
 
 /** Each operation becomes the MCP tool ${v.name}_<operation> when a step exposes it. */
@@ -87,21 +108,27 @@ test('greet refuses a call without a name', async () => {
   assert.match(result.error, /name is required/);
 });
 `,
-    '.gitignore': 'node_modules/\ndist/\n',
-    'README.md': `# ${v.name}
+    'README.md': readme(v, 'Its operations are in `src/definition.ts`; `src/plugin.ts` serves them.'),
+  };
+}
 
-An [awf](https://www.npmjs.com/package/awf) plugin. Build and test it:
+/** How to build, test and install the plugin, as the commands really are. */
+export function readme(v: ScaffoldVars, layout: string): string {
+  return `# ${v.name}
+
+An awf plugin. ${layout} Build and test it:
 
     npm install
     npm test
 
-Install it where awf looks for plugins, e.g. a project's \`.awf/plugins/${v.name}\` (copy or link this
-folder there), then check that awf sees it:
+Install it where awf looks for plugins (the plugin is started once to check it):
 
-    awf plugin list
+    awf plugin install .            # a copy; or --link to use your builds at once
+    npm pack && awf plugin install awf-plugin-${v.name}-0.1.0.tgz
 
-Expose its operations to an agent step with \`mcp_proxy.plugin_tools: [{ plugin: ${v.name}, expose: [greet] }]\`;
-the agent then calls the tool \`${v.name}_greet\`.
-`,
-  };
+then \`awf plugin list\` shows it. Expose its operations to an agent step with
+\`mcp_proxy.plugin_tools: [{ plugin: ${v.name}, expose: [greet] }]\`; the agent then calls the tool
+\`${v.name}_greet\`. The SDK is in \`vendor/awf\` (a copy of the awf that made this project), so
+the folder works wherever it is moved or installed.
+`;
 }

@@ -25,6 +25,20 @@ describe('mapOperationTool', () => {
     expect(mapOperationTool('notify', op())).toMatchObject({ name: 'notify_send', source: 'plugin:notify' });
   });
 
+  it('passes on a declared title and hints as MCP annotations, leaving unset hints out', () => {
+    // As proto-loader hands over a message with unset optional fields: null or absent, '' for the title.
+    const declared = op({ annotations: { title: 'Send a notification', destructiveHint: false, openWorldHint: true } });
+    expect(mapOperationTool('notify', declared)).toMatchObject({
+      title: 'Send a notification',
+      annotations: { destructiveHint: false, openWorldHint: true },
+    });
+    expect(mapOperationTool('notify', declared).annotations).toEqual({ destructiveHint: false, openWorldHint: true });
+    const none = mapOperationTool('notify', op({ annotations: null }));
+    expect(none).not.toHaveProperty('annotations');
+    expect(none).not.toHaveProperty('title');
+    expect(mapOperationTool('notify', op({ annotations: { title: '' } }))).not.toHaveProperty('title');
+  });
+
   it('sorts required names, whatever the declaration order', () => {
     const schema = mapOperationTool(
       'p',

@@ -23,11 +23,15 @@ export function mapOperationTool(plugin: string, op: OperationSchemaMessage): To
   const description =
     (op.description?.trim() || `Operation '${op.name}' from plugin '${plugin}'.`) +
     (outputs.length ? ` Returns a JSON object with fields: ${outputs.map((o) => describeOutput(o)).join('; ')}.` : '');
+  const { title, ...hints } = op.annotations ?? {};
+  const annotations = Object.fromEntries(Object.entries(hints).filter(([, v]) => typeof v === 'boolean'));
   return {
     name: pluginToolName(plugin, op.name),
+    ...(title ? { title } : {}),
     description,
     inputSchema: mapInputSchema(plugin, op),
     source: `plugin:${plugin}`,
+    ...(Object.keys(annotations).length ? { annotations } : {}),
   };
 }
 

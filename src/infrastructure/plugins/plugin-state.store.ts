@@ -41,6 +41,26 @@ export class PluginStateStore {
     this.write(state);
   }
 
+  /** AWF's `source_data` of an install; the enable state and config of an earlier install stay. */
+  recordInstall(name: string, source: { repository: string; version: string }): void {
+    const state = this.read();
+    const now = new Date().toISOString();
+    const previous = state[name]?.source_data as { installed_at?: string } | undefined;
+    state[name] = {
+      ...(state[name] ?? { enabled: true }),
+      source_data: { ...source, installed_at: previous?.installed_at ?? now, updated_at: now },
+    };
+    this.write(state);
+  }
+
+  /** Drops a removed plugin's entry (its enable state, config and install record). */
+  forget(name: string): void {
+    const state = this.read();
+    if (!(name in state)) return;
+    delete state[name];
+    this.write(state);
+  }
+
   private read(): Record<string, StateEntry> {
     let text: string;
     try {

@@ -1,6 +1,7 @@
 // PluginsModule: gRPC plugin discovery, the plugin process host (go-plugin handshake,
 // AutoMTLS, Init/Shutdown), the tools plugins expose (<plugin>_<operation>, found by the
-// router through @ProvidesTools), PLUGIN_CATALOG, and the `awf plugin init` scaffolder.
+// router through @ProvidesTools), PLUGIN_CATALOG, the `awf plugin init` scaffolder and the
+// `awf plugin install/remove` installer.
 // Global so that PLUGIN_CATALOG reaches `validate`/`run` without them importing this module.
 // gRPC is loaded only when a plugin starts. Must never import the MCP SDK or another
 // feature module.
@@ -9,6 +10,7 @@ import { PLUGIN_CATALOG } from '../../domain/ports/plugin-catalog.port';
 import { PluginCatalogService } from './plugin-catalog.service';
 import { PluginDiscovery } from './plugin-discovery.service';
 import { PluginHost } from './plugin-host.service';
+import { PluginInstaller } from './plugin-installer.service';
 import { PluginScaffolder } from './plugin-scaffold.service';
 import { PluginStateStore } from './plugin-state.store';
 import { PluginToolProvider } from './plugin-tool.provider';
@@ -22,8 +24,9 @@ import { PluginToolProvider } from './plugin-tool.provider';
     PluginToolProvider,
     PluginCatalogService,
     PluginScaffolder,
+    PluginInstaller,
     { provide: PLUGIN_CATALOG, useExisting: PluginCatalogService },
   ],
-  exports: [PLUGIN_CATALOG, PluginCatalogService, PluginScaffolder],
+  exports: [PLUGIN_CATALOG, PluginCatalogService, PluginScaffolder, PluginInstaller],
 })
 export class PluginsModule {}

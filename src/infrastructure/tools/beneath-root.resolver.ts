@@ -48,6 +48,14 @@ export function openRoot(rootReal: string): DirRef {
   return { fd, rel: '', owned: true };
 }
 
+/**
+ * The root as a walk must see it: shared, so `resolveBeneath` never closes it (its caller
+ * does, once). Handing the owned root to a walk that goes below it closed the root twice.
+ */
+export function borrowed(root: DirRef): DirRef {
+  return { ...root, owned: false };
+}
+
 export function closeDir(dir: DirRef): void {
   if (!dir.owned) return;
   realPaths.delete(dir.fd);

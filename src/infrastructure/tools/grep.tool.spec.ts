@@ -72,6 +72,15 @@ describe.each([['js'], ...(rg ? [['ripgrep']] : [])])('GrepTool on the %s engine
     );
   });
 
+  it('searches one file below the root, named by its path (the root is closed once)', async () => {
+    expect(text(await grep({ pattern: 'hello', output_mode: 'content', path: 'a/b.js' }))).toBe(
+      `${p('a/b.js')}:1:hello from a/b`,
+    );
+    expect(text(await grep({ pattern: 'hello', output_mode: 'content', path: 'sub/nested/secret.txt' }))).toBe(
+      `${p('sub/nested/secret.txt')}:1:hello secret`,
+    );
+  });
+
   it('prints path:line:text in content mode, CR stripped', async () => {
     expect(text(await grep({ pattern: 'hello', output_mode: 'content', path: 'crlf.txt' }))).toBe(
       `${p('crlf.txt')}:1:hello crlf`,

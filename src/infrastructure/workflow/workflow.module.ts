@@ -30,7 +30,7 @@ import { AGENT_CATALOG, type AgentCatalog } from '../../domain/workflow/ports/ag
 import { COMMAND_EXECUTOR, type CommandExecutor } from '../../domain/workflow/ports/command-executor.port';
 import { WORKFLOW_REPOSITORY, type WorkflowRepository } from '../../domain/workflow/ports/workflow-repository.port';
 import { RealToolScopeResolver } from '../config/tool-scope.resolver';
-import { FsFileProbe } from '../core/fs-file.probe';
+import { FsWorkflowFiles } from '../core/fs-workflow-files';
 import { PrivateTempDirs } from '../core/private-temp-dir';
 import type { ProjectConfig } from '../config/project-config.loader';
 import { PROJECT_CONFIG } from '../config/project-config.module';
@@ -44,6 +44,9 @@ import { HttpRequestOperation } from './http-request.operation';
 
 /** The operations awf runs without a plugin. */
 const BUILTINS = [new HttpRequestOperation()];
+
+/** script_file, prompt_file, `@prompts/` inputs and readFile read through this one adapter. */
+const FILES = new FsWorkflowFiles();
 
 @Module({
   providers: [
@@ -81,13 +84,14 @@ const BUILTINS = [new HttpRequestOperation()];
           repo,
           BUILTINS.map((b) => b.name),
           { policy: project.policy, extensions: project.extensions.length > 0 },
+          { files: FILES, env: process.env, cwd: () => process.cwd() },
         ),
       inject: [AGENT_CATALOG, WORKFLOW_REPOSITORY, PROJECT_CONFIG, { token: PLUGIN_CATALOG, optional: true }],
     },
     {
       provide: CallWorkflowStepExecutor,
       useFactory: (repo: WorkflowRepository, validator: WorkflowValidator, masker: SecretMasker) =>
-        new CallWorkflowStepExecutor(new CalledWorkflows(repo, validator, new FsFileProbe(), masker)),
+        new CallWorkflowStepExecutor(new CalledWorkflows(repo, validator, FILES, masker)),
       inject: [WORKFLOW_REPOSITORY, WorkflowValidator, SECRET_MASKER],
     },
     {
@@ -112,6 +116,7 @@ const BUILTINS = [new HttpRequestOperation()];
             operations: new OperationStepExecutor(BUILTINS, tools),
           },
           tracer && new RunTelemetry(tracer, process.env, history, metrics),
+          FILES,
         ),
       inject: [
         COMMAND_EXECUTOR,
@@ -133,7 +138,7 @@ const BUILTINS = [new HttpRequestOperation()];
         runner: WorkflowRunner,
         masker: SecretMasker,
         index?: RunIndex,
-      ) => new WorkflowService(repo, validator, runner, masker, new FsFileProbe(), index),
+      ) => new WorkflowService(repo, validator, runner, masker, FILES, index),
       inject: [
         WORKFLOW_REPOSITORY,
         WorkflowValidator,

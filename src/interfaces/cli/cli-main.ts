@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import type { INestApplicationContext } from '@nestjs/common';
 import { Command } from 'commander';
 import { CommandFactory } from 'nest-commander';
+import { Logger } from 'nestjs-pino';
 import { AppModule } from '../../app.module';
 import { commandModules } from './command-modules';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
@@ -43,6 +44,8 @@ export async function main(argv: string[]): Promise<number> {
         outputConfiguration: { outputError: () => undefined },
       },
     );
+    // Nest's own messages (it is silent while the container is built) go through pino too.
+    app.useLogger(app.get(Logger));
     await CommandFactory.runApplication(app);
   } catch (err) {
     failure = err;

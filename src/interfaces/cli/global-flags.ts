@@ -1,3 +1,5 @@
+import { closeSync, openSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Command as Commander } from 'commander';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
@@ -12,6 +14,8 @@ export interface GlobalFlags {
   color: boolean;
   hints: boolean;
   logLevel?: string;
+  logFormat?: string;
+  logFile?: string;
   storage?: string;
 }
 
@@ -30,6 +34,32 @@ export function parseFormat(value: string): OutputFormat {
     { format: value },
     `Use -f ${FORMATS.join('|')}.`,
   );
+}
+
+function parseLogFormat(value: string): string {
+  if (value === 'json' || value === 'pretty') return value;
+  throw new AwfError(
+    ErrorCodes.CLI_INVALID_ARGS,
+    `invalid log format "${value}"`,
+    { format: value },
+    'Use --log-format json|pretty.',
+  );
+}
+
+/** Checked here, where a mistake is a user error, not later where it would cost the logs. */
+function parseLogFile(value: string): string {
+  const path = resolve(value);
+  try {
+    closeSync(openSync(path, 'a', 0o600));
+  } catch (err) {
+    throw new AwfError(
+      ErrorCodes.CLI_INVALID_ARGS,
+      `cannot write the log file "${value}": ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      { file: path },
+      'Give a file in a directory that exists and that you can write to.',
+    );
+  }
+  return path;
 }
 
 function parseLevel(value: string): string {
@@ -51,6 +81,12 @@ export function registerGlobalFlags(program: Commander): void {
     .option('--no-color', 'no colours (also NO_COLOR; FORCE_COLOR forces them)')
     .option('--no-hints', 'no hint lines under errors')
     .option('--log-level <level>', `log level: ${LEVELS.join(', ')}`, parseLevel)
+    .option(
+      '--log-format <format>',
+      'logs as json lines or pretty (human) lines (default pretty on stderr)',
+      parseLogFormat,
+    )
+    .option('--log-file <path>', 'append the logs (JSON lines) to this file instead of stderr', parseLogFile)
     .option('--storage <dir>', 'where runs and history.db are kept (default $XDG_DATA_HOME/awf)')
     .hook('preAction', (_root, action) => refuseForeignFormat(action));
 }
@@ -84,6 +120,8 @@ export function globalFlags(command?: Commander): GlobalFlags {
     color: o.color !== false,
     hints: o.hints !== false,
     logLevel: o.logLevel as string | undefined,
+    logFormat: o.logFormat as string | undefined,
+    logFile: o.logFile as string | undefined,
     storage: o.storage as string | undefined,
   };
 }

@@ -7,6 +7,7 @@
 import 'reflect-metadata';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { Logger } from 'nestjs-pino';
 import { AppModule } from '../../app.module';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import { SECRET_MASKER } from '../../domain/ports/tokens';
@@ -54,6 +55,7 @@ export async function serveDirect(configFile: string, prebuilt?: INestApplicatio
       dropDeferred();
       app = await buildServeContainer(loadExtensionModules(project.extensions, projectDir));
     }
+    app.useLogger(app.get(Logger)); // Nest's own messages are pino's JSON lines too
     await app.get(McpServeService).serve(configFile);
   } catch (err) {
     failure = err;

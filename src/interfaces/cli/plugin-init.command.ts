@@ -5,12 +5,13 @@ interface InitOptions {
   output?: string;
   force?: boolean;
   awf?: string;
+  nest?: boolean;
 }
 
 @SubCommand({
   name: 'init',
   arguments: '<name>',
-  description: 'Create a TypeScript plugin project that builds and passes its own test',
+  description: 'Create a TypeScript plugin project (--nest: a Nest microservice) that builds and passes its own test',
 })
 export class PluginInitCommand extends CommandRunner {
   constructor(private readonly scaffolder: PluginScaffolder) {
@@ -22,6 +23,7 @@ export class PluginInitCommand extends CommandRunner {
       output: options.output,
       force: options.force,
       awfDependency: options.awf,
+      nest: options.nest,
     });
     process.stdout.write(
       [
@@ -29,7 +31,7 @@ export class PluginInitCommand extends CommandRunner {
         ...result.files.map((f) => `  ${f}`),
         'next:',
         `  cd ${result.dir} && npm install && npm test`,
-        `  link or copy the folder into .awf/plugins/${result.name}, then: awf plugin list`,
+        `  awf plugin install ${result.dir}   (or --link), then: awf plugin list`,
         '',
       ].join('\n'),
     );
@@ -45,9 +47,14 @@ export class PluginInitCommand extends CommandRunner {
     return true;
   }
 
+  @Option({ flags: '--nest', description: 'a Nest microservice on the gRPC transport, handlers as @GrpcMethod' })
+  parseNest(): boolean {
+    return true;
+  }
+
   @Option({
     flags: '--awf <spec>',
-    description: 'the awf dependency in package.json (default: file: path of this awf)',
+    description: "the awf dependency in package.json (default: a copy of this awf's SDK in vendor/awf)",
   })
   parseAwf(value: string): string {
     return value;

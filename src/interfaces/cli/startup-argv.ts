@@ -72,6 +72,8 @@ export function readStartupArgs(
     color: o.color !== false,
     hints: o.hints !== false,
     ...(typeof o.logLevel === 'string' ? { logLevel: o.logLevel } : {}),
+    ...(typeof o.logFormat === 'string' ? { logFormat: o.logFormat } : {}),
+    ...(typeof o.logFile === 'string' ? { logFile: o.logFile } : {}),
     ...(typeof o.storage === 'string' ? { storage: o.storage } : {}),
   };
   return { command: operands[0], flags: { ...flags, color: colorEnabled(process.stderr, flags, env) } };
@@ -80,10 +82,14 @@ export function readStartupArgs(
 /**
  * Applies the flags that must act before the container exists, through the environment so
  * that what `awf run` starts (each step's `mcp-serve`) inherits them: `--storage` sets
- * AWF_STORAGE, `--log-level`/`--verbose`/`-q` set AWF_LOG_LEVEL.
+ * AWF_STORAGE, `--log-level`/`--verbose`/`-q` set AWF_LOG_LEVEL, `--log-format` and `--log-file`
+ * set AWF_LOG_FORMAT and AWF_LOG_FILE (a step's `mcp-serve` then logs its JSON lines into the
+ * same file; on stderr it always writes JSON, which its agent reads).
  */
 export function applyStartupFlags(flags: Partial<GlobalFlags>, env: NodeJS.ProcessEnv = process.env): void {
   if (flags.storage) env.AWF_STORAGE = resolve(flags.storage);
   const level = flags.logLevel ?? (flags.verbose ? 'debug' : flags.quiet ? 'error' : undefined);
   if (level) env.AWF_LOG_LEVEL = level;
+  if (flags.logFormat) env.AWF_LOG_FORMAT = flags.logFormat;
+  if (flags.logFile) env.AWF_LOG_FILE = resolve(flags.logFile);
 }

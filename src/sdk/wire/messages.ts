@@ -14,11 +14,22 @@ export interface OutputSchemaMessage {
   description: string;
 }
 
+/** MCP's tool annotations (awf's field 100 of OperationSchema); an unset hint is absent. */
+export interface OperationAnnotationsMessage {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
 export interface OperationSchemaMessage {
   name: string;
   description: string;
   inputs: InputSchemaMessage[];
   outputs: OutputSchemaMessage[];
+  /** Absent (or null) from a plugin that does not declare any, AWF's Go plugins included. */
+  annotations?: OperationAnnotationsMessage | null;
 }
 
 export interface ExecuteResponseMessage {

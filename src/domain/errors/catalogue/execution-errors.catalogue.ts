@@ -132,6 +132,10 @@ export const SYSTEM_ERRORS: Record<CodesOf<'SYSTEM'>, CatalogueText> = {
     'The run history database cannot be opened or written (not a database, corrupt, locked for too long).',
     'Move history.db out of the storage dir to start a new history; check free space and permissions.',
   ),
+  [C.BASH_SANDBOX_UNAVAILABLE]: entry(
+    'The step requires Bash to run sandboxed (`bash_sandbox`), and the sandbox cannot start on this machine.',
+    "Install bubblewrap, or set AWF_BWRAP to a bwrap binary; where bwrap cannot run (user namespaces off), use a container or turn the sandbox off.",
+  ),
   [C.PLUGIN_BINARY_MISSING]: entry(
     "A plugin's manifest names an executable that does not exist or cannot be run.",
     'Build the plugin, or fix the binary path in its plugin.yaml; the file must be executable.',

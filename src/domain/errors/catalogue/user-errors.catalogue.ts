@@ -31,6 +31,15 @@ export const USER_ERRORS: Record<GeneralUserCode, CatalogueText> = {
     'A module listed under `extensions:` in `.awf/config.yaml` cannot be loaded, or does not export a Nest module.',
     'Check the path (relative to the project) or the package name, compile the module to JavaScript, and export its module class (docs/extending.md).',
   ),
+  [C.INPUT_FILE_TOO_LARGE]: entry(
+    'A file a workflow reads as text (`script_file`, `prompt_file`, an `@prompts/` input value) is over 1 MB.',
+    'Use a smaller file, or have a step read the file itself at run time.',
+    C.INPUT_MISSING_FILE,
+  ),
+  [C.OPERATION_UNAVAILABLE]: entry(
+    'A built-in operation cannot run on this machine or in this awf.',
+    'Use a plugin that provides the operation, or run the workflow where the operation is available.',
+  ),
   [C.WORKFLOW_NOT_FOUND]: entry(
     'No workflow has that name or path.',
     'Check the name with `awf list`: names are looked up in $AWF_WORKFLOWS_PATH, ./.awf/workflows and ~/.config/awf/workflows; a path is taken from the current directory.',
@@ -66,6 +75,10 @@ export const USER_ERRORS: Record<GeneralUserCode, CatalogueText> = {
   [C.PLUGIN_INVALID_NAME]: entry(
     'The name given to `awf plugin init` is not a valid plugin name.',
     'Use lowercase letters and digits, words joined by "-", starting with a letter (e.g. "weather").',
+  ),
+  [C.PLUGIN_INVALID_PACKAGE]: entry(
+    '`awf plugin install` was given something that is not a plugin: neither a folder holding plugin.yaml nor a tarball of one.',
+    'Give a plugin folder (it holds plugin.yaml) or a tarball of one (npm pack of the plugin project).',
   ),
   [C.PLUGIN_TARGET_EXISTS]: entry(
     '`awf plugin init` would write into a directory that exists and is not empty.',

@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import {
   at,
+  borrowed,
   closeDir,
   openChildDir,
   openResolvedDir,
@@ -25,7 +26,7 @@ export interface OpenTarget {
 export function openGrepTarget(request: GrepRequest): OpenTarget {
   const root = openRoot(request.root);
   try {
-    const found = resolveBeneath(root, request.root, request.targetRel, 'path', request.targetRel);
+    const found = resolveBeneath(borrowed(root), request.root, request.targetRel, 'path', request.targetRel);
     try {
       if (request.targetIsDir) {
         const dir = openResolvedDir(found, request.targetRel);

@@ -2,6 +2,7 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import picomatch from 'picomatch';
 import {
   at,
+  borrowed,
   closeDir,
   openResolvedDir,
   openRoot,
@@ -40,7 +41,7 @@ export function searchFiles(request: GrepRequest): GrepOutcome {
   try {
     // Inside the try: a target that changed since the tool checked it throws here, and the
     // root's descriptor must be closed then too (a worker's descriptors are the process's).
-    found = resolveBeneath(root, request.root, request.targetRel, 'path', request.targetRel);
+    found = resolveBeneath(borrowed(root), request.root, request.targetRel, 'path', request.targetRel);
     base = request.targetIsDir ? openResolvedDir(found, request.targetRel) : undefined;
     const files = base
       ? walkFiles(base, SKIPPED_NAMES)
