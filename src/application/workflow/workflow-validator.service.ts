@@ -11,7 +11,8 @@ import { checkCalls } from './call-graph.check';
 import { checkExternalFiles, type FileCheckContext } from './external-files.check';
 import { Condition } from './condition-evaluator';
 import { checkTemplates } from './template-references';
-import type { PolicyLayer, PolicySpec } from '../../domain/policy/policy.model';
+import type { PolicySpec } from '../../domain/policy/policy.model';
+import { PROJECT_POLICY_ORIGIN, stepPolicyLayers } from '../../domain/policy/policy-layers';
 import { lintPolicy } from '../../domain/policy/policy-lint';
 
 /** AWF's built-in GitHub operations (its infrastructure/github): refused by name, with the reason. */
@@ -135,9 +136,7 @@ export class WorkflowValidator {
     const out: ValidationIssue[] = [];
     for (const step of steps) {
       const proxy = step.mcpProxy!;
-      const layers: PolicyLayer[] = [];
-      if (this.project.policy) layers.push({ origin: '.awf/config.yaml', ...this.project.policy });
-      if (proxy.policy) layers.push({ origin: `step ${step.name}`, ...proxy.policy });
+      const layers = stepPolicyLayers(this.project.policy, proxy.policy, step.name);
       const served = [
         ...(proxy.interceptBuiltins ? BUILTIN_TOOL_NAMES : []),
         ...proxy.pluginTools.flatMap((p) =>
@@ -145,7 +144,7 @@ export class WorkflowValidator {
         ),
       ];
       const where = (origin: string): string =>
-        origin === '.awf/config.yaml'
+        origin === PROJECT_POLICY_ORIGIN
           ? `.awf/config.yaml (for step ${step.name}): policy`
           : `states.${step.name}.mcp_proxy.policy`;
       for (const p of lintPolicy(layers, served, !this.project.extensions && !proxy.servers?.length, where))
