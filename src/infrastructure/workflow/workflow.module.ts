@@ -43,9 +43,10 @@ import { RegistryAgentCatalog } from './registry-agent-catalog.adapter';
 import { ShellCommandExecutor } from './shell-command.executor';
 import { YamlWorkflowRepository } from './yaml-workflow.repository';
 import { HttpRequestOperation } from './http-request.operation';
+import { NotifySendOperation } from './notify-send.operation';
 
 /** The operations awf runs without a plugin. */
-const BUILTINS = [new HttpRequestOperation()];
+const BUILTINS = [new HttpRequestOperation(), new NotifySendOperation()];
 
 /** script_file, prompt_file, `@prompts/` inputs and readFile read through this one adapter. */
 const FILES = new FsWorkflowFiles();
@@ -152,7 +153,7 @@ const FILES = new FsWorkflowFiles();
       ],
     },
   ],
-  exports: [WorkflowService, ToolProxyService, ApprovalDesk],
+  exports: [WorkflowService, ToolProxyService, ApprovalDesk, WORKFLOW_REPOSITORY, WorkflowValidator],
 })
 export class WorkflowModule implements OnModuleDestroy {
   constructor(private readonly proxies: ToolProxyService) {}
