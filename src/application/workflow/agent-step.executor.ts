@@ -77,9 +77,18 @@ export class AgentStepExecutor {
       }
     }
     const timeout = step.timeoutMs > 0 ? AbortSignal.timeout(step.timeoutMs) : undefined;
+    // The step's mcp-serve could not open its tools (an upstream server would not start): the
+    // agent is stopped at once and the step fails with that error (ADR 181).
+    const proxyFailed = new AbortController();
+    const unwatch = session?.onStartFailure(() => proxyFailed.abort());
     // The agent's own tools, read from its event stream: recorded as bypassed; a strict policy stops it.
     const watch = session ? new NativeToolWatch(provider.name, session.strictRule) : undefined;
-    const signal = AbortSignal.any([ctx.signal, ...(timeout ? [timeout] : []), ...(watch ? [watch.signal] : [])]);
+    const signal = AbortSignal.any([
+      ctx.signal,
+      proxyFailed.signal,
+      ...(timeout ? [timeout] : []),
+      ...(watch ? [watch.signal] : []),
+    ]);
     const base = { Output: '', Stderr: '', ExitCode: 0 };
     try {
       const conversations = (ctx.conversations ??= {});
@@ -133,6 +142,8 @@ export class AgentStepExecutor {
         Status: 'success' as const,
         Response: parseJson(formatted.Output),
       };
+      const proxyError = session?.startFailure();
+      if (proxyError) throw proxyError; // the catch below reads the events, once
       const events = this.events(session, eventsPath, watch, ctx, step.name);
       const bypass = watch?.failure(step.name);
       if (bypass)
@@ -156,9 +167,10 @@ export class AgentStepExecutor {
           toolCalls,
           events,
         };
-      const error = watch?.failure(step.name)
-        ? watch.failure(step.name)!
-        : timeout?.aborted
+      const error =
+        session?.startFailure() ??
+        watch?.failure(step.name) ??
+        (timeout?.aborted
           ? stepTimedOut(step, err)
           : isAwfError(err)
             ? err
@@ -166,7 +178,7 @@ export class AgentStepExecutor {
                 ErrorCodes.EXECUTION_AGENT_FAILED,
                 `step "${step.name}": ${err instanceof Error ? err.message : String(err)}`,
                 { step: step.name },
-              );
+              ));
       const output = typeof error.details.output === 'string' ? error.details.output : '';
       const exitCode =
         typeof error.details.exit_code === 'number' ? error.details.exit_code : timeout?.aborted ? -1 : 1;
@@ -179,6 +191,7 @@ export class AgentStepExecutor {
         events,
       };
     } finally {
+      unwatch?.();
       session?.close();
     }
   }

@@ -97,6 +97,15 @@ export const ErrorCodes = {
   // flow: script_file / prompt_file / @prompts/ over 1 MB; built-in operations that cannot run here.
   INPUT_FILE_TOO_LARGE: 'USER.INPUT.FILE_TOO_LARGE',
   OPERATION_UNAVAILABLE: 'USER.OPERATION.UNAVAILABLE',
+  // policy as written (domain/policy/policy.parser.ts); refusals of a call are POLICY_REFUSAL there.
+  POLICY_UNKNOWN_KEY: 'USER.POLICY.UNKNOWN_KEY',
+  POLICY_INVALID: 'USER.POLICY.INVALID',
+  POLICY_BAD_GLOB: 'USER.POLICY.BAD_GLOB',
+  POLICY_NO_SUCH_TOOL: 'USER.POLICY.NO_SUCH_TOOL',
+  POLICY_NEVER_MATCHES: 'USER.POLICY.NEVER_MATCHES',
+  // clix (ADR 210–219): init, error.
+  INIT_ALREADY_INITIALIZED: 'USER.INIT.ALREADY_INITIALIZED',
+  ERROR_UNKNOWN_CODE: 'USER.ERROR.UNKNOWN_CODE',
 } as const;
 
 export type KnownErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

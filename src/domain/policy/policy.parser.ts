@@ -1,3 +1,4 @@
+import { ErrorCodes } from '../errors/error-codes';
 import { compileGlob, type GlobKind, GlobSyntaxError } from './policy-glob';
 import type { ApproveRule, PolicyBudgets, PolicySpec } from './policy.model';
 
@@ -9,11 +10,11 @@ export interface PolicyProblem {
 }
 
 export const POLICY_PROBLEM = {
-  unknownKey: 'USER.POLICY.UNKNOWN_KEY',
-  invalid: 'USER.POLICY.INVALID',
-  badGlob: 'USER.POLICY.BAD_GLOB',
-  noSuchTool: 'USER.POLICY.NO_SUCH_TOOL',
-  neverMatches: 'USER.POLICY.NEVER_MATCHES',
+  unknownKey: ErrorCodes.POLICY_UNKNOWN_KEY,
+  invalid: ErrorCodes.POLICY_INVALID,
+  badGlob: ErrorCodes.POLICY_BAD_GLOB,
+  noSuchTool: ErrorCodes.POLICY_NO_SUCH_TOOL,
+  neverMatches: ErrorCodes.POLICY_NEVER_MATCHES,
 } as const;
 
 const SECTIONS: Record<string, Record<string, GlobKind | 'budgets'>> = {

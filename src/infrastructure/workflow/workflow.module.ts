@@ -29,7 +29,9 @@ import { APP_LOGGER, SECRET_MASKER, TOOL_ROUTER_FACTORY } from '../../domain/por
 import { AGENT_CATALOG, type AgentCatalog } from '../../domain/workflow/ports/agent-catalog.port';
 import { COMMAND_EXECUTOR, type CommandExecutor } from '../../domain/workflow/ports/command-executor.port';
 import { WORKFLOW_REPOSITORY, type WorkflowRepository } from '../../domain/workflow/ports/workflow-repository.port';
+import { FileProxyStartFailures } from '../config/file-proxy-start-failures';
 import { RealToolScopeResolver } from '../config/tool-scope.resolver';
+import { FsUpstreamServerProbe } from '../config/upstream-server.probe';
 import { FsWorkflowFiles } from '../core/fs-workflow-files';
 import { PrivateTempDirs } from '../core/private-temp-dir';
 import type { ProjectConfig } from '../config/project-config.loader';
@@ -41,9 +43,10 @@ import { RegistryAgentCatalog } from './registry-agent-catalog.adapter';
 import { ShellCommandExecutor } from './shell-command.executor';
 import { YamlWorkflowRepository } from './yaml-workflow.repository';
 import { HttpRequestOperation } from './http-request.operation';
+import { NotifySendOperation } from './notify-send.operation';
 
 /** The operations awf runs without a plugin. */
-const BUILTINS = [new HttpRequestOperation()];
+const BUILTINS = [new HttpRequestOperation(), new NotifySendOperation()];
 
 /** script_file, prompt_file, `@prompts/` inputs and readFile read through this one adapter. */
 const FILES = new FsWorkflowFiles();
@@ -69,6 +72,8 @@ const FILES = new FsWorkflowFiles();
           scopes: new RealToolScopeResolver(),
           telemetry,
           mcpServers: () => project.mcpServers,
+          upstreamProbe: new FsUpstreamServerProbe(),
+          startFailures: new FileProxyStartFailures(),
           policyDefaults: project.policy,
           approvals: new SocketApprovalChannels(desk),
         }),
@@ -148,7 +153,7 @@ const FILES = new FsWorkflowFiles();
       ],
     },
   ],
-  exports: [WorkflowService, ToolProxyService, ApprovalDesk],
+  exports: [WorkflowService, ToolProxyService, ApprovalDesk, WORKFLOW_REPOSITORY, WorkflowValidator],
 })
 export class WorkflowModule implements OnModuleDestroy {
   constructor(private readonly proxies: ToolProxyService) {}
