@@ -46,7 +46,9 @@ describe('awf mcp-serve from the startup snapshot loads what the config asks for
 
   it('is launched from the snapshot, next to its run-time bundles', () => {
     expect(selfCommand(['mcp-serve'], { distDir: DIST }).args).toContain('--snapshot-blob');
-    expect(['awf-grpc.cjs', 'awf-otel.cjs', 'awf-otlp.cjs', 'awf-metrics.cjs'].filter((f) => !existsSync(join(DIST, f)))).toEqual([]);
+    expect(
+      ['awf-grpc.cjs', 'awf-otel.cjs', 'awf-otlp.cjs', 'awf-metrics.cjs'].filter((f) => !existsSync(join(DIST, f))),
+    ).toEqual([]);
   });
 
   it('exports tool-call spans over OTLP (the OpenTelemetry SDK and its OTLP exporter)', async () => {
