@@ -16,6 +16,7 @@ import { historyBench } from './lib/history-bench.mjs';
 import { upstreamBench } from './lib/upstream-bench.mjs';
 import { deadCollectorBench } from './lib/telemetry-bench.mjs';
 import { startOtlpSink } from './lib/otlp-sink.mjs';
+import { sandboxBench } from './lib/sandbox-bench.mjs';
 import { printReport } from './lib/report.mjs';
 
 // 1000 requests in flight make the client's stdin wait for drain 1000 times: expected here.
@@ -35,7 +36,7 @@ const ONLY = process.argv
   .find((a) => a.startsWith('--only='))
   ?.split('=')[1]
   ?.split(',');
-// --skip=search,steps,load: leave out parts of the run (while iterating on one figure).
+// --skip=search,steps,load,sandbox: leave out parts of the run (while iterating on one figure).
 const SKIP = new Set(
   process.argv
     .find((a) => a.startsWith('--skip='))
@@ -246,9 +247,24 @@ await sink.close();
 const upstreams = SKIP.has('upstreams')
   ? null
   : await upstreamBench({ main: MAIN, work, nodeFlags: launch.nodeFlags, cwd: fixture.dir, notes });
+const sandbox = SKIP.has('sandbox')
+  ? null
+  : await sandboxBench({
+      awfServer,
+      fsServer: (root) => ({
+        label: 'server-filesystem',
+        ...nodeServer([resolvePackage('@modelcontextprotocol/server-filesystem/dist/index.js'), root]),
+        cwd: root,
+      }),
+      before: BEFORE
+        ? (root) => awfServer('awf before', { events: false, plain: true, root, main: resolve(BEFORE) })
+        : undefined,
+      work,
+      notes,
+    });
 
 meta.loadavgEnd = loadavg().map((x) => +x.toFixed(2));
-const report = { meta, rows, search, steps, history, upstreams, collector, notes };
+const report = { meta, rows, search, steps, history, upstreams, sandbox, collector, notes };
 const outDir = join(REPO, 'bench', 'results');
 mkdirSync(outDir, { recursive: true });
 const { targets, text } = printReport(report);

@@ -52,6 +52,17 @@ const AREAS = {
   'infrastructure/mcp-client': { may: ['domain'] },
   // `awf run` owns the approval desk its steps' mcp-serve processes ask (infrastructure/policy).
   'infrastructure/workflow': { may: ['domain', 'application', 'infrastructure/policy', ...SHARED] },
+  // `awf init`, `list prompts`, `config show`: reads the settings where each area reads them.
+  'infrastructure/project': {
+    may: [
+      'domain',
+      'application',
+      'infrastructure/plugins',
+      'infrastructure/telemetry',
+      'infrastructure/workflow',
+      ...SHARED,
+    ],
+  },
   'interfaces/cli': { may: '*' },
   embed: { may: ['domain', 'application', 'infrastructure/mcp-edge', 'infrastructure/config'] },
   sdk: { may: [] },

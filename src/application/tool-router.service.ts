@@ -1,79 +1,94 @@
 import { randomUUID } from 'node:crypto';
 import { AwfError } from '../domain/errors/awf-error';
 import { ErrorCodes } from '../domain/errors/error-codes';
-import { TOOL_NAME_PATTERN, type ToolDefinition } from '../domain/model/tool-definition';
+import type { ToolDefinition } from '../domain/model/tool-definition';
 import { errorResult, type ToolResult } from '../domain/model/tool-result';
 import type { ToolCall, ToolCallInterceptor } from '../domain/ports/tool-call-interceptor.port';
 import type { ToolCallOptions, ToolRouter } from '../domain/ports/tool-router.port';
 import type { ToolProvider } from '../domain/ports/tool-provider.port';
 import type { ToolScope } from '../domain/ports/tool-scope';
 import { isPlainObject } from '../domain/model/plain-object';
-
-interface Route {
-  tool: ToolDefinition;
-  provider: ToolProvider;
-}
+import { type Listed, offeredTools, type Route, routeTable } from './tool-routes';
 
 /**
  * Merges the tools of every provider for one scope and dispatches calls through the
  * interceptor chain. Building is all-or-nothing: an invalid or duplicate name fails
- * before anything is served.
+ * before anything is served. A provider that says its tools changed is listed again; the
+ * new table replaces the served one only if it is valid, and listeners are told.
  */
 export class ToolRouterService implements ToolRouter {
   private closed = false;
+  private routes: ReadonlyMap<string, Route>;
+  private tools: readonly ToolDefinition[];
+  private readonly listeners = new Set<() => void>();
+  /** Every provider that has served a tool here: each is told when the router closes. */
+  private readonly served = new Set<ToolProvider>();
+  /** Changes are applied one at a time, in the order providers reported them. */
+  private relisting: Promise<void> = Promise.resolve();
 
   private constructor(
-    private readonly routes: ReadonlyMap<string, Route>,
+    private listed: readonly Listed[],
     private readonly scope: ToolScope,
     private readonly interceptors: readonly ToolCallInterceptor[],
     private readonly onClose: () => Promise<void>,
-    private readonly tools: readonly ToolDefinition[],
-  ) {}
+    private readonly onRefusedChange: (err: unknown) => void,
+  ) {
+    this.routes = routeTable(listed);
+    this.tools = offeredTools(this.routes, interceptors, scope);
+    for (const route of this.routes.values()) this.served.add(route.provider);
+  }
 
+  /**
+   * `onRefusedChange` hears of a changed list that cannot be served (a collision, an invalid
+   * name, a listing that failed): the tools served before stay.
+   */
   static async open(
     providers: readonly ToolProvider[],
     scope: ToolScope,
     interceptors: readonly ToolCallInterceptor[] = [],
     onClose: () => Promise<void> = async () => {},
+    onRefusedChange: (err: unknown) => void = () => {},
   ): Promise<ToolRouterService> {
     const listed = await Promise.all(
       providers.map(async (provider) => ({ provider, tools: await provider.listTools(scope) })),
     );
-    const routes = new Map<string, Route>();
-    for (const { provider, tools } of listed) {
-      for (const tool of tools) {
-        if (!TOOL_NAME_PATTERN.test(tool.name)) {
-          throw new AwfError(
-            ErrorCodes.MCP_PROXY_INVALID_TOOL_NAME,
-            `tool name "${tool.name}" from ${tool.source} is not allowed: names must match ${TOOL_NAME_PATTERN.source}`,
-            { tool: tool.name, source: tool.source },
-            'Rename the tool or the plugin so the name uses only letters, digits, "_" and "-", at most 64 characters.',
-          );
-        }
-        const taken = routes.get(tool.name);
-        if (taken) {
-          throw new AwfError(
-            ErrorCodes.MCP_PROXY_NAME_COLLISION,
-            `tool "${tool.name}" is served by both ${taken.tool.source} and ${tool.source}`,
-            { tool: tool.name, sources: [taken.tool.source, tool.source] },
-            'Expose the tool from only one source, or rename one of them.',
-          );
-        }
-        routes.set(tool.name, { tool, provider });
-      }
-    }
     const ordered = [...interceptors].sort((a, b) => a.order - b.order);
-    // What an interceptor filters out is not offered, yet still routed: a call to it reaches
-    // the chain and gets that interceptor's coded refusal, not an "unknown tool".
-    let offered: readonly ToolDefinition[] = [...routes.values()]
-      .map((r) => r.tool)
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const interceptor of ordered) if (interceptor.filterTools) offered = interceptor.filterTools(offered, scope);
-    return new ToolRouterService(routes, scope, ordered, onClose, offered);
+    const router = new ToolRouterService(listed, scope, ordered, onClose, onRefusedChange);
+    for (const provider of providers) {
+      if (!provider.watchTools) continue;
+      router.served.add(provider); // it may serve tools later: it hears close() too
+      provider.watchTools(scope, () => router.changed(provider));
+    }
+    return router;
+  }
+
+  onToolsChanged(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   list(): readonly ToolDefinition[] {
     return this.tools;
+  }
+
+  /** A provider's tools changed: list it again and serve the new table if it is valid. */
+  private changed(provider: ToolProvider): void {
+    this.relisting = this.relisting.then(async () => {
+      if (this.closed) return;
+      try {
+        const tools = await provider.listTools(this.scope);
+        const listed = this.listed.map((l) => (l.provider === provider ? { provider, tools } : l));
+        const routes = routeTable(listed);
+        this.listed = listed;
+        this.routes = routes;
+        this.tools = offeredTools(routes, this.interceptors, this.scope);
+        if (tools.length > 0) this.served.add(provider);
+      } catch (err) {
+        this.onRefusedChange(err);
+        return;
+      }
+      for (const listener of this.listeners) listener();
+    });
   }
 
   async call(name: string, args: unknown, options: ToolCallOptions = {}): Promise<ToolResult> {
@@ -114,8 +129,7 @@ export class ToolRouterService implements ToolRouter {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const providers = new Set([...this.routes.values()].map((r) => r.provider));
-    await Promise.allSettled([...providers].map(async (provider) => provider.close?.(this.scope)));
+    await Promise.allSettled([...this.served].map(async (provider) => provider.close?.(this.scope)));
     await this.onClose();
   }
 }

@@ -249,3 +249,50 @@ export function awfRun(
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+export interface WorldRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** The world's root: the run's TMPDIR (`tmp/`) and storage (`storage/`) are in it. */
+  root: string;
+  storage: string;
+  tmp: string;
+}
+
+/**
+ * `awf run <wf> -f json` of `workflowYaml` in `world`, from its project: TMPDIR and
+ * AWF_STORAGE private to the run, so every temp file awf makes (proxy config, agent config)
+ * and the run's record land under the world, where the checks below read them.
+ */
+export async function runWorkflowIn(world: AgentWorld, workflowYaml: string): Promise<WorldRun> {
+  const root = join(world.project, '..');
+  const tmp = join(root, 'tmp');
+  const storage = join(root, 'storage');
+  mkdirSync(tmp, { recursive: true });
+  writeFileSync(join(root, 'wf.yaml'), workflowYaml);
+  const run = await awfRun(['run', join(root, 'wf.yaml'), '-f', 'json'], world.project, {
+    ...world.env,
+    TMPDIR: tmp,
+    AWF_STORAGE: storage,
+  });
+  return { ...run, root, storage, tmp };
+}
+
+/** The audit events of `step` in the run's record (the world holds one run). */
+export function stepEvents(run: WorldRun, step: string): Array<Record<string, unknown>> {
+  const runs = readdirSync(join(run.storage, 'runs'));
+  if (runs.length !== 1) throw new Error(`expected one run in ${run.storage}, found ${runs.length}`);
+  return readFileSync(join(run.storage, 'runs', runs[0], `${step}.events.jsonl`), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+/** What a finished run must not leave: awf's temp files in its TMPDIR, processes naming its world. */
+export function worldLeftovers(run: WorldRun): { tempFiles: string[]; processes: string[] } {
+  return {
+    tempFiles: readdirSync(run.tmp).filter((entry) => entry.startsWith('awf-')),
+    processes: processesMentioning(run.root),
+  };
+}

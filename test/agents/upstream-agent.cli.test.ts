@@ -3,12 +3,10 @@
  * `servers: [everything]`, calls server-everything's echo and get-sum through awf mcp-serve,
  * offered them under the proxy's names; the step's audit trail records both with their source.
  */
-import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AWF_MAIN } from '../support/cli';
 import { SERVER_EVERYTHING } from '../support/upstream-servers';
-import { agentWorld, processesMentioning } from './agent-cli.harness';
+import { agentWorld, runWorkflowIn, stepEvents, worldLeftovers } from './agent-cli.harness';
 import { startScriptedModel, type ScriptedModel } from './scripted-model.server';
 
 const workflow = (options: Record<string, unknown>) => `name: upstream-proof
@@ -30,25 +28,6 @@ ${Object.entries(options)
   done: {type: terminal, status: success, message: "{{.states.agent.Output}}"}
 `;
 
-function awfRun(
-  args: string[],
-  cwd: string,
-  env: Record<string, string>,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [AWF_MAIN, ...args], {
-      cwd,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 describe('awf run with a claude step that names an upstream MCP server', () => {
   let model: ScriptedModel;
   beforeAll(async () => {
@@ -66,20 +45,12 @@ describe('awf run with a claude step that names an upstream MCP server', () => {
     );
     const world = agentWorld('claude', model.url);
     const root = join(world.project, '..');
-    const tmp = join(root, 'tmp');
-    const storage = join(root, 'storage');
-    mkdirSync(tmp);
     writeFileSync(
       join(world.project, '.awf', 'config.yaml'),
       `mcp_servers:\n  everything:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(SERVER_EVERYTHING)}, stdio, ${JSON.stringify(root)}]\n`,
     );
-    writeFileSync(join(root, 'wf.yaml'), workflow(world.options));
     try {
-      const run = await awfRun(['run', join(root, 'wf.yaml'), '-f', 'json'], world.project, {
-        ...world.env,
-        TMPDIR: tmp,
-        AWF_STORAGE: storage,
-      });
+      const run = await runWorkflowIn(world, workflow(world.options));
       expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
       const withTools = model.requests.filter((r) => r.tools.length > 0);
       expect(withTools[0].tools).toEqual(
@@ -88,17 +59,11 @@ describe('awf run with a claude step that names an upstream MCP server', () => {
       const results = withTools.at(-1)!.toolResults.join('\n');
       expect(results).toContain('Echo: hello from claude');
       expect(results).toMatch(/42/);
-      const runs = readdirSync(join(storage, 'runs'));
-      const events = readFileSync(join(storage, 'runs', runs[0], 'agent.events.jsonl'), 'utf8')
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l));
-      expect(events.map((e) => [e.tool, e.source, e.status])).toEqual([
+      expect(stepEvents(run, 'agent').map((e) => [e.tool, e.source, e.status])).toEqual([
         ['everything_echo', 'mcp:everything', 'ok'],
         ['everything_get-sum', 'mcp:everything', 'ok'],
       ]);
-      expect(readdirSync(tmp).filter((entry) => entry.startsWith('awf-'))).toEqual([]);
-      expect(processesMentioning(root)).toEqual([]);
+      expect(worldLeftovers(run)).toEqual({ tempFiles: [], processes: [] });
     } finally {
       world.cleanup();
     }

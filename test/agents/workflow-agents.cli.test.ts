@@ -5,10 +5,10 @@
  * offered our tools (and, where awf switches them off, none of the agent's own), the step's
  * audit trail must record both calls, and nothing may be left behind.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AWF_MAIN } from '../support/cli';
-import { agentWorld, awfRun, type CliName, processesMentioning } from './agent-cli.harness';
+import { agentWorld, type CliName, runWorkflowIn, stepEvents, worldLeftovers } from './agent-cli.harness';
 import { startScriptedModel, type ScriptedModel } from './scripted-model.server';
 
 type Provider = CliName | 'openai_compatible';
@@ -84,22 +84,12 @@ describe.each(Object.keys(EXPECT) as Provider[])('awf run with a %s agent step b
     );
     const cli: CliName = provider === 'openai_compatible' ? 'claude' : provider;
     const world = agentWorld(cli, model.url, { files: { 'notes.txt': NOTES } });
-    const root = join(world.project, '..');
-    const tmp = join(root, 'tmp');
-    const storage = join(root, 'storage');
-    mkdirSync(tmp);
     const options =
       provider === 'openai_compatible'
         ? { base_url: `${model.url}/v1`, model: 'scripted', api_key: 'scripted' }
         : world.options;
-    writeFileSync(join(root, 'wf.yaml'), workflow(provider, options));
     try {
-      // TMPDIR private to this run: every temp file awf makes (proxy config, agent config) lands here.
-      const run = await awfRun(['run', join(root, 'wf.yaml'), '-f', 'json'], world.project, {
-        ...world.env,
-        TMPDIR: tmp,
-        AWF_STORAGE: storage,
-      });
+      const run = await runWorkflowIn(world, workflow(provider, options));
       expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
 
       expect(readFileSync(join(world.project, 'notes.txt'), 'utf8')).toBe('title: release notes\nstatus: reviewed\n');
@@ -124,20 +114,14 @@ describe.each(Object.keys(EXPECT) as Provider[])('awf run with a %s agent step b
 
       if (AUDIT_BUILT) {
         expect(report.steps[0].tool_calls).toBe(2);
-        const runs = readdirSync(join(storage, 'runs'));
-        expect(runs).toHaveLength(1);
-        const events = readFileSync(join(storage, 'runs', runs[0], 'agent.events.jsonl'), 'utf8')
-          .trim()
-          .split('\n')
-          .map((l) => JSON.parse(l));
+        const events = stepEvents(run, 'agent');
         expect(events.map((ev) => [ev.tool, ev.status, ev.step])).toEqual([
           ['Read', 'ok', 'agent'],
           ['Edit', 'ok', 'agent'],
         ]);
       }
 
-      expect(readdirSync(tmp).filter((entry) => entry.startsWith('awf-'))).toEqual([]);
-      expect(processesMentioning(root)).toEqual([]);
+      expect(worldLeftovers(run)).toEqual({ tempFiles: [], processes: [] });
       expect(existsSync(join(world.project, 'opencode.json'))).toBe(false);
     } finally {
       world.cleanup();

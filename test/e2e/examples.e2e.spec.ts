@@ -13,6 +13,7 @@ describe('examples/', () => {
       .map((f) => `examples/${f}`),
     'examples/plugins/workflow.yaml',
     'examples/plugins/operations.yaml',
+    'examples/files-project/.awf/workflows/files.yaml',
   ];
 
   it('ships the three kinds of example the guide describes', () => {
@@ -128,6 +129,20 @@ describe('examples/ that run offline', () => {
     } finally {
       await new Promise((r) => server.close(r));
     }
+  }, 150_000);
+
+  it('files-project: script_file (shebang and plain), prompt_file, @prompts/ inputs, readFile, .awf dirs', () => {
+    const cwd = join(REPO_ROOT, 'examples/files-project');
+    const files = (args: string[] = []) => runAwf(['run', 'files', ...args], { cwd, timeout: 120_000 });
+    const plain = files();
+    expect(plain.stdout).toBe('report on the build for files / 2 words / release notes for 2.0\n');
+    expect(plain.stderr).toMatch(/✓ review .*1 tool call/);
+    expect(plain.status).toBe(0);
+    const prompted = files(['--input', 'topic=@prompts/topic.md']);
+    expect(prompted.stdout).toBe('report on release notes for 2.0 for files / 4 words / release notes for 2.0\n');
+    const escaping = files(['--input', 'topic=@prompts/../workflows/files.yaml']);
+    expect(escaping.stderr).toContain('[USER.INPUT.INVALID_FORMAT]');
+    expect(escaping.status).toBe(1);
   }, 150_000);
 
   it('hooks.yaml: hooks in order on success, and workflow_error with .error on failure', () => {

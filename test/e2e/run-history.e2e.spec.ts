@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { AWF_MAIN, spawnAwf } from '../support/cli';
 import { awf, processesWith, workflowProject } from './workflow-support';
+import { waitForFiles } from '../support/run-watch';
 
 jest.setTimeout(180_000);
 
@@ -36,11 +36,6 @@ states:
   done: {type: terminal, status: success}
   failed: {type: terminal, status: failure}
 `;
-
-async function waitFor(file: string): Promise<void> {
-  for (const until = Date.now() + 90_000; !existsSync(file); await sleep(50))
-    if (Date.now() > until) throw new Error(`${file} never appeared`);
-}
 
 const json = (r: { stdout: string }) => JSON.parse(r.stdout);
 
@@ -150,7 +145,7 @@ describe('run history and resume', () => {
       const child = spawnAwf(['run', 'wf.yaml', '-i', 'who=k'], { cwd: p.dir, env: { ...p.env, HANG: '1' } });
       let stderr = '';
       child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      await waitFor(join(p.dir, 'b-started'));
+      await waitForFiles([join(p.dir, 'b-started')]);
       child.kill('SIGKILL');
       await once(child, 'exit');
       for (const pid of processesWith(marker)) process.kill(pid, 'SIGKILL');

@@ -129,7 +129,7 @@ describe('a workflow step with servers: [everything] (server-everything over std
     }
   });
 
-  it('fails the step before the agent starts when a server cannot start, with its code and stderr tail', () => {
+  it('fails the step when a server cannot start in its mcp-serve, with its code and stderr tail', () => {
     const p = workflowProject({
       '.awf/config.yaml': config(`  broken:
     command: ${JSON.stringify(process.execPath)}

@@ -1,17 +1,9 @@
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { spawnAwf } from '../support/cli';
-import { processesWith, SLOW_EXTENSION, workflowProject } from './workflow-support';
-
-async function waitFor(file: string, timeoutMs = 90_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!existsSync(file)) {
-    if (Date.now() > until) throw new Error(`${file} never appeared`);
-    await sleep(50);
-  }
-}
+import { processesWith, runLeftovers, waitForFiles } from '../support/run-watch';
+import { SLOW_EXTENSION, workflowProject } from './workflow-support';
 
 // Generous bounds: the machine is shared and an mcp-serve start can take seconds under load.
 jest.setTimeout(120_000);
@@ -35,15 +27,14 @@ states:
       const child = spawnAwf(['run', 'wf.yaml'], { cwd: p.dir, env: p.env });
       let stderr = '';
       child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      await waitFor(join(p.dir, 'started'));
+      await waitForFiles([join(p.dir, 'started')]);
       expect(processesWith(marker).length).toBeGreaterThan(0);
       child.kill('SIGINT');
       const [code] = await once(child, 'exit');
       expect(code).toBe(130);
       expect(stderr).toMatch(/^■ work {2}cancelled/m);
       expect(existsSync(join(p.dir, 'after'))).toBe(false);
-      expect(processesWith(marker)).toEqual([]);
-      expect(p.leftovers()).toEqual([]);
+      expect(runLeftovers(p, marker)).toEqual({ processes: [], tempFiles: [] });
     } finally {
       p.cleanup();
     }
@@ -73,15 +64,14 @@ states:
     try {
       const started = join(p.dir, 'started');
       const child = spawnAwf(['run', 'wf.yaml'], { cwd: p.dir, env: { ...p.env, STARTED_FILE: started } });
-      await waitFor(started);
+      await waitForFiles([started]);
       // The proxy config lives in the run's TMPDIR, so every mcp-serve of this run names it.
       expect(processesWith(p.tmp).length).toBeGreaterThan(0);
       expect(p.leftovers()).toHaveLength(1);
       child.kill('SIGINT');
       const [code] = await once(child, 'exit');
       expect(code).toBe(130);
-      expect(processesWith(p.tmp)).toEqual([]);
-      expect(p.leftovers()).toEqual([]);
+      expect(runLeftovers(p)).toEqual({ processes: [], tempFiles: [] });
     } finally {
       p.cleanup();
     }

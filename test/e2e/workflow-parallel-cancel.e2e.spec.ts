@@ -1,19 +1,11 @@
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { spawnAwf } from '../support/cli';
-import { processesWith, SLOW_EXTENSION, workflowProject } from './workflow-support';
+import { processesWith, runLeftovers, waitForFiles } from '../support/run-watch';
+import { SLOW_EXTENSION, workflowProject } from './workflow-support';
 
 jest.setTimeout(120_000);
-
-async function waitFor(files: string[], timeoutMs = 90_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!files.every((f) => existsSync(f))) {
-    if (Date.now() > until) throw new Error(`${files.join(', ')} never all appeared`);
-    await sleep(50);
-  }
-}
 
 describe('Ctrl-C in the middle of a parallel step', () => {
   it('stops the command branch and the agent branch with its own mcp-serve: no process, no temp file, exit 130', async () => {
@@ -47,7 +39,7 @@ states:
       child = spawnAwf(['run', 'wf.yaml'], { cwd: p.dir, env: { ...p.env, STARTED_FILE: started } });
       let stderr = '';
       child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      await waitFor([started, join(p.dir, 'shell-up')]);
+      await waitForFiles([started, join(p.dir, 'shell-up')]);
       expect(processesWith(marker).length).toBeGreaterThan(0);
       expect(processesWith(p.tmp).length).toBeGreaterThan(0);
       child.kill('SIGINT');
@@ -57,9 +49,7 @@ states:
       expect(stderr).toMatch(/^■ agent {2}cancelled/m);
       expect(stderr).toMatch(/^■ fan {2}cancelled/m);
       expect(existsSync(join(p.dir, 'cancel-hook-ran'))).toBe(true);
-      expect(processesWith(marker)).toEqual([]);
-      expect(processesWith(p.tmp)).toEqual([]);
-      expect(p.leftovers()).toEqual([]);
+      expect(runLeftovers(p, marker)).toEqual({ processes: [], tempFiles: [] });
     } finally {
       if (child && child.exitCode === null) child.kill('SIGKILL');
       p.cleanup();

@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { REPO_ROOT, runAwf, scratchDir } from '../support/cli';
 
@@ -24,19 +24,7 @@ export function workflowProject(files: Record<string, string> = {}, extensions: 
   return { ...project, tmp, env, leftovers: () => readdirSync(tmp) };
 }
 
-/** Live processes whose command line contains `marker` (what `ps | grep` would show). */
-export function processesWith(marker: string): number[] {
-  return readdirSync('/proc')
-    .filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid)
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
+export { processesWith } from '../support/run-watch';
 
 /** `runAwf` with a bound generous enough for a loaded, shared machine. */
 export function awf(args: string[], options: Parameters<typeof runAwf>[1] = {}): ReturnType<typeof runAwf> {

@@ -1,19 +1,11 @@
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { spawnAwf } from '../support/cli';
-import { processesWith, SLOW_EXTENSION, workflowProject } from '../e2e/workflow-support';
+import { SLOW_EXTENSION, workflowProject } from '../e2e/workflow-support';
+import { processesWith, runLeftovers, waitForFiles } from '../support/run-watch';
 
 jest.setTimeout(120_000);
-
-async function waitFor(file: string, timeoutMs = 90_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!existsSync(file)) {
-    if (Date.now() > until) throw new Error(`${file} never appeared`);
-    await sleep(50);
-  }
-}
 
 /** Item 2 of the reliability issue: the proxy dies under a script-agent step. */
 describe('kill -9 of mcp-serve in the middle of a script-agent step', () => {
@@ -46,7 +38,7 @@ states:
       const child = spawnAwf(['run', 'wf.yaml'], { cwd: p.dir, env: { ...p.env, STARTED_FILE: started } });
       let stderr = '';
       child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      await waitFor(started);
+      await waitForFiles([started]);
       const serves = processesWith(p.tmp);
       expect(serves.length).toBeGreaterThan(0);
       for (const pid of serves) process.kill(pid, 'SIGKILL');
@@ -58,8 +50,7 @@ states:
       expect(stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
       expect(existsSync(join(p.dir, 'recovered'))).toBe(true);
       expect([0, 2, 3]).toContain(code);
-      expect(processesWith(p.tmp)).toEqual([]);
-      expect(p.leftovers()).toEqual([]);
+      expect(runLeftovers(p)).toEqual({ processes: [], tempFiles: [] });
     } finally {
       p.cleanup();
     }

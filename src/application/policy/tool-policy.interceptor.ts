@@ -10,7 +10,7 @@ import { POLICY_REFUSAL, type PolicyRefusal } from '../../domain/policy/policy.m
 import { commandsOf } from '../../domain/policy/shell-commands';
 import type { ToolPolicy } from '../../domain/policy/tool-policy';
 import { resultText } from '../../domain/model/tool-result';
-import { pathVerdicts, refusalText } from './policy-path.guard';
+import { pathTally, refusalText, refusedSince } from './policy-path.guard';
 import { StepPolicyState } from './step-policy.state';
 
 /** Right after tracing, audit and log (which must see a denial), before every other interceptor. */
@@ -63,11 +63,12 @@ export class ToolPolicyInterceptor implements ToolCallInterceptor {
       call.args = { ...args, timeout: Math.min(asked, Math.ceil(left)) };
     }
     const started = performance.now();
-    const verdicts = policy.hasPathRules ? { refused: [] as PolicyRefusal[] } : undefined;
-    const result = await (verdicts ? pathVerdicts.run(verdicts, next) : next());
+    const tally = policy.hasPathRules ? pathTally(ctx.scope) : undefined;
+    const before = tally?.count ?? 0;
+    const result = await next();
     if (isBash) state.bashMs += performance.now() - started;
     call.policy ??= { decision: 'allowed' };
-    if (verdicts?.refused.length) recordPaths(call, verdicts.refused, result);
+    if (tally && tally.count > before) recordPaths(call, refusedSince(tally, before), tally.count - before, result);
     return result;
   }
 
@@ -130,12 +131,12 @@ function refuse(call: ToolCall, refusal: PolicyRefusal, decision: 'denied' | 're
 }
 
 /** A path the sandbox refused decided the call; paths only dropped from a listing are noted. */
-function recordPaths(call: ToolCall, refused: PolicyRefusal[], result: ToolResult): void {
+function recordPaths(call: ToolCall, refused: PolicyRefusal[], hidden: number, result: ToolResult): void {
   const text = result.isError ? resultText(result) : '';
   const decisive = refused.find((r) => text.includes(refusalText(r)));
   call.policy = decisive
     ? { decision: 'denied', code: decisive.code, rule: decisive.rule }
-    : { ...call.policy!, hidden: refused.length };
+    : { ...call.policy!, hidden };
 }
 
 /** What an `approve` rule's `Tool:pattern` is matched with: each command of a Bash line, or the path. */

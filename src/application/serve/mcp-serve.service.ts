@@ -1,5 +1,7 @@
 import type { AppLogger } from '../../domain/ports/app-logger.port';
+import { isAwfError } from '../../domain/errors/awf-error';
 import type { ProcessLifetime } from '../../domain/ports/process-lifetime.port';
+import type { ProxyStartFailures } from '../../domain/ports/proxy-start-failures.port';
 import type { ProxyConfigSource } from '../../domain/ports/proxy-config-source.port';
 import type { TelemetryControl } from '../../domain/ports/telemetry-control.port';
 import type { ToolRouterFactory } from '../../domain/ports/tool-router-factory.port';
@@ -16,6 +18,8 @@ export interface McpServeDependencies {
   lifetime: ProcessLifetime;
   logger: AppLogger;
   telemetry?: TelemetryControl;
+  /** Where a failure to open the step's tools is recorded for the owning `awf run`. */
+  startFailures?: ProxyStartFailures;
 }
 
 /**
@@ -27,14 +31,18 @@ export class McpServeService {
   constructor(private readonly deps: McpServeDependencies) {}
 
   async serve(configFile: string): Promise<void> {
-    const { routers, configs, scopes, edge, lifetime, logger, telemetry } = this.deps;
+    const { routers, configs, scopes, edge, lifetime, logger, telemetry, startFailures } = this.deps;
     markStartPhase('container');
     const config = configs.load(configFile);
     const scope = scopes.resolve(config);
     markStartPhase('config');
     // Spans are flushed by the telemetry module's shutdown hook, after serve() returns.
     await telemetry?.startForProxy(config.telemetry);
-    const router = await routers.open(scope);
+    // Upstream servers start here, once per step: awf run learns of a failure from the record.
+    const router = await routers.open(scope).catch((err: unknown) => {
+      if (isAwfError(err)) startFailures?.record(configFile, err);
+      throw err;
+    });
     markStartPhase('tools');
     let malformed = 0;
     const session = edge.open(router, {

@@ -11,6 +11,7 @@ import type { AgentStep } from '../../domain/workflow/workflow.model';
 import { NativeToolWatch } from '../policy/native-tool-watch';
 import { StepConversation } from './agent-conversation';
 import { formatOutput, tokenFields } from './agent-output';
+import { externalFilePath, readExternalFile } from './external-files';
 import { interpolate, interpolateDeep, type RunContext } from './run-context';
 import type { StepOutcome } from './step-outcome';
 import { type ProxySession, ToolProxyService } from './tool-proxy.service';
@@ -40,7 +41,7 @@ export class AgentStepExecutor {
         'Use one of the available providers, or load the extension that adds this one (.awf/config.yaml `extensions:`).',
       );
     }
-    const prompt = interpolate(ctx, step.prompt, step.name, 'prompt');
+    const prompt = interpolate(ctx, promptText(step, ctx), step.name, step.promptFile ? 'prompt_file' : 'prompt');
     const options = interpolateDeep(ctx, step.options, step.name, 'options') as Record<string, unknown>;
     const dir = step.dir ? interpolate(ctx, step.dir, step.name, 'dir') : undefined;
     const cwd = dir ? (isAbsolute(dir) ? dir : resolve(ctx.cwd, dir)) : ctx.cwd;
@@ -76,9 +77,18 @@ export class AgentStepExecutor {
       }
     }
     const timeout = step.timeoutMs > 0 ? AbortSignal.timeout(step.timeoutMs) : undefined;
+    // The step's mcp-serve could not open its tools (an upstream server would not start): the
+    // agent is stopped at once and the step fails with that error (ADR 181).
+    const proxyFailed = new AbortController();
+    const unwatch = session?.onStartFailure(() => proxyFailed.abort());
     // The agent's own tools, read from its event stream: recorded as bypassed; a strict policy stops it.
     const watch = session ? new NativeToolWatch(provider.name, session.strictRule) : undefined;
-    const signal = AbortSignal.any([ctx.signal, ...(timeout ? [timeout] : []), ...(watch ? [watch.signal] : [])]);
+    const signal = AbortSignal.any([
+      ctx.signal,
+      proxyFailed.signal,
+      ...(timeout ? [timeout] : []),
+      ...(watch ? [watch.signal] : []),
+    ]);
     const base = { Output: '', Stderr: '', ExitCode: 0 };
     try {
       const conversations = (ctx.conversations ??= {});
@@ -132,6 +142,8 @@ export class AgentStepExecutor {
         Status: 'success' as const,
         Response: parseJson(formatted.Output),
       };
+      const proxyError = session?.startFailure();
+      if (proxyError) throw proxyError; // the catch below reads the events, once
       const events = this.events(session, eventsPath, watch, ctx, step.name);
       const bypass = watch?.failure(step.name);
       if (bypass)
@@ -155,9 +167,10 @@ export class AgentStepExecutor {
           toolCalls,
           events,
         };
-      const error = watch?.failure(step.name)
-        ? watch.failure(step.name)!
-        : timeout?.aborted
+      const error =
+        session?.startFailure() ??
+        watch?.failure(step.name) ??
+        (timeout?.aborted
           ? stepTimedOut(step, err)
           : isAwfError(err)
             ? err
@@ -165,7 +178,7 @@ export class AgentStepExecutor {
                 ErrorCodes.EXECUTION_AGENT_FAILED,
                 `step "${step.name}": ${err instanceof Error ? err.message : String(err)}`,
                 { step: step.name },
-              );
+              ));
       const output = typeof error.details.output === 'string' ? error.details.output : '';
       const exitCode =
         typeof error.details.exit_code === 'number' ? error.details.exit_code : timeout?.aborted ? -1 : 1;
@@ -178,6 +191,7 @@ export class AgentStepExecutor {
         events,
       };
     } finally {
+      unwatch?.();
       session?.close();
     }
   }
@@ -240,4 +254,14 @@ export function stepEventsPath(runDir: string, step: string, loop?: LoopData): s
   for (let l: LoopData | null | undefined = loop; l; l = l.Parent) indices.unshift(l.Index);
   const iteration = indices.length ? `.i${indices.join('-')}` : '';
   return join(runDir, `${step.replace(/[^A-Za-z0-9_-]/g, '_')}${iteration}.events.jsonl`);
+}
+
+/** The prompt's template: `prompt`, or the text of `prompt_file` (its path a template too, AWF's lookup). */
+function promptText(step: AgentStep, ctx: RunContext): string {
+  if (step.promptFile === undefined) return step.prompt;
+  const rendered = interpolate(ctx, step.promptFile, step.name, 'prompt_file');
+  const path = ctx.files
+    ? externalFilePath(rendered, ctx.workflow.sourceDir ?? ctx.cwd, ctx.awf, ctx.files, ctx.env)
+    : rendered;
+  return readExternalFile(ctx.files, path, `states.${step.name}.prompt_file`);
 }

@@ -5,6 +5,7 @@ import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { CommandExecutor, CommandResult } from '../../domain/workflow/ports/command-executor.port';
 import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
 import type { CommandStep, RetryConfig } from '../../domain/workflow/workflow.model';
+import { externalFilePath, readExternalFile, rewriteAwfPaths } from './external-files';
 import { interpolate, type RunContext } from './run-context';
 import type { StepOutcome } from './step-outcome';
 
@@ -16,9 +17,14 @@ export class CommandStepExecutor {
   constructor(private readonly executor: CommandExecutor) {}
 
   async execute(step: CommandStep, ctx: RunContext, observer?: RunObserver): Promise<StepOutcome> {
-    const command = interpolate(ctx, step.command, step.name, 'command');
-    const dir = step.dir ? interpolate(ctx, step.dir, step.name, 'dir') : undefined;
+    const sourceDir = ctx.workflow.sourceDir ?? ctx.cwd;
+    const field = step.scriptFile !== undefined ? 'script_file' : 'command';
+    const text = step.scriptFile !== undefined ? loadScript(step, ctx, sourceDir) : step.command;
+    const command = rewriteAwfPaths(interpolate(ctx, text, step.name, field), sourceDir, ctx.awf, ctx.files);
+    const rendered = step.dir ? interpolate(ctx, step.dir, step.name, 'dir') : undefined;
+    const dir = rendered && rewriteAwfPaths(rendered, sourceDir, ctx.awf, ctx.files);
     const cwd = dir ? (isAbsolute(dir) ? dir : resolve(ctx.cwd, dir)) : ctx.cwd;
+    const script = step.scriptFile !== undefined && command.startsWith('#!');
     const env = { ...ctx.env, ...ctx.inputs };
     const retry = step.retry;
     const onOutput =
@@ -32,6 +38,7 @@ export class CommandStepExecutor {
         env,
         timeoutMs: step.timeoutMs,
         signal: ctx.signal,
+        ...(script ? { script } : {}),
         ...(onOutput ? { onOutput } : {}),
       });
       const outcome = toOutcome(step, result, attempt);
@@ -45,6 +52,14 @@ export class CommandStepExecutor {
       }
     }
   }
+}
+
+/** script_file: the path is a template; the file's text is then rendered like a command (AWF). */
+function loadScript(step: CommandStep, ctx: RunContext, sourceDir: string): string {
+  const field = `states.${step.name}.script_file`;
+  const rendered = interpolate(ctx, step.scriptFile!, step.name, 'script_file');
+  const path = ctx.files ? externalFilePath(rendered, sourceDir, ctx.awf, ctx.files, ctx.env) : rendered;
+  return readExternalFile(ctx.files, path, field);
 }
 
 function toOutcome(step: CommandStep, r: CommandResult, attempts: number): StepOutcome {

@@ -4,7 +4,9 @@ import type { ErrorData, LoopData, StepStateData, TemplateContext } from '../../
 import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
 import type { StepReport } from '../../domain/workflow/run-report.model';
 import type { TraceSpan } from '../../domain/ports/tracer.port';
+import type { WorkflowFiles } from '../../domain/workflow/ports/workflow-files.port';
 import type { Workflow } from '../../domain/workflow/workflow.model';
+import type { AwfDirs } from './awf-dirs';
 import type { ConversationRecord } from './agent-conversation';
 import { templateInputs } from './input-resolver';
 import { renderTemplate } from './template-engine';
@@ -39,6 +41,10 @@ export interface RunContext {
   /** Every step report of this run, shared by the branches and bodies that add to it. */
   reports: StepReport[];
   observer?: RunObserver;
+  /** What script_file, prompt_file and readFile read through (absent: they fail with a coded error). */
+  files?: WorkflowFiles;
+  /** `.awf.*`: AWF's directories, also the global side of the local-before-global rewrite. */
+  awf: AwfDirs;
 }
 
 /**
@@ -64,6 +70,7 @@ export function templateData(ctx: RunContext): TemplateContext {
       StartedAt: ctx.startedAt.toISOString(),
     },
     context: { WorkingDir: ctx.cwd, User: userName(ctx.env), Hostname: hostname() },
+    awf: ctx.awf,
     ...(ctx.loop ? { loop: ctx.loop } : {}),
     ...(ctx.error ? { error: ctx.error } : {}),
   };
@@ -72,7 +79,8 @@ export function templateData(ctx: RunContext): TemplateContext {
 /** Renders one field of a step; a failure names the step and the field. */
 export function interpolate(ctx: RunContext, text: string, step: string, field: string): string {
   try {
-    return renderTemplate(text, templateData(ctx) as unknown as Record<string, unknown>);
+    const files = ctx.files && { files: ctx.files, cwd: ctx.cwd };
+    return renderTemplate(text, templateData(ctx) as unknown as Record<string, unknown>, files);
   } catch (err) {
     if (!isAwfError(err)) throw err;
     throw new AwfError(

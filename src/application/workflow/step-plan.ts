@@ -48,6 +48,10 @@ export function stepTransitions(step: Step): string[] {
  * dry run does.
  */
 export function stepText(step: Step, ctx: RunContext): string | undefined {
+  if (step.type === 'step' && step.scriptFile !== undefined)
+    return `script_file ${renderOrRaw(ctx, step.scriptFile, step.name, 'script_file')}`;
+  if (step.type === 'agent' && step.promptFile !== undefined)
+    return `prompt_file ${renderOrRaw(ctx, step.promptFile, step.name, 'prompt_file')}`;
   const raw = step.type === 'step' ? step.command : step.type === 'agent' ? step.prompt : undefined;
   if (raw === undefined) return undefined;
   return renderOrRaw(ctx, raw, step.name, step.type === 'step' ? 'command' : 'prompt');

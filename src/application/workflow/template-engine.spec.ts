@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isAwfError } from '../../domain/errors/awf-error';
 import { renderTemplate, Template } from './template-engine';
+import { FsWorkflowFiles } from '../../infrastructure/core/fs-workflow-files';
 import { shellEscape } from './template-functions';
 
 const data = {
@@ -128,17 +129,22 @@ describe('AWF functions', () => {
     expect(r('{{join (split "x;y" ";") "+"}}')).toBe('x+y');
   });
 
-  it('reads a file with readFile, refusing directories and files over 1 MB', () => {
+  it('reads a file with readFile through the files port, refusing directories and files over 1 MB', () => {
     const dir = mkdtempSync(join(tmpdir(), 'awf-tmpl-'));
+    const rf = (t: string): string => renderTemplate(t, data, { files: new FsWorkflowFiles(), cwd: dir });
     try {
       writeFileSync(join(dir, 'a.txt'), 'hello\n');
       writeFileSync(join(dir, 'big.txt'), Buffer.alloc((1 << 20) + 1, 'x'));
-      expect(r(`{{readFile "${join(dir, 'a.txt')}" | trimSpace}}`)).toBe('hello');
-      expect(errorOf(() => r(`{{readFile "${dir}"}}`)).message).toContain('path is a directory');
-      expect(errorOf(() => r(`{{readFile "${join(dir, 'big.txt')}"}}`)).message).toContain('exceeds 1MB size limit');
-      expect(errorOf(() => r(`{{readFile "${join(dir, 'none')}"}}`))).toMatchObject({
+      expect(rf(`{{readFile "${join(dir, 'a.txt')}" | trimSpace}}`)).toBe('hello');
+      expect(rf('{{readFile "a.txt"}}')).toBe('hello\n'); // relative to the run's working directory
+      expect(errorOf(() => rf(`{{readFile "${dir}"}}`)).message).toContain('path is a directory');
+      expect(errorOf(() => rf(`{{readFile "${join(dir, 'big.txt')}"}}`)).message).toContain('exceeds 1MB size limit');
+      expect(errorOf(() => rf(`{{readFile "${join(dir, 'none')}"}}`))).toMatchObject({
         code: 'WORKFLOW.TEMPLATE.EXECUTION_FAILED',
+        message: expect.stringContaining('no such file'),
       });
+      // Rendered without file access (the validator's dry renders), readFile says so instead of reading.
+      expect(errorOf(() => r(`{{readFile "${join(dir, 'a.txt')}"}}`)).message).toContain('no file access');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

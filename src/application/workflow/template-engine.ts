@@ -7,7 +7,7 @@ import { TemplateSyntaxError } from './template/template-lexer';
 import { parseTemplate } from './template/template-parser';
 import { collectReferences, type TemplateReference } from './template/template-walk';
 import { namespaceFunctions, NAMESPACE_FUNCTION_NAMES, withStructDefaults } from './template/template-namespaces';
-import { TEMPLATE_FUNCTIONS } from './template-functions';
+import { readFileFunction, TEMPLATE_FUNCTIONS, type TemplateFileAccess } from './template-functions';
 
 const KNOWN_FUNCTIONS: ReadonlySet<string> = new Set([...Object.keys(TEMPLATE_FUNCTIONS), ...NAMESPACE_FUNCTION_NAMES]);
 
@@ -43,9 +43,14 @@ export class Template {
     return collectReferences(this.tree);
   }
 
-  render(data: Record<string, unknown>): string {
+  /** `files`: what `readFile` reads through; without it, readFile fails with a template error. */
+  render(data: Record<string, unknown>, files?: TemplateFileAccess): string {
     const root = withStructDefaults(data);
-    const funcs: Record<string, TemplateFunction> = { ...TEMPLATE_FUNCTIONS, ...namespaceFunctions(root) };
+    const funcs: Record<string, TemplateFunction> = {
+      ...TEMPLATE_FUNCTIONS,
+      ...(files ? { readFile: readFileFunction(files) } : {}),
+      ...namespaceFunctions(root),
+    };
     try {
       return new Evaluator(this.tree, funcs).run(root);
     } catch (err) {
@@ -54,8 +59,8 @@ export class Template {
   }
 }
 
-export function renderTemplate(source: string, data: Record<string, unknown>): string {
-  return source.includes('{{') ? Template.parse(source).render(data) : source;
+export function renderTemplate(source: string, data: Record<string, unknown>, files?: TemplateFileAccess): string {
+  return source.includes('{{') ? Template.parse(source).render(data, files) : source;
 }
 
 function toAwfError(err: unknown): unknown {

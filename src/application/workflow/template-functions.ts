@@ -1,4 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import type { WorkflowFiles } from '../../domain/workflow/ports/workflow-files.port';
 import { GO_BUILTINS, TemplateExecError, type TemplateFunction } from './template/go-builtins';
 import { goTypeName, printValue } from './template/go-format';
 
@@ -22,22 +23,35 @@ function text(value: unknown, fn: string): string {
   throw new TemplateExecError(`${fn}: wrong type for value; expected string; got ${goTypeName(value)}`);
 }
 
-function readFile(path: unknown): string {
-  const file = text(path, 'readFile');
-  let size: number;
-  try {
-    const st = statSync(file);
-    if (st.isDirectory()) throw new TemplateExecError(`failed to read file "${file}": path is a directory`);
-    size = st.size;
-  } catch (err) {
-    if (err instanceof TemplateExecError) throw err;
-    throw new TemplateExecError(`failed to read file "${file}": ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-  }
-  if (size > MAX_READ_BYTES) throw new TemplateExecError(`file "${file}" exceeds 1MB size limit`);
-  return readFileSync(file, 'utf8');
+/** Where `readFile` reads: relative paths are taken from the run's working directory (AWF: the process's). */
+export interface TemplateFileAccess {
+  files: WorkflowFiles;
+  cwd: string;
 }
 
-/** AWF's own helpers (pkg/interpolation): escape, json, split, join, readFile, trimSpace. */
+/** AWF's `readFile path`: a regular file of at most 1 MB, through the WorkflowFiles port. */
+export function readFileFunction(access?: TemplateFileAccess): TemplateFunction {
+  return {
+    min: 1,
+    max: 1,
+    call: (path) => {
+      const file = text(path, 'readFile');
+      if (!access) throw new TemplateExecError(`failed to read file "${file}": no file access where this is rendered`);
+      const read = access.files.read(isAbsolute(file) ? file : resolve(access.cwd, file), MAX_READ_BYTES);
+      if ('text' in read) return read.text;
+      if (read.problem === 'too-large') throw new TemplateExecError(`file "${file}" exceeds 1MB size limit`);
+      const why =
+        read.problem === 'missing'
+          ? 'no such file or directory'
+          : read.problem === 'directory'
+            ? 'path is a directory'
+            : (read.detail ?? 'unreadable');
+      throw new TemplateExecError(`failed to read file "${file}": ${why}`);
+    },
+  };
+}
+
+/** AWF's own helpers (pkg/interpolation): escape, json, split, join, trimSpace; readFile is bound per render. */
 export const AWF_FUNCTIONS: Record<string, TemplateFunction> = {
   escape: { min: 1, max: 1, call: (v) => shellEscape(typeof v === 'string' ? v : printValue(v)) },
   json: { min: 1, max: 1, call: (v) => JSON.stringify(v === undefined ? null : v) },
@@ -58,9 +72,12 @@ export const AWF_FUNCTIONS: Record<string, TemplateFunction> = {
       return list.map((v) => printValue(v)).join(text(sep, 'join'));
     },
   },
-  readFile: { min: 1, max: 1, call: readFile },
   trimSpace: { min: 1, max: 1, call: (v) => text(v, 'trimSpace').trim() },
 };
 
 /** Every function a template may call, namespace accessors aside: AWF's and Go's predefined ones. */
-export const TEMPLATE_FUNCTIONS: Record<string, TemplateFunction> = { ...GO_BUILTINS, ...AWF_FUNCTIONS };
+export const TEMPLATE_FUNCTIONS: Record<string, TemplateFunction> = {
+  ...GO_BUILTINS,
+  ...AWF_FUNCTIONS,
+  readFile: readFileFunction(),
+};

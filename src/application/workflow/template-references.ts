@@ -22,12 +22,17 @@ export function templateFields(step: Step): [string, string][] {
 
 function ownTemplateFields(step: Step): [string, string][] {
   if (step.type !== 'step' && step.type !== 'agent' && step.type !== 'terminal') return flowTemplateFields(step);
-  if (step.type === 'step')
-    return [['command', step.command], ...(step.dir ? [['dir', step.dir] as [string, string]] : [])];
+  if (step.type === 'step') {
+    const fields: [string, string][] = [
+      step.scriptFile !== undefined ? ['script_file', step.scriptFile] : ['command', step.command],
+    ];
+    if (step.dir) fields.push(['dir', step.dir]);
+    return fields;
+  }
   if (step.type === 'terminal') return step.message ? [['message', step.message]] : [];
   const fields: [string, string][] = [
     ['provider', step.provider],
-    ['prompt', step.prompt],
+    step.promptFile !== undefined ? ['prompt_file', step.promptFile] : ['prompt', step.prompt],
   ];
   if (step.dir) fields.push(['dir', step.dir]);
   collectStrings(step.options, 'options', fields);

@@ -93,6 +93,23 @@ describe('ToolProxyService', () => {
     session.close();
   });
 
+  it("checks the step's upstream servers without starting them: they start once, in mcp-serve", async () => {
+    const checked: string[] = [];
+    const docs = { name: 'docs', command: 'docs-server' };
+    const session = await new ToolProxyService(factory, {
+      mainScript: 'm.js',
+      dirs: new PrivateTempDirs(tmp),
+      scopes: new RealToolScopeResolver(),
+      mcpServers: () => ({ docs }),
+      upstreamProbe: { check: (spec) => void checked.push(spec.name) },
+    }).start({ ...request(), settings: { ...settings, servers: ['docs'] } });
+    expect(checked).toEqual(['docs']);
+    expect(opened).toHaveLength(1);
+    expect(opened[0].upstreams).toBeUndefined();
+    expect(JSON.parse(readFileSync(session.injection.configPath, 'utf8')).upstreams).toEqual([docs]);
+    session.close();
+  });
+
   it('fails before any agent starts when the preflight refuses, leaving no file behind', async () => {
     const refusing = {
       open: jest.fn(async () =>

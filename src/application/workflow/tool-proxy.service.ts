@@ -2,8 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { ProxyInjection } from '../../domain/ports/agent-provider.port';
 import { join } from 'node:path';
 import type { ApprovalChannel, ApprovalChannels } from '../../domain/ports/approval-channel.port';
-import { type PolicyLayer, type PolicySpec, strictRule } from '../../domain/policy/policy.model';
+import { type PolicySpec, strictRule } from '../../domain/policy/policy.model';
+import { stepPolicyLayers } from '../../domain/policy/policy-layers';
 import type { PrivateDirs } from '../../domain/ports/private-dirs.port';
+import type { ProxyStartFailures } from '../../domain/ports/proxy-start-failures.port';
+import type { UpstreamServerProbe } from '../../domain/ports/upstream-server-probe.port';
 import type { TelemetryControl } from '../../domain/ports/telemetry-control.port';
 import { AwfError } from '../../domain/errors/awf-error';
 import type { ToolRouterFactory } from '../../domain/ports/tool-router-factory.port';
@@ -29,6 +32,10 @@ export interface ProxyStartRequest {
 
 export interface ProxySession {
   injection: ProxyInjection;
+  /** The error the step's mcp-serve recorded when it could not open its tools (ADR 181), if it did. */
+  startFailure(): AwfError | undefined;
+  /** Calls `listener` once when mcp-serve records such an error; returns what stops watching. */
+  onStartFailure(listener: (error: AwfError) => void): () => void;
   /** The rule that makes the step's policy strict (`step review: enforce "strict"`); absent: audit only. */
   strictRule?: string;
   /** Removes the config and its private directory. Idempotent. */
@@ -60,6 +67,10 @@ export interface ToolProxyOptions {
   approvals?: ApprovalChannels;
   /** The project dir of the run (`.awf/config.yaml`): `mcp-serve` loads extensions and plugins from it. */
   projectDir?: string;
+  /** Checks a step's upstream servers without starting them (they start once, in mcp-serve). */
+  upstreamProbe?: UpstreamServerProbe;
+  /** Where the step's mcp-serve records that it could not open its tools. */
+  startFailures?: ProxyStartFailures;
   /** The named servers of `.awf/config.yaml` (`mcp_servers`), read when a step names one. */
   mcpServers?: () => Readonly<Record<string, UpstreamServerSpec>>;
 }
@@ -82,7 +93,8 @@ export function proxyLaunch(
 /**
  * The per-step proxy lifecycle of DESIGN.md. `start` writes the step's config (mode 0600,
  * atomically, in a private 0700 directory) and opens the step's tools once in-process, so a
- * USER.MCP_PROXY.* problem fails the step before any agent starts. It starts no process:
+ * USER.MCP_PROXY.* problem fails the step before any agent starts (upstream servers are only
+ * checked: a failure to start one comes from mcp-serve, through `onStartFailure`). It starts no process:
  * the agent spawns `mcp-serve` itself. `close` removes every file `start` made.
  */
 export class ToolProxyService {
@@ -117,7 +129,7 @@ export class ToolProxyService {
       ...(request.eventsPath ? { events_path: request.eventsPath } : {}),
       ...(this.options.telemetry ? { telemetry: this.options.telemetry.proxyTelemetry(request.traceparent) } : {}),
     };
-    const layers = policyLayers(this.options.policyDefaults, request.settings.policy, request.step);
+    const layers = stepPolicyLayers(this.options.policyDefaults, request.settings.policy, request.step);
     if (layers.length) config.policy = { layers };
     const dir = this.options.dirs.make('awf-proxy-');
     let channel: ApprovalChannel | undefined;
@@ -146,6 +158,8 @@ export class ToolProxyService {
           configPath: file,
           interceptBuiltins: config.intercept_builtins,
         },
+        startFailure: () => this.options.startFailures?.read(file),
+        onStartFailure: (listener) => this.options.startFailures?.watch(file, listener) ?? (() => undefined),
         close: () => {
           if (closed) return;
           closed = true;
@@ -188,18 +202,15 @@ export class ToolProxyService {
     return servers;
   }
 
+  /**
+   * Opens the step's tools once in-process, its upstream servers left out: they start once per
+   * step, in mcp-serve, and are only checked here (ADR 181).
+   */
   private async preflight(config: ProxyConfig): Promise<void> {
-    const dispatcher = await this.tools.open(this.options.scopes.resolve(config));
+    for (const spec of config.upstreams ?? []) this.options.upstreamProbe?.check(spec);
+    const dispatcher = await this.tools.open({ ...this.options.scopes.resolve(config), upstreams: undefined });
     await dispatcher.close();
   }
-}
-
-/** Defaults first, then the step's own: each layer must allow a call, so a step only narrows. */
-function policyLayers(defaults: PolicySpec | undefined, step: PolicySpec | undefined, name: string): PolicyLayer[] {
-  const layers: PolicyLayer[] = [];
-  if (defaults && Object.keys(defaults).length) layers.push({ origin: '.awf/config.yaml', ...defaults });
-  if (step && Object.keys(step).length) layers.push({ origin: `step ${name}`, ...step });
-  return layers;
 }
 
 function safeName(step: string): string {

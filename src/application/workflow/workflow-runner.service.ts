@@ -4,7 +4,9 @@ import { AwfError, isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { RunReport, StepReport } from '../../domain/workflow/run-report.model';
 import { type ExecutableStep, findStep, type TerminalStep, type Workflow } from '../../domain/workflow/workflow.model';
+import type { WorkflowFiles } from '../../domain/workflow/ports/workflow-files.port';
 import type { RunTelemetry } from '../run-telemetry.service';
+import { awfDirs } from './awf-dirs';
 import type { AgentStepExecutor } from './agent-step.executor';
 import type { CallWorkflowStepExecutor } from './call-workflow-step.executor';
 import type { CommandStepExecutor } from './command-step.executor';
@@ -52,6 +54,7 @@ export class WorkflowRunner implements StepRunner {
   constructor(
     private readonly steps: StepExecutors,
     private readonly telemetry?: RunTelemetry,
+    private readonly files?: WorkflowFiles,
   ) {}
 
   async run(workflow: Workflow, options: RunOptions): Promise<RunReport> {
@@ -78,6 +81,8 @@ export class WorkflowRunner implements StepRunner {
       conversations: {},
       observer: options.observer,
       userInput: options.userInput,
+      files: this.files,
+      awf: awfDirs(options.env),
     };
     // A child run's steps hang under the parent's call_workflow span; only a top run has its own.
     const runSpan = child ? undefined : this.telemetry?.startRun(workflow.name, runId);

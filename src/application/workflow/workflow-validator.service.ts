@@ -8,10 +8,24 @@ import type { LoadedWorkflow, WorkflowRepository } from '../../domain/workflow/p
 import { checkWorkflow } from '../../domain/workflow/workflow.rules';
 import type { AgentStep, OperationStep, Workflow } from '../../domain/workflow/workflow.model';
 import { checkCalls } from './call-graph.check';
+import { checkExternalFiles, type FileCheckContext } from './external-files.check';
 import { Condition } from './condition-evaluator';
 import { checkTemplates } from './template-references';
-import type { PolicyLayer, PolicySpec } from '../../domain/policy/policy.model';
+import type { PolicySpec } from '../../domain/policy/policy.model';
+import { PROJECT_POLICY_ORIGIN, stepPolicyLayers } from '../../domain/policy/policy-layers';
 import { lintPolicy } from '../../domain/policy/policy-lint';
+
+/** AWF's built-in GitHub operations (its infrastructure/github): refused by name, with the reason. */
+const GITHUB_OPERATIONS = [
+  'get_issue',
+  'get_pr',
+  'create_pr',
+  'create_issue',
+  'add_labels',
+  'list_comments',
+  'add_comment',
+  'batch',
+];
 
 /** What `intercept_builtins` serves. */
 const BUILTIN_TOOL_NAMES = ['Bash', 'Edit', 'Glob', 'Grep', 'Read', 'Write'];
@@ -33,12 +47,15 @@ export class WorkflowValidator {
     private readonly builtinOperations: readonly string[] = [],
     /** `policy:` of `.awf/config.yaml`, and whether extension modules may serve tools unknown here. */
     private readonly project: { policy?: PolicySpec; extensions?: boolean } = {},
+    /** script_file / prompt_file existence and content (absent: not checked). */
+    private readonly files?: FileCheckContext,
   ) {}
 
   async validate(loaded: LoadedWorkflow): Promise<ValidationIssue[]> {
     const wf = loaded.workflow;
     if (!wf) return loaded.issues;
     const issues = [...loaded.issues, ...checkWorkflow(wf), ...checkTemplates(wf), ...this.checkConditions(wf)];
+    issues.push(...checkExternalFiles(wf, this.files));
     for (const step of wf.steps) if (step.type === 'agent') issues.push(...this.checkProvider(step));
     issues.push(
       ...(await this.checkPlugins(wf)),
@@ -119,9 +136,7 @@ export class WorkflowValidator {
     const out: ValidationIssue[] = [];
     for (const step of steps) {
       const proxy = step.mcpProxy!;
-      const layers: PolicyLayer[] = [];
-      if (this.project.policy) layers.push({ origin: '.awf/config.yaml', ...this.project.policy });
-      if (proxy.policy) layers.push({ origin: `step ${step.name}`, ...proxy.policy });
+      const layers = stepPolicyLayers(this.project.policy, proxy.policy, step.name);
       const served = [
         ...(proxy.interceptBuiltins ? BUILTIN_TOOL_NAMES : []),
         ...proxy.pluginTools.flatMap((p) =>
@@ -129,7 +144,7 @@ export class WorkflowValidator {
         ),
       ];
       const where = (origin: string): string =>
-        origin === '.awf/config.yaml'
+        origin === PROJECT_POLICY_ORIGIN
           ? `.awf/config.yaml (for step ${step.name}): policy`
           : `states.${step.name}.mcp_proxy.policy`;
       for (const p of lintPolicy(layers, served, !this.project.extensions && !proxy.servers?.length, where))
@@ -171,19 +186,26 @@ export class WorkflowValidator {
       const known =
         [...this.builtinOperations, ...[...installed].flatMap(([p, o]) => o.map((op) => `${p}.${op}`))].join(', ') ||
         'none';
-      const awfOnly =
-        plugin === 'github' || step.operation === 'notify.send'
-          ? ' (AWF builds that one in; awf does not: use http.request or a plugin)'
-          : '';
-      if (!ops || !ops.includes(rest.join('.'))) {
+      if (ops?.includes(rest.join('.'))) continue;
+      if (plugin === 'github' && GITHUB_OPERATIONS.includes(rest.join('.'))) {
         out.push(
           issue(
-            ErrorCodes.WORKFLOW_UNKNOWN_OPERATION,
+            ErrorCodes.OPERATION_UNAVAILABLE,
             `states.${step.name}.operation`,
-            `unknown operation "${step.operation}"${awfOnly} (known: ${known})`,
+            `"${step.operation}" is one of AWF's built-in GitHub operations, which awf does not have: AWF runs ` +
+              "them through the gh CLI, and awf has no GitHub client. Call GitHub's REST API with http.request " +
+              '(an Authorization header from {{.env.GITHUB_TOKEN}}), or install a plugin named github that offers it',
           ),
         );
+        continue;
       }
+      out.push(
+        issue(
+          ErrorCodes.WORKFLOW_UNKNOWN_OPERATION,
+          `states.${step.name}.operation`,
+          `unknown operation "${step.operation}" (known: ${known})`,
+        ),
+      );
     }
     return out;
   }

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { AwfError, isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
-import type { FileProbe } from '../../domain/ports/file-probe.port';
 import type { RunIndex, RunStart, RunSummary } from '../../domain/ports/run-index.port';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
@@ -11,9 +10,12 @@ import type {
   WorkflowRepository,
   WorkflowSummary,
 } from '../../domain/workflow/ports/workflow-repository.port';
+import type { WorkflowFiles } from '../../domain/workflow/ports/workflow-files.port';
 import type { RunReport } from '../../domain/workflow/run-report.model';
 import { formatIssue, type ValidationIssue } from '../../domain/workflow/validation-issue.model';
+import { awfDirs } from './awf-dirs';
 import { resolveInputs } from './input-resolver';
+import { promptSearchPaths, resolvePromptInputs } from './prompt-inputs';
 import type { StepStateData } from '../../domain/workflow/interpolation.types';
 import type { StepGate } from '../../domain/workflow/ports/step-gate.port';
 import { findStep, type InputDef, type Workflow } from '../../domain/workflow/workflow.model';
@@ -62,7 +64,7 @@ export class WorkflowService {
     private readonly validator: WorkflowValidator,
     private readonly runner: WorkflowRunner,
     private readonly masker: SecretMasker,
-    private readonly files: FileProbe,
+    private readonly files: WorkflowFiles,
     private readonly index?: RunIndex,
   ) {}
 
@@ -88,9 +90,11 @@ export class WorkflowService {
   }
 
   /** `--dry-run`: the plan with its commands interpolated; nothing runs, nothing is recorded. */
-  async dryRun(request: Pick<RunRequest, 'target' | 'inputs' | 'projectInputs' | 'observer'>): Promise<DryRunPlan> {
+  async dryRun(
+    request: Pick<RunRequest, 'target' | 'inputs' | 'projectInputs' | 'observer' | 'env' | 'cwd'>,
+  ): Promise<DryRunPlan> {
     const { workflow } = await this.loadValid(request.target, request.observer);
-    const inputs = resolveInputs(workflow.inputs, request.inputs, request.projectInputs ?? {}, this.files);
+    const inputs = resolveInputs(workflow.inputs, this.flagInputs(request), request.projectInputs ?? {}, this.files);
     this.maskSecrets(workflow, inputs);
     return dryRunPlan(workflow, inputs, request.inputs);
   }
@@ -133,7 +137,7 @@ export class WorkflowService {
     const plan = planResume(run, workflow, request.from);
     const inputs = resolveInputs(
       workflow.inputs,
-      { ...run.inputs, ...request.inputs },
+      { ...run.inputs, ...this.flagInputs(request) },
       request.projectInputs ?? {},
       this.files,
     );
@@ -165,7 +169,7 @@ export class WorkflowService {
 
   /** Defaults, project inputs and flags; on a terminal, the required ones still missing are asked for. */
   private async inputsOf(workflow: Workflow, request: RunRequest): Promise<Record<string, string>> {
-    const given = { ...request.inputs };
+    const given = this.flagInputs(request);
     if (request.askInput) {
       const project = request.projectInputs ?? {};
       for (const def of workflow.inputs) {
@@ -176,6 +180,12 @@ export class WorkflowService {
       }
     }
     return resolveInputs(workflow.inputs, given, request.projectInputs ?? {}, this.files);
+  }
+
+  /** `--input` values, with `@prompts/<file>` replaced by that prompt's text (AWF: flags only, not config). */
+  private flagInputs(request: Pick<RunRequest, 'inputs' | 'env' | 'cwd'>): Record<string, string> {
+    const search = promptSearchPaths(request.env, request.cwd, awfDirs(request.env));
+    return resolvePromptInputs(request.inputs, search, this.files);
   }
 
   private maskSecrets(workflow: Workflow, inputs: Record<string, string>): Set<string> {

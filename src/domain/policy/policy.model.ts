@@ -15,6 +15,8 @@ export interface PolicySpec {
    * `audit` (the default) records it as `bypassed`; `strict` also stops the agent and fails the step.
    */
   enforce?: 'audit' | 'strict';
+  /** Every Bash call under bubblewrap (docs/tools.md); `{network: true}` lets it reach the network. */
+  bash_sandbox?: boolean | { network: boolean };
 }
 
 export interface PolicyBudgets {

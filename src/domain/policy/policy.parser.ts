@@ -1,3 +1,4 @@
+import { ErrorCodes } from '../errors/error-codes';
 import { compileGlob, type GlobKind, GlobSyntaxError } from './policy-glob';
 import type { ApproveRule, PolicyBudgets, PolicySpec } from './policy.model';
 
@@ -9,11 +10,11 @@ export interface PolicyProblem {
 }
 
 export const POLICY_PROBLEM = {
-  unknownKey: 'USER.POLICY.UNKNOWN_KEY',
-  invalid: 'USER.POLICY.INVALID',
-  badGlob: 'USER.POLICY.BAD_GLOB',
-  noSuchTool: 'USER.POLICY.NO_SUCH_TOOL',
-  neverMatches: 'USER.POLICY.NEVER_MATCHES',
+  unknownKey: ErrorCodes.POLICY_UNKNOWN_KEY,
+  invalid: ErrorCodes.POLICY_INVALID,
+  badGlob: ErrorCodes.POLICY_BAD_GLOB,
+  noSuchTool: ErrorCodes.POLICY_NO_SUCH_TOOL,
+  neverMatches: ErrorCodes.POLICY_NEVER_MATCHES,
 } as const;
 
 const SECTIONS: Record<string, Record<string, GlobKind | 'budgets'>> = {
@@ -21,7 +22,7 @@ const SECTIONS: Record<string, Record<string, GlobKind | 'budgets'>> = {
   paths: { read: 'path', write: 'path', deny: 'path' },
   bash: { allow: 'command', deny: 'command' },
 };
-const TOP = ['tools', 'paths', 'bash', 'budgets', 'approve', 'enforce'];
+const TOP = ['tools', 'paths', 'bash', 'budgets', 'approve', 'enforce', 'bash_sandbox'];
 const ENFORCE = ['audit', 'strict'];
 const BUDGETS = ['calls', 'per_tool', 'write_bytes', 'bash_seconds'];
 const UNITS: Record<string, number> = {
@@ -65,6 +66,8 @@ export function parsePolicy(raw: unknown, at: string, problems: PolicyProblem[])
         message: `enforce must be ${ENFORCE.map((e) => `"${e}"`).join(' or ')}`,
       });
   }
+  if (r.bash_sandbox !== undefined && r.bash_sandbox !== null)
+    spec.bash_sandbox = bashSandbox(r.bash_sandbox, `${at}.bash_sandbox`, problems);
   return spec;
 }
 
@@ -117,6 +120,17 @@ function budgets(raw: unknown, at: string, problems: PolicyProblem[]): PolicyBud
     }
   }
   return out;
+}
+
+/** `true`, `false`, or `{network: true|false}` (the sandbox on, the network allowed or not). */
+function bashSandbox(raw: unknown, at: string, problems: PolicyProblem[]): PolicySpec['bash_sandbox'] {
+  if (typeof raw === 'boolean') return raw;
+  const r = mapping(raw, at, problems);
+  if (!r) return undefined;
+  unknownKeys(r, ['network'], at, problems);
+  if (r.network === undefined || typeof r.network === 'boolean') return { network: r.network === true };
+  problems.push({ code: POLICY_PROBLEM.invalid, path: `${at}.network`, message: 'network must be true or false' });
+  return undefined;
 }
 
 function approveRules(raw: unknown, at: string, problems: PolicyProblem[]): ApproveRule[] {

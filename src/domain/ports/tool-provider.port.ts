@@ -18,6 +18,11 @@ import type { ToolCallContext, ToolScope } from './tool-scope';
  * - `close(scope)`, when present, is called once when a dispatcher opened on `scope` closes:
  *   release what was started for that scope only (another dispatcher may share the
  *   provider). It must not throw; the router ignores its failures.
+ * - `watchTools(scope, onChange)`, when present, is called once when a router opens on
+ *   `scope`: a provider whose tools can change while it serves (an upstream MCP server that
+ *   sends `tools/list_changed`) calls `onChange` after each change. The router then calls
+ *   `listTools(scope)` again, checks the names as at open, applies the interceptors' filters
+ *   (the policy) and tells its clients. Stop calling it after `close(scope)`.
  *
  * Register a provider by decorating its class with `@ProvidesTools()` and listing it in a
  * Nest module's `providers`: the router finds it; nothing else needs editing.
@@ -26,4 +31,5 @@ export interface ToolProvider {
   listTools(scope: ToolScope): Promise<ToolDefinition[]> | ToolDefinition[];
   callTool(name: string, args: Record<string, unknown>, ctx: ToolCallContext): Promise<ToolResult>;
   close?(scope: ToolScope): Promise<void> | void;
+  watchTools?(scope: ToolScope, onChange: () => void): void;
 }

@@ -1,4 +1,5 @@
 import type { ToolPolicy } from '../policy/tool-policy';
+import type { BashSandbox } from '../proxy/bash-sandbox';
 import type { PluginToolSpec, ProxyLimits } from '../proxy/proxy-config';
 import type { UpstreamServerSpec } from '../proxy/upstream-server';
 
@@ -16,6 +17,8 @@ export interface ToolScope {
   /** Other MCP servers whose tools are served (absent: none). */
   upstreams?: readonly UpstreamServerSpec[];
   limits: Readonly<ProxyLimits>;
+  /** Bash runs under bubblewrap (limits.bash_sandbox or the policy's bash_sandbox); absent: unconfined. */
+  bashSandbox?: Readonly<BashSandbox>;
   workflow?: string;
   step?: string;
   runId?: string;

@@ -65,6 +65,10 @@ export interface ProxyLimits {
   glob_max_results: number;
   grep_max_results: number;
   env_passthrough: string[];
+  /** Every Bash call under bubblewrap: the root writable, the system read-only, no home, no network. */
+  bash_sandbox: boolean;
+  /** With `bash_sandbox`: the command may use the network. */
+  bash_sandbox_network: boolean;
 }
 
 export const DEFAULT_LIMITS: Readonly<ProxyLimits> = Object.freeze({
@@ -78,6 +82,8 @@ export const DEFAULT_LIMITS: Readonly<ProxyLimits> = Object.freeze({
   glob_max_results: 1000,
   grep_max_results: 1000,
   env_passthrough: [],
+  bash_sandbox: false,
+  bash_sandbox_network: false,
 });
 
 export const PROXY_CONFIG_VERSION = 1;

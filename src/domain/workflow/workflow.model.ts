@@ -89,7 +89,10 @@ export type WorkflowHooks = Partial<Record<WorkflowHookName, HookAction[]>>;
 
 export interface CommandStep extends StepBase {
   type: 'step';
+  /** Empty when `scriptFile` is given: exactly one of the two. */
   command: string;
+  /** `script_file`: a template giving the path of a file whose text is the command (AWF, 1 MB). */
+  scriptFile?: string;
   dir?: string;
   retry?: RetryConfig;
 }
@@ -97,7 +100,10 @@ export interface CommandStep extends StepBase {
 export interface AgentStep extends StepBase {
   type: 'agent';
   provider: string;
+  /** Empty when `promptFile` is given: exactly one of the two. */
   prompt: string;
+  /** `prompt_file`: a template giving the path of a file whose text is the prompt (AWF, 1 MB). */
+  promptFile?: string;
   options: Record<string, unknown>;
   dir?: string;
   /** `conversation`: after the first answer, further user turns are read (stdin lines) until an empty one. */

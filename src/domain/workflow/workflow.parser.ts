@@ -103,19 +103,18 @@ function parseStep(name: string, raw: unknown, issues: ValidationIssue[]): Step 
   }
   if (type === 'step' || type === 'command') {
     const command = str(raw.command);
-    if (raw.script_file !== undefined)
+    const scriptFile = str(raw.script_file);
+    if (command && scriptFile)
       issues.push(
-        issue(
-          ErrorCodes.WORKFLOW_INVALID_FIELD,
-          `${at}.script_file`,
-          'script_file is not supported by awf yet; inline the script in `command`',
-        ),
+        issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.script_file`, 'command and script_file are mutually exclusive'),
       );
-    else if (!command) issues.push(issue(ErrorCodes.WORKFLOW_MISSING_FIELD, `${at}.command`, 'a step needs a command'));
+    else if (!command && !scriptFile)
+      issues.push(issue(ErrorCodes.WORKFLOW_MISSING_FIELD, `${at}.command`, 'a step needs a command or a script_file'));
     const step: CommandStep = {
       ...base,
       type: 'step',
       command: command ?? '',
+      ...(scriptFile ? { scriptFile } : {}),
       dir: str(raw.dir),
       retry: parseRetry(raw.retry, `${at}.retry`, issues),
     };
@@ -126,16 +125,23 @@ function parseStep(name: string, raw: unknown, issues: ValidationIssue[]): Step 
     if (!provider)
       issues.push(issue(ErrorCodes.WORKFLOW_MISSING_FIELD, `${at}.provider`, 'an agent step needs a provider'));
     const prompt = str(raw.prompt);
-    if (raw.prompt_file !== undefined)
+    const promptFile = str(raw.prompt_file);
+    if (prompt && promptFile)
+      issues.push(
+        issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.prompt_file`, 'prompt and prompt_file are mutually exclusive'),
+      );
+    else if (promptFile && raw.mode === 'conversation')
       issues.push(
         issue(
           ErrorCodes.WORKFLOW_INVALID_FIELD,
           `${at}.prompt_file`,
-          'prompt_file is not supported by awf yet; inline the text in `prompt`',
+          'prompt_file is not supported in conversation mode (as in AWF); give the first turn in `prompt`',
         ),
       );
-    else if (prompt === undefined)
-      issues.push(issue(ErrorCodes.WORKFLOW_MISSING_FIELD, `${at}.prompt`, 'an agent step needs a prompt'));
+    else if (prompt === undefined && !promptFile)
+      issues.push(
+        issue(ErrorCodes.WORKFLOW_MISSING_FIELD, `${at}.prompt`, 'an agent step needs a prompt or a prompt_file'),
+      );
     if (raw.options !== undefined && !isMap(raw.options))
       issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.options`, 'options must be a mapping'));
     const step: AgentStep = {
@@ -143,6 +149,7 @@ function parseStep(name: string, raw: unknown, issues: ValidationIssue[]): Step 
       type: 'agent',
       provider: provider ?? '',
       prompt: prompt ?? '',
+      ...(promptFile ? { promptFile } : {}),
       options: isMap(raw.options) ? raw.options : {},
       dir: str(raw.dir),
       ...parseAgentConversation(raw, at, issues),

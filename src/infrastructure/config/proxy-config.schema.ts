@@ -102,6 +102,8 @@ const LIMITS: Record<string, Check> = {
   glob_max_results: optional(positiveInt),
   grep_max_results: optional(positiveInt),
   env_passthrough: optional(listOf(matching(/^[A-Za-z_][A-Za-z0-9_]*$/))),
+  bash_sandbox: optional(boolean),
+  bash_sandbox_network: optional(boolean),
 };
 
 /** The policy travels as parsed layers; the same parser that read the YAML checks them here. */

@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import { inheritedTraceparent } from '../../domain/model/traceparent';
+import { bashSandboxOf } from '../../domain/proxy/bash-sandbox';
 import { DEFAULT_LIMITS, type ProxyConfig } from '../../domain/proxy/proxy-config';
 import type { ToolScope } from '../../domain/ports/tool-scope';
 import type { ToolScopeResolver } from '../../domain/ports/tool-scope-resolver.port';
@@ -38,6 +39,8 @@ export function buildToolScope(
       'Set root_dir to an existing directory.',
     );
   }
+  const limits = Object.freeze({ ...DEFAULT_LIMITS, ...(config.limits ?? {}) });
+  const bashSandbox = bashSandboxOf(limits, config.policy?.layers);
   return Object.freeze({
     rootDir,
     interceptBuiltins: config.intercept_builtins,
@@ -48,7 +51,8 @@ export function buildToolScope(
     ...(config.upstreams?.length
       ? { upstreams: Object.freeze(config.upstreams.map((u) => Object.freeze({ ...u }))) }
       : {}),
-    limits: Object.freeze({ ...DEFAULT_LIMITS, ...(config.limits ?? {}) }),
+    limits,
+    ...(bashSandbox ? { bashSandbox: Object.freeze(bashSandbox) } : {}),
     workflow: config.workflow,
     step: config.step,
     runId: config.run_id,

@@ -25,7 +25,8 @@ export interface McpStdioServerOptions {
   maxConcurrentCalls?: number;
 }
 
-const CAPABILITIES = { tools: { listChanged: false } };
+/** `listChanged`: an upstream server's tools/list_changed is passed on (see serve()). */
+const CAPABILITIES = { tools: { listChanged: true } };
 /**
  * A client that sends 1000 calls at once would otherwise have 1000 reads, buffers and promise
  * chains alive together: peak RSS grew by ~50 MB in such a burst, and a 2-core machine gains
@@ -51,6 +52,8 @@ export class McpStdioServer implements ToolServerSession {
   private readonly serverInfo: { name: string; version: string };
   private finished?: () => void;
   private onFirstAnswer?: () => void;
+  /** Notifications wait for the client's initialize: before it, the session has not begun. */
+  private initialized = false;
 
   constructor(
     private readonly tools: ToolRouter,
@@ -74,8 +77,13 @@ export class McpStdioServer implements ToolServerSession {
     this.stdin.once('close', onEnd);
     this.transport.onclose = () => this.finished?.();
     this.transport.onmessage = (message) => this.onMessage(message);
+    // The router has listed the changed tools again (policy applied) before it tells us.
+    const unwatch = this.tools.onToolsChanged?.(() => {
+      if (this.initialized) this.transport.send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+    });
     this.transport.start();
     await done;
+    unwatch?.();
     this.stdin.off('end', onEnd);
     this.stdin.off('close', onEnd);
   }
@@ -99,6 +107,7 @@ export class McpStdioServer implements ToolServerSession {
     try {
       switch (method) {
         case 'initialize':
+          this.initialized = true;
           return this.answer(id, {
             protocolVersion: negotiateProtocolVersion(initializeParams(params).protocolVersion),
             capabilities: CAPABILITIES,

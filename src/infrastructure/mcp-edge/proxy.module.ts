@@ -1,8 +1,9 @@
 // ProxyModule: the MCP protocol edge of `awf mcp-serve`. Contributes the McpServeService use case
 // (application/serve) wired to its ports: the stdio edge (awf's own JSON-RPC handling, no SDK and no
 // zod in the proxy's start, ADR 093), the proxy-config file reader, the process lifetime and the
-// router factory, the scope resolver. Must never import ToolsModule, PluginsModule or any tool provider: the tools it
-// serves are found by discovery; nor the MCP SDK, which only mcp-client and upstreams use.
+// router factory, the scope resolver, the start-failure record awf run watches. Must never import
+// ToolsModule, PluginsModule or any tool provider: the tools it serves are found by discovery;
+// nor the MCP SDK, which only mcp-client and upstreams use.
 import { Module } from '@nestjs/common';
 import { McpServeService } from '../../application/serve/mcp-serve.service';
 import { APP_LOGGER, type AppLogger } from '../../domain/ports/app-logger.port';
@@ -14,6 +15,7 @@ import type { ToolRouterFactory } from '../../domain/ports/tool-router-factory.p
 import { TOOL_SCOPE_RESOLVER, type ToolScopeResolver } from '../../domain/ports/tool-scope-resolver.port';
 import { TOOL_SERVER_EDGE, type ToolServerEdge } from '../../domain/ports/tool-server.port';
 import { FileProxyConfigSource } from '../config/file-proxy-config.source';
+import { FileProxyStartFailures } from '../config/file-proxy-start-failures';
 import { RealToolScopeResolver } from '../config/tool-scope.resolver';
 import { McpStdioEdge } from './mcp-stdio.edge';
 
@@ -32,7 +34,17 @@ import { McpStdioEdge } from './mcp-stdio.edge';
         lifetime: ProcessLifetime,
         logger: AppLogger,
         telemetry?: TelemetryControl,
-      ) => new McpServeService({ routers, configs, scopes, edge, lifetime, logger, telemetry }),
+      ) =>
+        new McpServeService({
+          routers,
+          configs,
+          scopes,
+          edge,
+          lifetime,
+          logger,
+          telemetry,
+          startFailures: new FileProxyStartFailures(),
+        }),
       inject: [
         TOOL_ROUTER_FACTORY,
         PROXY_CONFIG_SOURCE,

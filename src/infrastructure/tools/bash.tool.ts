@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { AwfError } from '../../domain/errors/awf-error';
 import { errorResult, textResult, type ToolResult } from '../../domain/model/tool-result';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import { SECRET_MASKER } from '../../domain/ports/tokens';
@@ -61,7 +62,9 @@ export class BashTool implements BuiltinTool {
       // The shell starts in the directory that was checked, by descriptor: spawn has chdir'ed
       // and exec'ed by the time it returns, so the descriptor can be closed right after.
       const cwd = cwdDir ? at(cwdDir) : rootDir;
-      const wrapper = pidNamespaceWrapper();
+      const sandbox = ctx.scope.bashSandbox;
+      const wrapper = sandbox ? sandboxed(sandbox, rootDir, cwdDir, env) : pidNamespaceWrapper();
+      if (sandbox) env.TMPDIR = '/tmp';
       running = runShell({
         wrapper,
         shell,
@@ -101,6 +104,29 @@ export class BashTool implements BuiltinTool {
     }
     return textResult(body.length > 0 ? body : '(no output)');
   }
+}
+
+/**
+ * bwrap and its arguments for this call (bubblewrap.sandbox.ts, loaded only by a sandboxed step).
+ * Inside the sandbox the path of the checked directory is what bwrap enters: below the root,
+ * which is bound read-write, a directory swapped for a symlink out leads only to read-only files.
+ */
+function sandboxed(
+  mode: NonNullable<ToolScope['bashSandbox']>,
+  rootDir: string,
+  cwdDir: DirRef | undefined,
+  env: NodeJS.ProcessEnv,
+): string[] {
+  const { bubblewrap, sandboxArgs } = require('./bubblewrap.sandbox') as typeof import('./bubblewrap.sandbox');
+  let binary: string;
+  try {
+    binary = bubblewrap();
+  } catch (err) {
+    if (!(err instanceof AwfError)) throw err;
+    throw new ToolFailure(`Bash: [${err.code}] ${err.message}. ${err.hint ?? ''}`.trimEnd());
+  }
+  const cwd = cwdDir && cwdDir.rel !== '' ? `${rootDir}/${cwdDir.rel}` : rootDir;
+  return [binary, ...sandboxArgs(mode, { rootDir, cwd, home: env.HOME })];
 }
 
 /** Shares the character budget between the streams, stderr getting at most half unless stdout leaves room. */

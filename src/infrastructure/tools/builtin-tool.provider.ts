@@ -25,6 +25,9 @@ export class BuiltinToolProvider implements ToolProvider {
 
   listTools(scope: ToolScope): ToolDefinition[] {
     if (!scope.interceptBuiltins) return [];
+    // A step that asks for sandboxed Bash fails here, before any agent starts, when bwrap cannot
+    // run: never a silent fallback to an unconfined shell.
+    if (scope.bashSandbox) (require('./bubblewrap.sandbox') as typeof import('./bubblewrap.sandbox')).bubblewrap();
     return [...this.tools.values()].map((t) => ({
       name: t.name,
       title: t.title,

@@ -9,7 +9,7 @@ import { DEFAULT_UPSTREAM_TIMEOUT_MS, type UpstreamServerSpec } from '../../doma
 import { AWF_VERSION } from '../../version';
 import { type UpstreamSdk, upstreamSdk } from './upstream-sdk';
 import { UpstreamStdioTransport } from './upstream-stdio.transport';
-import { expandedServer } from './upstream-variables';
+import { expandedServer } from '../../domain/proxy/upstream-variables';
 
 const START_TIMEOUT_MS = 30_000;
 
@@ -27,8 +27,9 @@ export interface UpstreamCallOptions {
  */
 export class UpstreamConnection {
   tools: Tool[] = [];
-  private onChanged?: (tools: Tool[]) => void;
+  private readonly listeners = new Set<() => void>();
   private closed = false;
+  private log?: AppLogger;
 
   private readonly progress = new Map<string, NonNullable<UpstreamCallOptions['onProgress']>>();
   private nextToken = 0;
@@ -80,7 +81,8 @@ export class UpstreamConnection {
       new sdk.Client(
         { name: 'awf-mcp-proxy', version: AWF_VERSION },
         {
-          listChanged: { tools: { onChanged: (err, tools) => !err && tools && connection?.changed(tools) } },
+          // Not the SDK's own refresh: it reads one page only. We list every page (listAll).
+          listChanged: { tools: { autoRefresh: false, onChanged: () => void connection?.relist(timeout) } },
         },
       );
     const log = logger.child({ upstream: spec.name });
@@ -101,6 +103,7 @@ export class UpstreamConnection {
       } else {
         connection = await connectRemote(sdk, spec, new URL(server.url!), server.headers ?? {}, timeout, client, log);
       }
+      connection.log = log;
       connection.tapProgress();
       connection.tools = await connection.listAll(timeout);
       log.debug({ tools: connection.tools.length, pid: connection.stdio?.pid }, 'upstream server connected');
@@ -128,9 +131,10 @@ export class UpstreamConnection {
     return this.stdio ? this.stdio.alive : !this.closed && this.client.transport !== undefined;
   }
 
-  /** Tells `listener` the new tool list each time the server changes it. */
-  watch(listener: (tools: Tool[]) => void): void {
-    this.onChanged = listener;
+  /** Calls `listener` each time the server changed its tools and `tools` holds the new list; returns the unwatch. */
+  watch(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   async call(name: string, args: Record<string, unknown>, options: UpstreamCallOptions): Promise<ToolResult> {
@@ -172,9 +176,17 @@ export class UpstreamConnection {
     await this.stdio?.close();
   }
 
-  private changed(tools: Tool[]): void {
-    this.tools = tools;
-    this.onChanged?.(tools);
+  /** The server said tools/list_changed: list again; a listing that fails keeps the tools we had. */
+  private async relist(timeout: number): Promise<void> {
+    if (this.closed) return;
+    try {
+      this.tools = await this.listAll(timeout);
+    } catch (err) {
+      this.log?.warn({ reason: (err as Error).message }, 'MCP server changed its tools but listing them failed');
+      return;
+    }
+    this.log?.info({ tools: this.tools.length }, 'MCP server changed its tools');
+    for (const listener of this.listeners) listener();
   }
 
   private async listAll(timeout: number): Promise<Tool[]> {

@@ -18,6 +18,7 @@ export const MAX_UPSTREAM_RESTARTS = 3;
 export class UpstreamHost implements OnModuleDestroy {
   private readonly running = new Map<string, Promise<UpstreamConnection>>();
   private readonly restarts = new Map<string, number>();
+  private readonly watchers = new Map<string, Set<() => void>>();
 
   constructor(@Inject(APP_LOGGER) private readonly logger: AppLogger) {}
 
@@ -49,9 +50,24 @@ export class UpstreamHost implements OnModuleDestroy {
       }
     }
     const started = UpstreamConnection.open(spec, this.logger);
+    started.then(
+      (c) => c.watch(() => this.watchers.get(key)?.forEach((listener) => listener())),
+      () => undefined,
+    );
     this.running.set(key, started);
     started.catch(() => this.running.get(key) === started && this.running.delete(key));
     return started;
+  }
+
+  /** Calls `listener` each time the server of `spec` changes its tools, across restarts; returns the unwatch. */
+  watch(spec: UpstreamServerSpec, listener: () => void): () => void {
+    const key = UpstreamHost.keyOf(spec);
+    const listeners = this.watchers.get(key) ?? new Set();
+    this.watchers.set(key, listeners.add(listener));
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0 && this.watchers.get(key) === listeners) this.watchers.delete(key);
+    };
   }
 
   async stop(spec: UpstreamServerSpec): Promise<void> {

@@ -40,6 +40,7 @@ const REQUEST_TIMEOUT = -32001;
 @Injectable()
 export class UpstreamToolProvider implements ToolProvider {
   private readonly routes = new Map<ToolScope, Map<string, Route>>();
+  private readonly unwatch = new Map<ToolScope, Array<() => void>>();
 
   constructor(
     private readonly host: UpstreamHost,
@@ -47,20 +48,29 @@ export class UpstreamToolProvider implements ToolProvider {
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
   ) {}
 
+  /** Also the re-listing after a change: a failure then leaves the scope's servers running. */
   async listTools(scope: ToolScope): Promise<ToolDefinition[]> {
     const specs = scope.upstreams ?? [];
     if (specs.length === 0) return [];
-    const routes = new Map<string, Route>();
-    this.routes.set(scope, routes);
+    const relisting = this.routes.has(scope);
+    if (!relisting) this.routes.set(scope, new Map());
     const started = await Promise.allSettled(specs.map((spec) => this.host.acquire(spec)));
     const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (failed) {
-      await this.close(scope);
+      if (!relisting) await this.close(scope);
       throw failed.reason;
     }
-    return specs.flatMap((spec, i) =>
+    const routes = new Map<string, Route>();
+    const tools = specs.flatMap((spec, i) =>
       this.mapTools(spec, (started[i] as PromiseFulfilledResult<UpstreamConnection>).value.tools, routes),
     );
+    if (this.routes.has(scope)) this.routes.set(scope, routes); // not when the scope closed meanwhile
+    return tools;
+  }
+
+  watchTools(scope: ToolScope, onChange: () => void): void {
+    const unwatch = (scope.upstreams ?? []).map((spec) => this.host.watch(spec, onChange));
+    this.unwatch.set(scope, [...(this.unwatch.get(scope) ?? []), ...unwatch]);
   }
 
   async callTool(name: string, args: Record<string, unknown>, ctx: ToolCallContext): Promise<ToolResult> {
@@ -86,6 +96,8 @@ export class UpstreamToolProvider implements ToolProvider {
 
   /** Stops the servers of `scope` that no other open scope uses. */
   async close(scope: ToolScope): Promise<void> {
+    this.unwatch.get(scope)?.forEach((stop) => stop());
+    this.unwatch.delete(scope);
     if (!this.routes.delete(scope)) return;
     const used = new Set([...this.routes.keys()].flatMap((s) => (s.upstreams ?? []).map(UpstreamHost.keyOf)));
     await Promise.all(

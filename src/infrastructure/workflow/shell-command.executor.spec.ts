@@ -1,20 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { processesWith } from '../../../test/support/run-watch';
 import { ShellCommandExecutor } from './shell-command.executor';
-
-/** Processes whose command line carries `marker`, found through /proc as a user would with ps. */
-function processesWith(marker: string): number[] {
-  return readdirSync('/proc')
-    .filter((p) => /^\d+$/.test(p))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 describe('ShellCommandExecutor', () => {
   const exec = new ShellCommandExecutor('/bin/sh');

@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, chmodSync, constants } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { CommandExecutor, CommandRequest, CommandResult } from '../../domain/workflow/ports/command-executor.port';
+import { PrivateTempDir } from '../core/private-temp-dir';
 import { signalGroup, stopProcessGroup } from './process-group';
 
 /** Captured output beyond this is dropped (the step still sees the exit code). */
@@ -17,8 +18,22 @@ export class ShellCommandExecutor implements CommandExecutor {
   constructor(private readonly shell: string = pickShell(process.env.SHELL)) {}
 
   run(request: CommandRequest): Promise<CommandResult> {
+    if (!request.script) return this.spawn(this.shell, ['-c', request.command], request);
+    // A shebang script runs as its own file: private (0700 dir, 0700 file), removed once the group is gone.
+    const dir = new PrivateTempDir('awf-script-');
+    try {
+      const file = dir.write('script', request.command);
+      chmodSync(file, 0o700);
+      return this.spawn(file, [], request).finally(() => dir.remove());
+    } catch (err) {
+      dir.remove();
+      throw err;
+    }
+  }
+
+  private spawn(program: string, args: string[], request: CommandRequest): Promise<CommandResult> {
     return new Promise((resolve) => {
-      const child = spawn(this.shell, ['-c', request.command], {
+      const child = spawn(program, args, {
         cwd: request.cwd,
         env: request.env,
         detached: true,

@@ -29,8 +29,10 @@ import { APP_LOGGER, SECRET_MASKER, TOOL_ROUTER_FACTORY } from '../../domain/por
 import { AGENT_CATALOG, type AgentCatalog } from '../../domain/workflow/ports/agent-catalog.port';
 import { COMMAND_EXECUTOR, type CommandExecutor } from '../../domain/workflow/ports/command-executor.port';
 import { WORKFLOW_REPOSITORY, type WorkflowRepository } from '../../domain/workflow/ports/workflow-repository.port';
+import { FileProxyStartFailures } from '../config/file-proxy-start-failures';
 import { RealToolScopeResolver } from '../config/tool-scope.resolver';
-import { FsFileProbe } from '../core/fs-file.probe';
+import { FsUpstreamServerProbe } from '../config/upstream-server.probe';
+import { FsWorkflowFiles } from '../core/fs-workflow-files';
 import { PrivateTempDirs } from '../core/private-temp-dir';
 import type { ProjectConfig } from '../config/project-config.loader';
 import { PROJECT_CONFIG } from '../config/project-config.module';
@@ -41,9 +43,13 @@ import { RegistryAgentCatalog } from './registry-agent-catalog.adapter';
 import { ShellCommandExecutor } from './shell-command.executor';
 import { YamlWorkflowRepository } from './yaml-workflow.repository';
 import { HttpRequestOperation } from './http-request.operation';
+import { NotifySendOperation } from './notify-send.operation';
 
 /** The operations awf runs without a plugin. */
-const BUILTINS = [new HttpRequestOperation()];
+const BUILTINS = [new HttpRequestOperation(), new NotifySendOperation()];
+
+/** script_file, prompt_file, `@prompts/` inputs and readFile read through this one adapter. */
+const FILES = new FsWorkflowFiles();
 
 @Module({
   providers: [
@@ -66,6 +72,8 @@ const BUILTINS = [new HttpRequestOperation()];
           scopes: new RealToolScopeResolver(),
           telemetry,
           mcpServers: () => project.mcpServers,
+          upstreamProbe: new FsUpstreamServerProbe(),
+          startFailures: new FileProxyStartFailures(),
           policyDefaults: project.policy,
           approvals: new SocketApprovalChannels(desk),
         }),
@@ -81,13 +89,14 @@ const BUILTINS = [new HttpRequestOperation()];
           repo,
           BUILTINS.map((b) => b.name),
           { policy: project.policy, extensions: project.extensions.length > 0 },
+          { files: FILES, env: process.env, cwd: () => process.cwd() },
         ),
       inject: [AGENT_CATALOG, WORKFLOW_REPOSITORY, PROJECT_CONFIG, { token: PLUGIN_CATALOG, optional: true }],
     },
     {
       provide: CallWorkflowStepExecutor,
       useFactory: (repo: WorkflowRepository, validator: WorkflowValidator, masker: SecretMasker) =>
-        new CallWorkflowStepExecutor(new CalledWorkflows(repo, validator, new FsFileProbe(), masker)),
+        new CallWorkflowStepExecutor(new CalledWorkflows(repo, validator, FILES, masker)),
       inject: [WORKFLOW_REPOSITORY, WorkflowValidator, SECRET_MASKER],
     },
     {
@@ -112,6 +121,7 @@ const BUILTINS = [new HttpRequestOperation()];
             operations: new OperationStepExecutor(BUILTINS, tools),
           },
           tracer && new RunTelemetry(tracer, process.env, history, metrics),
+          FILES,
         ),
       inject: [
         COMMAND_EXECUTOR,
@@ -133,7 +143,7 @@ const BUILTINS = [new HttpRequestOperation()];
         runner: WorkflowRunner,
         masker: SecretMasker,
         index?: RunIndex,
-      ) => new WorkflowService(repo, validator, runner, masker, new FsFileProbe(), index),
+      ) => new WorkflowService(repo, validator, runner, masker, FILES, index),
       inject: [
         WORKFLOW_REPOSITORY,
         WorkflowValidator,
@@ -143,7 +153,7 @@ const BUILTINS = [new HttpRequestOperation()];
       ],
     },
   ],
-  exports: [WorkflowService, ToolProxyService, ApprovalDesk],
+  exports: [WorkflowService, ToolProxyService, ApprovalDesk, WORKFLOW_REPOSITORY, WorkflowValidator],
 })
 export class WorkflowModule implements OnModuleDestroy {
   constructor(private readonly proxies: ToolProxyService) {}

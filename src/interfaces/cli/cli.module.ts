@@ -16,6 +16,7 @@ import { StatusCommand } from './status.command';
 import { RunCommand } from './run.command';
 import { ValidateCommand } from './validate.command';
 import { PLUGIN_SUBCOMMANDS, PluginCommand } from './plugin.command';
+import { ProjectCliModule } from './project-cli.module';
 
 const commands = [McpServeCommand, McpConfigCommand, McpConfigService];
 const runsCommands = [
@@ -30,7 +31,7 @@ const workflowCommands = [RunCommand, ValidateCommand, ListCommand];
 const pluginCommands = [PluginCommand, ...PLUGIN_SUBCOMMANDS];
 
 @Module({
-  imports: [ProxyModule, WorkflowModule],
+  imports: [ProxyModule, WorkflowModule, ProjectCliModule],
   providers: [CliProgram, ...commands, ...workflowCommands, ...pluginCommands, ...runsCommands],
 })
 export class CliModule {}

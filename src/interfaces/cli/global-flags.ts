@@ -19,11 +19,15 @@ export interface GlobalFlags {
   storage?: string;
 }
 
-const FORMATS: readonly OutputFormat[] = ['text', 'json', 'table', 'quiet'];
-const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
+export const FORMATS: readonly OutputFormat[] = ['text', 'json', 'table', 'quiet'];
+export const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
+
+/** Formats only some commands draw (`awf diagram -f mermaid`); every other command refuses them. */
+export const COMMAND_FORMATS: Readonly<Record<string, readonly string[]>> = { diagram: ['dot', 'mermaid'] };
+const ANY_COMMAND_FORMAT = new Set(Object.values(COMMAND_FORMATS).flat());
 
 export function parseFormat(value: string): OutputFormat {
-  if ((FORMATS as readonly string[]).includes(value)) return value as OutputFormat;
+  if ((FORMATS as readonly string[]).includes(value) || ANY_COMMAND_FORMAT.has(value)) return value as OutputFormat;
   throw new AwfError(
     ErrorCodes.CLI_INVALID_ARGS,
     `invalid output format "${value}"`,
@@ -83,7 +87,27 @@ export function registerGlobalFlags(program: Commander): void {
       parseLogFormat,
     )
     .option('--log-file <path>', 'append the logs (JSON lines) to this file instead of stderr', parseLogFile)
-    .option('--storage <dir>', 'where runs and history.db are kept (default $XDG_DATA_HOME/awf)');
+    .option('--storage <dir>', 'where runs and history.db are kept (default $XDG_DATA_HOME/awf)')
+    .hook('preAction', (_root, action) => refuseForeignFormat(action));
+}
+
+/** A command-specific format (`mermaid`) given to a command that does not draw it is a refusal, not text. */
+function refuseForeignFormat(action: Commander): void {
+  const format = String(action.optsWithGlobals().format ?? 'text');
+  if ((FORMATS as readonly string[]).includes(format) || COMMAND_FORMATS[action.name()]?.includes(format)) return;
+  throw new AwfError(
+    ErrorCodes.CLI_INVALID_ARGS,
+    `invalid output format "${format}" for awf ${action.name()}`,
+    { format },
+    `Use -f ${FORMATS.join('|')}; -f ${format} is for ${commandsDrawing(format)}.`,
+  );
+}
+
+function commandsDrawing(format: string): string {
+  return Object.keys(COMMAND_FORMATS)
+    .filter((c) => COMMAND_FORMATS[c].includes(format))
+    .map((c) => `awf ${c}`)
+    .join(', ');
 }
 
 /** The global flags as parsed by commander, read from any command. */

@@ -19,6 +19,7 @@ export const PLUGIN_SUBCOMMANDS = [
 
 @Command({
   name: 'plugin',
+  aliases: ['plugins'],
   description: 'Manage gRPC plugins: list, enable, disable, init, install, remove',
   subCommands: PLUGIN_SUBCOMMANDS,
 })

@@ -198,6 +198,6 @@ export abstract class RunSessionCommand extends CommandRunner {
   }
 }
 
-function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+export function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }

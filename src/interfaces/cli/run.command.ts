@@ -6,7 +6,7 @@ import { ErrorCodes } from '../../domain/errors/error-codes';
 import { renderDryRun } from './dry-run.renderer';
 import { globalFlags } from './global-flags';
 import { InteractiveGate } from './interactive.gate';
-import { RunSessionCommand, type RunSessionOptions } from './run-session.command-base';
+import { RunSessionCommand, type RunSessionOptions, stringEnv } from './run-session.command-base';
 import { renderWorkflowHelp } from './workflow-help.renderer';
 
 interface RunOptions extends RunSessionOptions {
@@ -45,6 +45,8 @@ export class RunCommand extends RunSessionCommand {
         target,
         inputs: parseInputFlags(options.input ?? []),
         projectInputs: this.project.inputs,
+        env: stringEnv(process.env),
+        cwd: process.cwd(),
       });
       process.stdout.write(renderDryRun(plan, flags.format, (s) => this.masker.mask(s)));
       return;

@@ -113,18 +113,21 @@ ${op('verb', "{url: '{{.inputs.base}}/json', method: BREW}", 'on_failure: done')
     ]);
   });
 
-  it('validate refuses an operation that no plugin or built-in provides', async () => {
-    await expect(
-      h.run(`
+  it('validate refuses an operation that no plugin or built-in provides, and names why for the AWF github.*', async () => {
+    const wf = (op: string) => `
 name: unknown
 states:
   initial: s
-  s: {type: operation, operation: github.get_issue, inputs: {number: 1}, on_success: d}
+  s: {type: operation, operation: ${op}, inputs: {number: 1}, on_success: d}
   d: {type: terminal}
-`),
-    ).rejects.toMatchObject({
+`;
+    await expect(h.run(wf('github.get_issue'))).rejects.toMatchObject({
+      code: 'USER.OPERATION.UNAVAILABLE',
+      message: expect.stringContaining('"github.get_issue" is one of AWF\'s built-in GitHub operations'),
+    });
+    await expect(h.run(wf('jira.get_issue'))).rejects.toMatchObject({
       code: 'WORKFLOW.VALIDATION.UNKNOWN_OPERATION',
-      message: expect.stringContaining('unknown operation "github.get_issue" (AWF builds that one in; awf does not'),
+      message: expect.stringContaining('unknown operation "jira.get_issue" (known: http.request, notify.send'),
     });
   });
 });

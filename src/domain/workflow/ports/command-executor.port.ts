@@ -5,6 +5,11 @@ export interface CommandRequest {
   /** 0: none. */
   timeoutMs: number;
   signal: AbortSignal;
+  /**
+   * The command is a script_file's text that starts with `#!`: it runs as an executable file of
+   * its own (its interpreter is the shebang's), not through `$SHELL -c` (AWF's ADR 014).
+   */
+  script?: boolean;
   /** Each chunk of output as it arrives (`awf run -o streaming`); the result still holds all of it. */
   onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
 }

@@ -1,13 +1,16 @@
-import { AwfError } from '../../domain/errors/awf-error';
-import { ErrorCodes } from '../../domain/errors/error-codes';
-import { expandVariables, type UpstreamServerSpec } from '../../domain/proxy/upstream-server';
+import { AwfError } from '../errors/awf-error';
+import { ErrorCodes } from '../errors/error-codes';
+import { expandVariables, type UpstreamServerSpec } from './upstream-server';
 
 /**
- * The spec with every `${NAME}` replaced from this process's environment: done here, in the
- * process that connects, so the step's proxy config never holds the values. An unset name
+ * The spec with every `${NAME}` replaced from `env`: mcp-serve does it with its own
+ * environment, in the process that connects, so the step's proxy config never holds the values. An unset name
  * is an error naming it, not an empty token sent to a server.
  */
-export function expandedServer(spec: UpstreamServerSpec, env: NodeJS.ProcessEnv): UpstreamServerSpec {
+export function expandedServer(
+  spec: UpstreamServerSpec,
+  env: Readonly<Record<string, string | undefined>>,
+): UpstreamServerSpec {
   const missing = new Set<string>();
   const x = (value: string): string => expandVariables(value, env, missing);
   const map = (m?: Record<string, string>) =>

@@ -1,0 +1,1 @@
+echo "{{len (split .inputs.topic " ")}} words"

@@ -1,0 +1,95 @@
+import { ErrorCodes as C } from '../error-codes';
+import { type CatalogueText, type CodesOf, entry } from './catalogue-entry';
+
+/** USER codes (exit 1): something the user wrote or typed; the fix is theirs. */
+type GeneralUserCode = Exclude<CodesOf<'USER'>, CodesOf<'USER.MCP_PROXY'> | CodesOf<'USER.POLICY'>>;
+
+export const USER_ERRORS: Record<GeneralUserCode, CatalogueText> = {
+  [C.CLI_INVALID_ARGS]: entry(
+    'The command line is wrong: an unknown command or option, a missing argument, or a value awf does not accept.',
+    'Run `awf <command> --help` for its arguments and options; the message names the part awf refused.',
+  ),
+  [C.INPUT_MISSING_FILE]: entry(
+    'A file or directory named on the command line cannot be read (for example `awf validate --dir` of a directory that does not exist).',
+    'Check the path (a relative one is taken from the current directory) and that you may read it.',
+  ),
+  [C.INPUT_INVALID]: entry(
+    "A workflow input is missing, or its value breaks the input's type or validation rules (pattern, enum, min/max, file_exists, file_extension).",
+    "Pass it with `-i name=value`; the workflow's `inputs:` say what each input accepts.",
+    C.WORKFLOW_INVALID_INPUT_ARG,
+  ),
+  [C.WORKFLOW_INVALID_INPUT_ARG]: entry(
+    'An `-i/--input` flag is not `name=value` (no `=`, or an empty name).',
+    'Write it as `-i name=value`; the value may itself contain `=`.',
+    C.INPUT_INVALID,
+  ),
+  [C.CONFIG_INVALID]: entry(
+    'The project config `.awf/config.yaml`, or a telemetry setting (an `OTEL_*` variable, an `--otel-*` flag), is not valid: bad YAML, an unknown key, a wrong type.',
+    'Fix the key the message names; `awf config show` prints what awf reads and where each value comes from.',
+  ),
+  [C.EXTENSION_LOAD_FAILED]: entry(
+    'A module listed under `extensions:` in `.awf/config.yaml` cannot be loaded, or does not export a Nest module.',
+    'Check the path (relative to the project) or the package name, compile the module to JavaScript, and export its module class (docs/extending.md).',
+  ),
+  [C.INPUT_FILE_TOO_LARGE]: entry(
+    'A file a workflow reads as text (`script_file`, `prompt_file`, an `@prompts/` input value) is over 1 MB.',
+    'Use a smaller file, or have a step read the file itself at run time.',
+    C.INPUT_MISSING_FILE,
+  ),
+  [C.OPERATION_UNAVAILABLE]: entry(
+    'A built-in operation cannot run on this machine or in this awf.',
+    'Use a plugin that provides the operation, or run the workflow where the operation is available.',
+  ),
+  [C.WORKFLOW_NOT_FOUND]: entry(
+    'No workflow has that name or path.',
+    'Check the name with `awf list`: names are looked up in $AWF_WORKFLOWS_PATH, ./.awf/workflows and ~/.config/awf/workflows; a path is taken from the current directory.',
+  ),
+  [C.RUN_NOT_FOUND]: entry(
+    'No run in the history has that id or id prefix.',
+    'List the runs with `awf history`; each storage dir (--storage, AWF_STORAGE) has its own history.',
+  ),
+  [C.RUN_AMBIGUOUS_ID]: entry(
+    'The id prefix matches more than one run.',
+    'Give more characters of the id; `awf history -f quiet` prints whole ids.',
+  ),
+  [C.RUN_NOT_RESUMABLE]: entry(
+    'The run cannot be resumed: it succeeded, or it is still running.',
+    'Resume a failed, cancelled or interrupted run (`awf resume-list`), or start a new one with `awf run`.',
+  ),
+  [C.AGENT_INVALID_OPTIONS]: entry(
+    "A step's `options:` has a value its provider does not accept (an unknown key, a wrong type).",
+    "Fix the option the message names; docs/agents.md lists each provider's options.",
+  ),
+  [C.WORKFLOW_UNKNOWN_PROVIDER]: entry(
+    'An agent step names a provider awf has no implementation of.',
+    'Use claude, gemini, codex, opencode, openai_compatible or script, or load a module that provides it (`extensions:`).',
+  ),
+  [C.AGENT_CANNOT_RESUME]: entry(
+    'A conversation step asks to continue an earlier session with a provider that cannot resume one, so each turn runs without the earlier ones (a warning).',
+    'Use a provider that can resume (claude, codex, gemini, opencode), or accept that its turns are independent.',
+  ),
+  [C.PLUGIN_NOT_FOUND]: entry(
+    'No installed plugin has that name.',
+    '`awf plugin list` shows the plugins found in AWF_PLUGINS_PATH, else ./.awf/plugins and $XDG_DATA_HOME/awf/plugins.',
+  ),
+  [C.PLUGIN_INVALID_NAME]: entry(
+    'The name given to `awf plugin init` is not a valid plugin name.',
+    'Use lowercase letters and digits, words joined by "-", starting with a letter (e.g. "weather").',
+  ),
+  [C.PLUGIN_INVALID_PACKAGE]: entry(
+    '`awf plugin install` was given something that is not a plugin: neither a folder holding plugin.yaml nor a tarball of one.',
+    'Give a plugin folder (it holds plugin.yaml) or a tarball of one (npm pack of the plugin project).',
+  ),
+  [C.PLUGIN_TARGET_EXISTS]: entry(
+    '`awf plugin init` would write into a directory that exists and is not empty.',
+    'Choose another --output, or pass --force to overwrite the scaffold files.',
+  ),
+  [C.INIT_ALREADY_INITIALIZED]: entry(
+    '`awf init` found starter files it would overwrite; it wrote nothing.',
+    'Pass --force to write the starter files again (other files are left alone), or edit the existing ones.',
+  ),
+  [C.ERROR_UNKNOWN_CODE]: entry(
+    '`awf error` was given a code that is not in the catalogue, and no code starts with it.',
+    'Run `awf error` for the whole catalogue; codes look like USER.INPUT.VALIDATION_FAILED.',
+  ),
+};

@@ -1,0 +1,20 @@
+import type { FileProbe } from '../../ports/file-probe.port';
+
+/** Why a file could not be read. */
+export type FileProblem = 'missing' | 'directory' | 'too-large' | 'unreadable';
+
+/** A file's text, or why there is none (never a half-read file). */
+export type FileRead = { text: string } | { problem: FileProblem; detail?: string };
+
+/**
+ * The files a workflow reads besides itself: `script_file`, `prompt_file`, `@prompts/` input
+ * values and the template function `readFile`. Contract: `read` takes an absolute path and
+ * returns the UTF-8 text of a regular file of at most `maxBytes` bytes, or the problem; it
+ * never throws for the file's own state. `exists` (from FileProbe) is true for any existing
+ * path, file or directory, as AWF's os.Stat checks are.
+ */
+export interface WorkflowFiles extends FileProbe {
+  read(path: string, maxBytes: number): FileRead;
+}
+
+export const WORKFLOW_FILES = Symbol.for('awf.WorkflowFiles');

@@ -1,0 +1,63 @@
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { connectMcpServe } from '../support/mcp-client';
+import { CHANGING_TOOLS_SERVER } from '../support/upstream-servers';
+import { workflowProject } from './workflow-support';
+
+jest.setTimeout(180_000);
+
+describe("an upstream server's tools/list_changed, through awf mcp-serve", () => {
+  it('is passed on to the client, and the new list is served with the step policy applied', async () => {
+    const p = workflowProject();
+    try {
+      const session = await connectMcpServe(
+        p.dir,
+        {
+          intercept_builtins: false,
+          root_dir: p.dir,
+          upstreams: [{ name: 'changing', command: process.execPath, args: [CHANGING_TOOLS_SERVER] }],
+          policy: { layers: [{ origin: 'step agent', tools: { deny: ['changing_secret_*'] } }] },
+        },
+        { env: p.env },
+      );
+      let changes = 0;
+      let told: () => void = () => undefined;
+      session.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        changes++;
+        told();
+      });
+      const nextChange = () => new Promise<void>((resolve) => (told = resolve));
+      const names = async () => (await session.client.listTools()).tools.map((t) => t.name);
+      try {
+        expect(session.client.getServerCapabilities()?.tools?.listChanged).toBe(true);
+        expect(await names()).toEqual(['changing_add_tool', 'changing_remove_tool']);
+
+        let change = nextChange();
+        await session.client.callTool({ name: 'changing_add_tool', arguments: { name: 'extra' } });
+        await change;
+        expect(await names()).toEqual(['changing_add_tool', 'changing_extra', 'changing_remove_tool']);
+        expect(await session.client.callTool({ name: 'changing_extra', arguments: {} })).toMatchObject({
+          content: [{ type: 'text', text: 'I am extra' }],
+        });
+
+        // A tool the policy denies is not offered when it appears, and a call to it is refused.
+        change = nextChange();
+        await session.client.callTool({ name: 'changing_add_tool', arguments: { name: 'secret_dump' } });
+        await change;
+        expect(await names()).not.toContain('changing_secret_dump');
+        const denied = await session.client.callTool({ name: 'changing_secret_dump', arguments: {} });
+        expect(denied.isError).toBe(true);
+        expect(JSON.stringify(denied.content)).toContain('POLICY.TOOL_DENIED');
+
+        change = nextChange();
+        await session.client.callTool({ name: 'changing_remove_tool', arguments: { name: 'extra' } });
+        await change;
+        expect(await names()).toEqual(['changing_add_tool', 'changing_remove_tool']);
+        expect(changes).toBe(3);
+      } finally {
+        await session.close();
+      }
+    } finally {
+      p.cleanup();
+    }
+  });
+});
