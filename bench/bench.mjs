@@ -14,6 +14,8 @@ import { searchBench } from './lib/search-bench.mjs';
 import { stepOverheadBench } from './lib/step-bench.mjs';
 import { historyBench } from './lib/history-bench.mjs';
 import { upstreamBench } from './lib/upstream-bench.mjs';
+import { deadCollectorBench } from './lib/telemetry-bench.mjs';
+import { startOtlpSink } from './lib/otlp-sink.mjs';
 import { sandboxBench } from './lib/sandbox-bench.mjs';
 import { printReport } from './lib/report.mjs';
 
@@ -109,6 +111,26 @@ servers.push({
     telemetry: { exporter: 'file', file: spansFile },
   }),
   id: 'awf-trace',
+  tool: awfTool,
+});
+// The same file exporter through the SDK's own span objects (ADR 190: the one-span-path question).
+servers.push({
+  ...awfServer('awf mcp-serve, tracing on (file exporter), SDK spans', {
+    events: true,
+    telemetry: { exporter: 'file', file: join(work, 'spans-sdk.jsonl') },
+    env: { AWF_SPAN_PATH: 'sdk' },
+  }),
+  id: 'awf-trace-sdk',
+  tool: awfTool,
+});
+// Metrics on (tracing off), exported over OTLP/HTTP to a sink in this process that answers 200.
+const sink = await startOtlpSink();
+servers.push({
+  ...awfServer('awf mcp-serve, metrics on (OTLP)', {
+    events: true,
+    telemetry: { exporter: 'none', metrics: { exporter: 'otlp', endpoint: `${sink.url}/v1/metrics` } },
+  }),
+  id: 'awf-metrics',
   tool: awfTool,
 });
 // A realistic two-layer policy (docs/policy.md): the row to hold within 5% of the plain awf row.
@@ -220,6 +242,8 @@ if (!SKIP.has('load') && (!existsSync(eventsFile) || readFileSync(eventsFile, 'u
 const search = SKIP.has('search') ? null : await searchBench({ awfServer, rounds: SEARCH_ROUNDS, repo: REPO, notes });
 const steps = SKIP.has('steps') ? null : await stepOverheadBench({ main: MAIN, work, notes });
 const history = SKIP.has('history') ? null : await historyBench({ main: MAIN, work, notes });
+const collector = SKIP.has('collector') ? null : await deadCollectorBench({ main: MAIN, work, notes });
+await sink.close();
 const upstreams = SKIP.has('upstreams')
   ? null
   : await upstreamBench({ main: MAIN, work, nodeFlags: launch.nodeFlags, cwd: fixture.dir, notes });
@@ -240,7 +264,7 @@ const sandbox = SKIP.has('sandbox')
     });
 
 meta.loadavgEnd = loadavg().map((x) => +x.toFixed(2));
-const report = { meta, rows, search, steps, history, upstreams, sandbox, notes };
+const report = { meta, rows, search, steps, history, upstreams, sandbox, collector, notes };
 const outDir = join(REPO, 'bench', 'results');
 mkdirSync(outDir, { recursive: true });
 const { targets, text } = printReport(report);
@@ -258,7 +282,7 @@ function nodeServer(args, nodeFlags = []) {
 }
 
 /** An `awf mcp-serve` as `awf run` would inject it: same launcher, a fresh step config. */
-function awfServer(label, { events = true, plain = false, telemetry, root, limits, policy, main = MAIN } = {}) {
+function awfServer(label, { events = true, plain = false, telemetry, root, limits, policy, env, main = MAIN } = {}) {
   const config = {
     version: 1,
     intercept_builtins: true,
@@ -280,7 +304,7 @@ function awfServer(label, { events = true, plain = false, telemetry, root, limit
     command: process.execPath,
     args: [...flags, main, 'mcp-serve', `--config=${file}`],
     cwd: awfProject,
-    env: { AWF_LOG_LEVEL: 'info' },
+    env: { AWF_LOG_LEVEL: 'info', ...env },
   };
 }
 

@@ -2,7 +2,7 @@
 const f = (v, d = 1) => (v === undefined || v === null || Number.isNaN(v) ? '—' : v.toFixed(d));
 const r = (v) => (v === undefined || Number.isNaN(v) ? '—' : `${v.toFixed(2)}×`);
 
-export function printReport({ meta, rows, search, steps, history, upstreams, sandbox, notes }) {
+export function printReport({ meta, rows, search, steps, history, upstreams, sandbox, collector, notes }) {
   const by = Object.fromEntries(rows.map((row) => [row.id, row]));
   const { bare, fs, awf } = by;
   const out = [];
@@ -82,7 +82,15 @@ export function printReport({ meta, rows, search, steps, history, upstreams, san
       `history: \`awf history -f json\` of ${history.runs} runs ${f(history.allMs, 0)} ms, of the last 20 ${f(history.recentMs, 0)} ms, vs \`awf --version\` ${f(history.versionMs, 0)} ms (set-up: ${f(history.fillMsPerRun, 0)} ms per \`awf run\`, ${history.parallel} at a time)`,
     );
   }
+  if (collector) {
+    out.push('');
+    out.push(
+      `dead collector: 3-step \`awf run\` (2 proxied steps), median of ${collector.rounds} alternating: tracing off ${f(collector.offMs, 0)} ms, OTEL_EXPORTER_OTLP_ENDPOINT at a closed port ${f(collector.deadMs, 0)} ms → ${r(collector.ratio)}`,
+    );
+  }
   const trace = by['awf-trace'];
+  const metricsOn = by['awf-metrics'];
+  const sdkSpans = by['awf-trace-sdk'];
   const targets = [
     target('cold start ≤ 0.5× server-filesystem', awf && fs && awf.coldMs / fs.coldMs, (x) => x <= 0.5),
     target('calls/s ≥ 0.95× bare SDK', awf && bare && awf.callsPerSec / bare.callsPerSec, (x) => x >= 0.95),
@@ -94,6 +102,17 @@ export function printReport({ meta, rows, search, steps, history, upstreams, san
       'tracing on (file) ≥ 0.90× calls/s of tracing off',
       meta.spansWritten && trace && awf ? trace.callsPerSec / awf.callsPerSec : undefined,
       (x) => x >= 0.9,
+    ),
+    target('dead collector ≤ 1.10× tracing off (3-step run)', collector?.ratio, (x) => x <= 1.1),
+    target(
+      'metrics on ≥ 0.90× calls/s of metrics off',
+      metricsOn && awf ? metricsOn.callsPerSec / awf.callsPerSec : undefined,
+      (x) => x >= 0.9,
+    ),
+    target(
+      'own spans vs SDK spans (file), calls/s (information)',
+      trace && sdkSpans ? trace.callsPerSec / sdkSpans.callsPerSec : undefined,
+      () => true,
     ),
   ];
   out.push('');

@@ -48,9 +48,12 @@ export function loadTracing(settings: TelemetrySettings, mask: (text: string) =>
   // Global registration lets extension modules that trace with @opentelemetry/api (or
   // nestjs-otel's @Span) export through the same provider.
   provider.register();
-  const tracer = lines
-    ? new JsonLinesTracer((record) => lines.defer(record), mask, serviceName, sampler && decide(api, sampler))
-    : new OtelTracer(api, provider.getTracer('awf', AWF_VERSION), mask);
+  // AWF_SPAN_PATH=sdk sends awf's own file/console spans through the SDK's span objects too:
+  // the bench's comparison row of ADR 190 (the same lines, the same file).
+  const tracer =
+    lines && process.env.AWF_SPAN_PATH !== 'sdk'
+      ? new JsonLinesTracer((record) => lines.defer(record), mask, serviceName, sampler && decide(api, sampler))
+      : new OtelTracer(api, provider.getTracer('awf', AWF_VERSION), mask);
   return { tracer, shutdown: () => provider.shutdown() };
 }
 
