@@ -134,7 +134,7 @@ export const SYSTEM_ERRORS: Record<CodesOf<'SYSTEM'>, CatalogueText> = {
   ),
   [C.BASH_SANDBOX_UNAVAILABLE]: entry(
     'The step requires Bash to run sandboxed (`bash_sandbox`), and the sandbox cannot start on this machine.',
-    "Install bubblewrap, or set AWF_BWRAP to a bwrap binary; where bwrap cannot run (user namespaces off), use a container or turn the sandbox off.",
+    'Install bubblewrap, or set AWF_BWRAP to a bwrap binary; where bwrap cannot run (user namespaces off), use a container or turn the sandbox off.',
   ),
   [C.PLUGIN_BINARY_MISSING]: entry(
     "A plugin's manifest names an executable that does not exist or cannot be run.",
