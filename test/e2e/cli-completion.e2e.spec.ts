@@ -51,7 +51,7 @@ complete -p awf`;
     const out = sh('bash', ['-c', probe], project.dir, project.env).split('\n');
     expect(out).toEqual([
       'awf pl => plugin plugins',
-      'awf plugins l => list',
+      'awf plugins l => list ls',
       'awf list  => prompts p',
       'awf -f  => text json table quiet',
       'awf diagram x --format  => text json table quiet dot mermaid',
@@ -76,7 +76,7 @@ __awf_words=(awf plugins l); __awf_walk 2 3; print -r -- "path: $cmdpath"
 print -r -- "$(__awf_candidates l '' | tr '\\n' ' ')"`;
     // zsh's compadd narrows the candidates to the typed prefix itself; the walk found `plugins`' words.
     expect(sh('zsh', ['-f', '-c', probe], project.dir, project.env)).toBe(
-      'registered: _awf\npath: plugins\nlist enable disable init \n',
+      'registered: _awf\npath: plugins\nlist ls enable disable init install remove \n',
     );
   });
 
@@ -95,7 +95,7 @@ print -r -- "$(__awf_candidates l '' | tr '\\n' ' ')"`;
         .split('\n')
         .map((l) => l.split('\t')[0]);
     expect(names('awf pl')).toEqual(['plugin', 'plugins']);
-    expect(names('awf plugin l')).toEqual(['list']);
+    expect(names('awf plugin l')).toEqual(['list', 'ls']);
     expect(names('awf diagram x --direction ')).toEqual(['BT', 'LR', 'RL', 'TB']);
     expect(names('awf run gr')).toContain('greet');
   });
