@@ -14,7 +14,7 @@ import {
 } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import { AWF_VERSION } from '../../version';
+import { AWF_VERSION, versionText } from '../../version';
 
 /**
  * The startup snapshot of an installed awf, built for the user's own node on first use (ADR 121).
@@ -114,7 +114,8 @@ function buildBlob(dist: string, target: CachedSnapshot): string | undefined {
       [...SNAPSHOT_V8_FLAGS, '--snapshot-blob', tmp, join(dist, 'main.js'), '--version'],
       quiet,
     );
-    if (ran.status !== 0 || ran.stdout.trim() !== AWF_VERSION)
+    // The blob must answer as this very dist does: its version, commit and build date.
+    if (ran.status !== 0 || ran.stdout.trim() !== versionText(dist))
       return `the blob does not load: ${lastLines(ran.stderr || ran.stdout)}`;
     renameSync(tmp, target.blob);
     const meta = {
