@@ -97,7 +97,9 @@ export const ErrorCodes = {
   // flow: script_file / prompt_file / @prompts/ over 1 MB; built-in operations that cannot run here.
   INPUT_FILE_TOO_LARGE: 'USER.INPUT.FILE_TOO_LARGE',
   OPERATION_UNAVAILABLE: 'USER.OPERATION.UNAVAILABLE',
-  // flow (ADR 230–234): step templates (use_template).
+  // flow (ADR 230–234): step templates (use_template); agent roles and skills (AWF's own codes).
+  INPUT_MISSING_ROLE: 'USER.INPUT.MISSING_ROLE',
+  INPUT_MISSING_SKILL: 'USER.INPUT.MISSING_SKILL',
   STEP_TEMPLATE_NOT_FOUND: 'WORKFLOW.USE_TEMPLATE.NOT_FOUND',
   STEP_TEMPLATE_MISSING_PARAMETER: 'WORKFLOW.USE_TEMPLATE.MISSING_PARAMETER',
   STEP_TEMPLATE_INVALID: 'WORKFLOW.USE_TEMPLATE.INVALID',
