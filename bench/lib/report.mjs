@@ -85,7 +85,7 @@ export function printReport({ meta, rows, search, steps, history, upstreams, san
   if (collector) {
     out.push('');
     out.push(
-      `dead collector: 3-step \`awf run\` (2 proxied steps), median of ${collector.rounds} alternating: tracing off ${f(collector.offMs, 0)} ms, OTEL_EXPORTER_OTLP_ENDPOINT at a closed port ${f(collector.deadMs, 0)} ms → ${r(collector.ratio)}`,
+      `dead collector: 3-step \`awf run\` (2 proxied steps), median of ${collector.rounds} alternating: tracing off ${f(collector.offMs, 0)} ms, OTEL_EXPORTER_OTLP_ENDPOINT at a closed port ${f(collector.deadMs, 0)} ms → ${r(collector.ratio)}, at a collector that accepts and never answers ${f(collector.muteMs, 0)} ms → ${r(collector.muteRatio)}`,
     );
   }
   const trace = by['awf-trace'];
