@@ -97,6 +97,10 @@ export const ErrorCodes = {
   // flow: script_file / prompt_file / @prompts/ over 1 MB; built-in operations that cannot run here.
   INPUT_FILE_TOO_LARGE: 'USER.INPUT.FILE_TOO_LARGE',
   OPERATION_UNAVAILABLE: 'USER.OPERATION.UNAVAILABLE',
+  // flow (ADR 230–234): step templates (use_template).
+  STEP_TEMPLATE_NOT_FOUND: 'WORKFLOW.USE_TEMPLATE.NOT_FOUND',
+  STEP_TEMPLATE_MISSING_PARAMETER: 'WORKFLOW.USE_TEMPLATE.MISSING_PARAMETER',
+  STEP_TEMPLATE_INVALID: 'WORKFLOW.USE_TEMPLATE.INVALID',
   // policy as written (domain/policy/policy.parser.ts); refusals of a call are POLICY_REFUSAL there.
   POLICY_UNKNOWN_KEY: 'USER.POLICY.UNKNOWN_KEY',
   POLICY_INVALID: 'USER.POLICY.INVALID',
