@@ -15,12 +15,12 @@ const HOOK_ACTIONS = list(map(leaves('log', 'command')));
 
 /** Keys of every step, whatever its type. */
 const COMMON: Record<string, KeySchema | null> = {
-  ...leaves('type', 'description', 'timeout', 'on_success', 'continue_on_error', 'depends_on', 'use_template'),
+  // `use_template` and `parameters` are expanded away on load (step-templates.ts); left over, they warn.
+  ...leaves('type', 'description', 'timeout', 'on_success', 'continue_on_error', 'depends_on'),
   on_failure: map(leaves('message', 'status')),
   transitions: list(map(leaves('when', 'goto'))),
   hooks: map({ pre: HOOK_ACTIONS, post: HOOK_ACTIONS }),
   capture: map(leaves('stdout', 'stderr', 'max_size', 'encoding')),
-  parameters: 'free',
   // Strict on its own (USER.MCP_PROXY.UNKNOWN_KEY, ADR 017), so not walked again here.
   mcp_proxy: 'free',
 };

@@ -82,9 +82,16 @@ states:
   k: {type: call_workflow, workflow: child, inputs: {a: b}, outputs: {x: y}, timeout: 5, on_success: p}
   p: {type: db.query, config: {sql: x}, on_success: t}
   t: {type: terminal, status: failure, message: m}
-  u: {use_template: tpl, parameters: {a: 1}}
 `),
     ).toEqual([]);
+  });
+
+  it('warns about parameters on a step without use_template (templates are expanded before this walk)', () => {
+    expect(
+      check(
+        'name: x\nstates:\n  initial: a\n  a: {type: step, command: ls, parameters: {a: 1}, on_success: d}\n  d: {type: terminal}\n',
+      ),
+    ).toEqual(['warning WORKFLOW.PARSE.UNKNOWN_FIELD states.a.parameters: unknown key "parameters"; it is ignored']);
   });
 
   it('suggests only keys that are near enough', () => {

@@ -46,7 +46,8 @@ function walkKeys(
 function walkStates(value: unknown, at: string, out: ValidationIssue[]): void {
   if (!isMap(value)) return;
   for (const [name, step] of Object.entries(value)) {
-    if (name === 'initial' || !isMap(step) || typeof step.type !== 'string') continue;
+    // A `use_template` step left unexpanded has its own error (step-templates.ts).
+    if (name === 'initial' || !isMap(step) || typeof step.type !== 'string' || 'use_template' in step) continue;
     const type = stepType(step.type);
     if (type) walkKeys(step, stepSchema(type), `${at}.${name}`, out, type);
   }

@@ -11,6 +11,7 @@ import {
 } from './flow-steps.parser';
 import { parseInputs } from './input.parser';
 import { parseMcpProxy } from './mcp-proxy.parser';
+import { expandStepTemplates, NO_STEP_TEMPLATES, type StepTemplateSource } from './step-templates';
 import { checkUnknownKeys } from './unknown-keys.rules';
 import { type ValidationIssue, issue } from './validation-issue.model';
 import type { AgentStep, CommandStep, RetryConfig, Step, TerminalStep, Transition, Workflow } from './workflow.model';
@@ -27,10 +28,14 @@ type Raw = Record<string, unknown>;
  * (except in `mcp_proxy`), `type: command` means `step`, an inline `on_failure` object
  * becomes a terminal state. Every problem is collected; nothing stops at the first.
  */
-export function parseWorkflow(doc: unknown, id: string): ParseResult {
-  const issues: ValidationIssue[] = [];
-  if (!isMap(doc))
+export function parseWorkflow(
+  source: unknown,
+  id: string,
+  templates: StepTemplateSource = NO_STEP_TEMPLATES,
+): ParseResult {
+  if (!isMap(source))
     return { issues: [issue(ErrorCodes.WORKFLOW_YAML_SYNTAX, '', 'a workflow file must be a YAML mapping')] };
+  const { doc, issues } = expandStepTemplates(source, templates) as { doc: Raw; issues: ValidationIssue[] };
   issues.push(...checkUnknownKeys(doc));
   const name = str(doc.name);
   if (!name) issues.push(issue(ErrorCodes.WORKFLOW_MISSING_FIELD, 'name', 'required field missing'));
@@ -78,7 +83,10 @@ function parseStep(name: string, raw: unknown, issues: ValidationIssue[]): Step 
     issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, at, 'expected a mapping'));
     return undefined;
   }
-  const type = str(raw.type)?.toLowerCase();
+  // A `use_template` step still here could not be expanded, and an error already says why; it
+  // stands in as a command step so no follow-on error (a missing type, a missing state) buries that one.
+  const unexpanded = 'use_template' in raw;
+  const type = unexpanded ? 'step' : str(raw.type)?.toLowerCase();
   const base = {
     name,
     description: str(raw.description),
@@ -108,7 +116,7 @@ function parseStep(name: string, raw: unknown, issues: ValidationIssue[]): Step 
       issues.push(
         issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.script_file`, 'command and script_file are mutually exclusive'),
       );
-    else if (!command && !scriptFile)
+    else if (!command && !scriptFile && !unexpanded)
       issues.push(issue(ErrorCodes.WORKFLOW_MISSING_FIELD, `${at}.command`, 'a step needs a command or a script_file'));
     const step: CommandStep = {
       ...base,

@@ -35,6 +35,34 @@ describe('YamlWorkflowRepository', () => {
     });
   });
 
+  it("expands use_template from the workflow's own .awf, then ./.awf/templates, then <storage>/templates", async () => {
+    const tpl = (name: string, text: string) =>
+      `name: ${name}\nparameters: [{name: who, default: you}]\nstates:\n  ${name}: {type: step, command: "echo ${text} {{parameters.who}}"}\n`;
+    const uses = (t: string) =>
+      `name: u\nstates:\n  initial: a\n  a: {use_template: ${t}, parameters: {who: me}, on_success: done}\n  done: {type: terminal}\n`;
+    for (const d of ['project/.awf/templates', 'other/.awf/workflows', 'other/.awf/templates', 'data/awf/templates'])
+      mkdirSync(join(dir, d), { recursive: true });
+    writeFileSync(join(dir, 'project/.awf/templates/hello.yaml'), tpl('hello', 'project'));
+    writeFileSync(join(dir, 'other/.awf/templates/hello.yaml'), tpl('hello', 'beside'));
+    writeFileSync(join(dir, 'data/awf/templates/wide.yaml'), tpl('wide', 'storage'));
+    writeFileSync(join(dir, 'other/.awf/workflows/u.yaml'), uses('hello'));
+    writeFileSync(join(dir, 'project/.awf/workflows/u.yaml'), uses('wide'));
+    writeFileSync(join(dir, 'project/.awf/workflows/v.yaml'), uses('hello'));
+    writeFileSync(join(dir, 'project/.awf/workflows/w.yaml'), uses('gone'));
+    const withData = new YamlWorkflowRepository({ XDG_DATA_HOME: join(dir, 'data') }, () => join(dir, 'project'));
+    const command = async (target: string) => {
+      const step = (await withData.load(target)).workflow?.steps.find((s) => s.name === 'a');
+      return step?.type === 'step' ? step.command : undefined;
+    };
+    expect(await command(join(dir, 'other/.awf/workflows/u.yaml'))).toBe('echo beside me');
+    expect(await command('v')).toBe('echo project me');
+    expect(await command('u')).toBe('echo storage me');
+    expect((await withData.load('w')).issues.map((i) => i.message)).toEqual([
+      `template "gone" not found (looked for gone.yaml in: ${join(dir, 'project/.awf/templates')}, ` +
+        `${join(dir, 'data/awf/templates')}); create ${join(dir, 'project/.awf/templates')}/gone.yaml, or fix the name`,
+    ]);
+  });
+
   it('loads a path relative to the working directory', async () => {
     expect((await repo.load('.awf/workflows/local.yaml')).file).toBe(join(dir, 'project/.awf/workflows/local.yaml'));
   });

@@ -10,6 +10,7 @@ import type {
   WorkflowSummary,
 } from '../../domain/workflow/ports/workflow-repository.port';
 import { parseWorkflow } from '../../domain/workflow/workflow.parser';
+import { FsStepTemplates, stepTemplateDirs } from './step-template.files';
 import { workflowDirs } from './workflow-paths';
 import { offsetPastErrorBudget } from './yaml-error-budget';
 
@@ -28,12 +29,12 @@ export class YamlWorkflowRepository implements WorkflowRepository {
 
   async load(target: string): Promise<LoadedWorkflow> {
     const file = this.locate(target);
-    return loadFile(file);
+    return loadFile(file, this.env, this.cwd());
   }
 
   async loadCalled(name: string, fromDir?: string): Promise<LoadedWorkflow> {
     const beside = fromDir && !name.includes('..') ? join(fromDir, name.endsWith(EXT) ? name : name + EXT) : undefined;
-    if (beside && existsSync(beside) && !isDir(beside)) return loadFile(beside);
+    if (beside && existsSync(beside) && !isDir(beside)) return loadFile(beside, this.env, this.cwd());
     return this.load(name);
   }
 
@@ -46,7 +47,7 @@ export class YamlWorkflowRepository implements WorkflowRepository {
         .sort()) {
         const name = entry.slice(0, -EXT.length);
         if (seen.has(name)) continue;
-        const loaded = loadFile(join(dir, entry));
+        const loaded = loadFile(join(dir, entry), this.env, this.cwd());
         const wf = loaded.workflow;
         seen.set(name, {
           name,
@@ -82,7 +83,8 @@ export class YamlWorkflowRepository implements WorkflowRepository {
 
 const MAX_YAML_ERRORS = 20;
 
-export function loadFile(file: string): LoadedWorkflow {
+/** One workflow file, its `use_template` steps expanded from the template dirs seen from `cwd`. */
+export function loadFile(file: string, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): LoadedWorkflow {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -119,7 +121,8 @@ export function loadFile(file: string): LoadedWorkflow {
       issues: [issue(ErrorCodes.WORKFLOW_YAML_SYNTAX, '', err instanceof Error ? err.message : String(err))],
     };
   }
-  const { workflow, issues } = parseWorkflow(data, id);
+  const templates = new FsStepTemplates(stepTemplateDirs(env, cwd, dirname(file)));
+  const { workflow, issues } = parseWorkflow(data, id, templates);
   if (workflow) {
     workflow.file = file;
     workflow.sourceDir = dirname(file);

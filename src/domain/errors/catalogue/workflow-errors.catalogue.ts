@@ -56,4 +56,18 @@ export const WORKFLOW_ERRORS: Record<CodesOf<'WORKFLOW'>, CatalogueText> = {
     'An `operation` step names an operation that no plugin provides and that is not built in (like `http.request`).',
     'Install or enable the plugin, or fix the name; `awf plugin list` shows the operations.',
   ),
+  [C.STEP_TEMPLATE_NOT_FOUND]: entry(
+    "A step says `use_template: <name>`, and no `<name>.yaml` is in the template directories (the workflow's own `.awf/templates`, ./.awf/templates, then <storage>/templates).",
+    'Create the template file in ./.awf/templates (docs/workflows.md, "Step templates"), or fix the name; the message lists where awf looked.',
+    C.STEP_TEMPLATE_MISSING_PARAMETER,
+  ),
+  [C.STEP_TEMPLATE_MISSING_PARAMETER]: entry(
+    'A step uses a template without a parameter the template declares as required.',
+    "Add the parameter under the step's `parameters:`, or give it a `default` in the template.",
+    C.STEP_TEMPLATE_NOT_FOUND,
+  ),
+  [C.STEP_TEMPLATE_INVALID]: entry(
+    'A step template cannot be used: its file is not valid YAML or lacks `name`/`states`, its parameters are malformed, it uses a parameter it does not declare, or templates use each other in a circle.',
+    'Fix the template file the message names (docs/workflows.md, "Step templates").',
+  ),
 };
