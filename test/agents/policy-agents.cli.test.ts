@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { agentWorld, awfRun, type CliName, processesMentioning } from './agent-cli.harness';
 import { startScriptedModel, type ScriptedModel } from './scripted-model.server';
 import type { ScriptedCall } from './scripted-model.server';
-import { itUnless } from '../support/skip';
 import { SERVER_EVERYTHING } from '../support/upstream-servers';
 
 function workflow(provider: CliName, options: Record<string, unknown>, mcpProxy: string): string {
@@ -113,17 +112,28 @@ describe('claude behind a policy that denies a tool', () => {
   });
 });
 
-/** What the scripted model asks each CLI for: its own shell tool, by the name that CLI offers it. */
-const NATIVE: Record<'codex' | 'opencode', { call: ScriptedCall; tool: string; source: string }> = {
+/**
+ * What the scripted model asks each CLI for: its own shell tool, by the name that CLI offers it.
+ * Codex's read-only sandbox refuses this command at once, and Codex 0.171 then prints no
+ * command_execution item for it: awf reads it from Codex's session record (ADR 172).
+ */
+const NATIVE: Record<
+  'codex' | 'opencode',
+  { call: ScriptedCall; tool: string; source: string; arg: string; status: string }
+> = {
   codex: {
     call: { tool: 'exec_command', args: { cmd: 'echo native > native.txt' } },
-    tool: 'command_execution',
+    tool: 'exec_command',
     source: 'native:codex',
+    arg: 'cmd',
+    status: 'error', // refused by Codex's sandbox: it ran, and failed
   },
   opencode: {
     call: { tool: 'bash', args: { command: 'echo native > native.txt', description: 'write a file' } },
     tool: 'bash',
     source: 'native:opencode',
+    arg: 'command',
+    status: 'ok',
   },
 };
 
@@ -133,18 +143,10 @@ describe.each(['codex', 'opencode'] as const)('a %s step whose agent uses its ow
     model = await startScriptedModel();
   });
   afterAll(() => model.close());
-  // Known failure, found by the session's last CI run: codex ran the scripted exec_command (its output
-  // reached the model) but wrote no command_execution item to `exec --json`, so nothing was seen; the
-  // same test passed an hour earlier with the same pinned codex, and at the commit that added it. The
-  // cause is not found yet; OpenCode's half runs.
-  const known =
-    cli === 'codex'
-      ? 'known failure: codex 0.171 printed no command_execution event for the exec_command it ran (cause not found)'
-      : undefined;
   const coexisting = (policy: string) =>
     `      enable: true\n      intercept_builtins: false\n      servers: [everything]\n      policy: ${policy}`;
 
-  itUnless(known, 'is recorded as bypassed: audit trail, log, span, runs show and the step summary', async () => {
+  it('is recorded as bypassed: audit trail, log, span, runs show and the step summary', async () => {
     model.reset([NATIVE[cli].call], 'DONE');
     const world = policyWorld(cli, model, coexisting('{tools: {deny: [everything_get-sum]}}'));
     try {
@@ -155,9 +157,14 @@ describe.each(['codex', 'opencode'] as const)('a %s step whose agent uses its ow
       });
       const bypassed = world.events().filter((e) => e.policy?.decision === 'bypassed');
       expect(bypassed).toEqual([
-        expect.objectContaining({ tool: NATIVE[cli].tool, source: NATIVE[cli].source, step: 'agent' }),
+        expect.objectContaining({
+          tool: NATIVE[cli].tool,
+          source: NATIVE[cli].source,
+          step: 'agent',
+          status: NATIVE[cli].status,
+        }),
       ]);
-      expect(Object.keys(bypassed[0].args_shape)).toContain('command');
+      expect(Object.keys(bypassed[0].args_shape)).toContain(NATIVE[cli].arg);
       expect(run.stderr).toMatch(new RegExp(`${cli} used its own tool ${NATIVE[cli].tool}.*bypassed`));
 
       const report = JSON.parse(run.stdout);
@@ -180,7 +187,7 @@ describe.each(['codex', 'opencode'] as const)('a %s step whose agent uses its ow
     }
   });
 
-  itUnless(known, 'with enforce: strict, stops the agent and fails the step with a code', async () => {
+  it('with enforce: strict, stops the agent and fails the step with a code', async () => {
     model.reset([NATIVE[cli].call, NATIVE[cli].call], 'DONE');
     const world = policyWorld(cli, model, coexisting('{enforce: strict}'));
     try {

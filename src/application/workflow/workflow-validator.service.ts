@@ -16,18 +16,6 @@ import type { PolicySpec } from '../../domain/policy/policy.model';
 import { PROJECT_POLICY_ORIGIN, stepPolicyLayers } from '../../domain/policy/policy-layers';
 import { lintPolicy } from '../../domain/policy/policy-lint';
 
-/** AWF's built-in GitHub operations (its infrastructure/github): refused by name, with the reason. */
-const GITHUB_OPERATIONS = [
-  'get_issue',
-  'get_pr',
-  'create_pr',
-  'create_issue',
-  'add_labels',
-  'list_comments',
-  'add_comment',
-  'batch',
-];
-
 /** What `intercept_builtins` serves. */
 const BUILTIN_TOOL_NAMES = ['Bash', 'Edit', 'Glob', 'Grep', 'Read', 'Write'];
 
@@ -188,18 +176,6 @@ export class WorkflowValidator {
         [...this.builtinOperations, ...[...installed].flatMap(([p, o]) => o.map((op) => `${p}.${op}`))].join(', ') ||
         'none';
       if (ops?.includes(rest.join('.'))) continue;
-      if (plugin === 'github' && GITHUB_OPERATIONS.includes(rest.join('.'))) {
-        out.push(
-          issue(
-            ErrorCodes.OPERATION_UNAVAILABLE,
-            `states.${step.name}.operation`,
-            `"${step.operation}" is one of AWF's built-in GitHub operations, which awf does not have: AWF runs ` +
-              "them through the gh CLI, and awf has no GitHub client. Call GitHub's REST API with http.request " +
-              '(an Authorization header from {{.env.GITHUB_TOKEN}}), or install a plugin named github that offers it',
-          ),
-        );
-        continue;
-      }
       out.push(
         issue(
           ErrorCodes.WORKFLOW_UNKNOWN_OPERATION,

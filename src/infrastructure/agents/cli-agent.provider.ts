@@ -40,6 +40,22 @@ export interface ParsedAgentOutput {
   sessionId?: string;
 }
 
+/** Reads one run's native tool uses: each event of the CLI's stream, then once more when the CLI is gone. */
+export interface ToolUseReader {
+  line(event: JsonEvent): void;
+  finish(): void;
+}
+
+export interface ToolUseReaderContext {
+  request: AgentRunRequest;
+  /** The CLI's environment. */
+  env: NodeJS.ProcessEnv;
+  serverName: string;
+  report(use: NativeToolUse): void;
+  /** Epoch ms, just before the CLI starts. */
+  since: number;
+}
+
 /** Put in front of the prompt when an agent keeps its own tools next to the proxy's. */
 export const COEXISTENCE_INSTRUCTION =
   'Use only the tools of the MCP server "awf-proxy" for reading, searching, editing files and running commands; never use your built-in tools.';
@@ -74,6 +90,17 @@ export abstract class CliAgentProvider implements AgentProvider {
     return undefined;
   }
 
+  /** The reader of one run's native tool uses; by default the stream, event by event (`nativeToolUse`). */
+  protected toolUseReader(ctx: ToolUseReaderContext): ToolUseReader {
+    return {
+      line: (event) => {
+        const use = this.nativeToolUse(event, ctx.serverName);
+        if (use) ctx.report(use);
+      },
+      finish: () => undefined,
+    };
+  }
+
   async run(request: AgentRunRequest): Promise<AgentRunResult> {
     if (!request.prompt || request.prompt.trim() === '') {
       throw new AwfError(ErrorCodes.AGENT_INVALID_OPTIONS, `${this.name}: the prompt is empty`, {
@@ -85,18 +112,25 @@ export abstract class CliAgentProvider implements AgentProvider {
     const binary = options.string('binary') ?? this.binary;
     const dir = new PrivateTempDir(`awf-${this.name}-`);
     try {
-      const { args, env } = this.invocation({ request, prompt: this.promptFor(request), options, dir });
-      const { stdout } = await runAgentProcess({
-        provider: this.name,
-        binary,
-        args,
-        cwd: request.cwd,
-        env: { ...process.env, ...request.env, ...env },
-        timeoutMs: request.timeoutMs,
-        signal: request.signal,
-        installHint: this.installHint,
-        onStdoutLine: this.watcher(request),
-      });
+      const invocation = this.invocation({ request, prompt: this.promptFor(request), options, dir });
+      const env = { ...process.env, ...request.env, ...invocation.env };
+      const reader = this.watch(request, env);
+      let stdout: string;
+      try {
+        ({ stdout } = await runAgentProcess({
+          provider: this.name,
+          binary,
+          args: invocation.args,
+          cwd: request.cwd,
+          env,
+          timeoutMs: request.timeoutMs,
+          signal: request.signal,
+          installHint: this.installHint,
+          onStdoutLine: reader && ((line) => readLine(reader, line)),
+        }));
+      } finally {
+        reader?.finish();
+      }
       const parsed = this.parse(stdout);
       if (parsed.error !== undefined) {
         throw new AwfError(ErrorCodes.AGENT_REPORTED_ERROR, `${this.name} reported an error: ${parsed.error}`, {
@@ -117,17 +151,12 @@ export abstract class CliAgentProvider implements AgentProvider {
     }
   }
 
-  /** Reads the CLI's events as they come, for bypass detection (docs/policy.md, ADR 171). */
-  private watcher(request: AgentRunRequest): ((line: string) => void) | undefined {
+  /** Reads the CLI's tool uses as they come, for bypass detection (docs/policy.md, ADR 171). */
+  private watch(request: AgentRunRequest, env: NodeJS.ProcessEnv): ToolUseReader | undefined {
     const report = request.onNativeToolUse;
-    const server = request.proxy?.serverName;
-    if (!report || !server) return undefined;
-    return (line) => {
-      const text = line.trim();
-      if (!text.startsWith('{')) return;
-      const use = this.nativeToolUse(asRecord(JSON.parse(text)), server);
-      if (use) report(use);
-    };
+    const serverName = request.proxy?.serverName;
+    if (!report || !serverName) return undefined;
+    return this.toolUseReader({ request, env, serverName, report, since: Date.now() });
   }
 
   /**
@@ -145,4 +174,10 @@ export abstract class CliAgentProvider implements AgentProvider {
     );
     return `${COEXISTENCE_INSTRUCTION}\n\n${prompt}`;
   }
+}
+
+/** A stdout line that is a JSON object, to the reader; anything else (banners) is not an event. */
+function readLine(reader: ToolUseReader, line: string): void {
+  const text = line.trim();
+  if (text.startsWith('{')) reader.line(asRecord(JSON.parse(text)));
 }

@@ -1,9 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import type { NativeToolUse } from '../../domain/ports/agent-provider.port';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { ProvidesAgent } from '../../domain/ports/markers';
-import { codexNativeToolUse } from './native-tool-uses';
-import { CliAgentProvider, type CliInvocation, type CliRunContext, type ParsedAgentOutput } from './cli-agent.provider';
-import { asNumber, asRecord, type JsonEvent, parseNdjson, sessionOf } from './ndjson';
+import {
+  CliAgentProvider,
+  type CliInvocation,
+  type CliRunContext,
+  type ParsedAgentOutput,
+  type ToolUseReader,
+  type ToolUseReaderContext,
+} from './cli-agent.provider';
+import { CodexSessionRecordWatch } from './codex-session-record.watch';
+import { asNumber, asRecord, parseNdjson, sessionOf } from './ndjson';
 
 /**
  * Codex features (0.171) that give the model its own shell, file, web and sub-agent tools.
@@ -76,8 +84,15 @@ export class CodexAgentProvider extends CliAgentProvider {
     return { args, env };
   }
 
-  protected override nativeToolUse(event: JsonEvent, serverName: string): NativeToolUse | undefined {
-    return codexNativeToolUse(event, serverName);
+  /** Codex's session record, not only its stream: the stream misses commands its sandbox refused (ADR 172). */
+  protected override toolUseReader({ request, env, serverName, report, since }: ToolUseReaderContext): ToolUseReader {
+    return new CodexSessionRecordWatch({
+      codexHome: env.CODEX_HOME || join(env.HOME || homedir(), '.codex'),
+      serverName,
+      threadId: request.conversation?.sessionId,
+      since,
+      report,
+    });
   }
 
   protected parse(stdout: string): ParsedAgentOutput {

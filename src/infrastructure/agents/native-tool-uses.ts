@@ -62,3 +62,53 @@ function shapeOf(args: JsonEvent): Record<string, number | string> {
   }
   return shape;
 }
+
+/** Codex tools the model calls that act on nothing: its plan. */
+const CODEX_RECORD_NOT_TOOLS = new Set(['update_plan']);
+
+/**
+ * Codex's session record (`$CODEX_HOME/sessions/…/rollout-…-<thread>.jsonl`, one entry a line):
+ * a tool call the model made (`response_item` of a `*_call` type), from `since` (epoch ms) on.
+ * Unlike `exec --json`, it holds every call codex ran, the commands its sandbox refused included
+ * (ADR 172). The proxy's own tools (namespace `mcp__<server>`) are not native.
+ */
+export function codexRecordToolCall(entry: JsonEvent, serverName: string, since: number): NativeToolUse | undefined {
+  if (entry.type !== 'response_item' || !(Date.parse(String(entry.timestamp)) >= since)) return undefined;
+  const call = asRecord(entry.payload);
+  const kind = typeof call.type === 'string' ? call.type : '';
+  if (!kind.endsWith('_call') || (typeof call.call_id !== 'string' && typeof call.id !== 'string')) return undefined;
+  const name = typeof call.name === 'string' ? call.name : kind.replace(/_call$/, '');
+  if (CODEX_RECORD_NOT_TOOLS.has(name)) return undefined;
+  const id = String(call.call_id ?? call.id);
+  const namespace = typeof call.namespace === 'string' ? call.namespace : '';
+  const mcp = /^mcp__(.+)$/.exec(namespace);
+  if (mcp) {
+    if (mcp[1] === serverName || mcp[1] === serverName.replace(/-/g, '_')) return undefined;
+    return { tool: `mcp:${mcp[1]}/${name}`, id, argsShape: shapeOf(jsonArgs(call.arguments)), status: 'running' };
+  }
+  const args = kind === 'function_call' ? jsonArgs(call.arguments) : asRecord(call.action ?? { input: call.input });
+  return { tool: name, id, argsShape: shapeOf(args), status: 'running' };
+}
+
+/** The outcome the record gives a call (`*_call_output`): its id, and whether it failed. */
+export function codexRecordToolOutput(entry: JsonEvent): { id: string; status: 'ok' | 'error' } | undefined {
+  if (entry.type !== 'response_item') return undefined;
+  const out = asRecord(entry.payload);
+  if (typeof out.type !== 'string' || !out.type.endsWith('_call_output') || typeof out.call_id !== 'string') {
+    return undefined;
+  }
+  const body = asRecord(out.output);
+  const text = typeof out.output === 'string' ? out.output : typeof body.content === 'string' ? body.content : '';
+  const exit = /Process exited with code (-?\d+)/.exec(text);
+  const failed = body.success === false || (exit !== null && exit[1] !== '0');
+  return { id: out.call_id, status: failed ? 'error' : 'ok' };
+}
+
+function jsonArgs(value: unknown): JsonEvent {
+  if (typeof value !== 'string') return asRecord(value);
+  try {
+    return asRecord(JSON.parse(value));
+  } catch {
+    return { arguments: value };
+  }
+}

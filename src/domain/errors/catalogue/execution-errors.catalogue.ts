@@ -112,6 +112,14 @@ export const EXECUTION_ERRORS: Record<CodesOf<'EXECUTION'>, CatalogueText> = {
     'An `operation` step (a plugin operation, or `http.request`) returned an error.',
     "Read the operation's message and check its `inputs`.",
   ),
+  [C.GITHUB_RATE_LIMITED]: entry(
+    "GitHub's rate limit for the token is spent (403 or 429); the message says when it resets.",
+    'Wait until the reset time the message gives and run again, or use another token; a workflow can retry later.',
+  ),
+  [C.GITHUB_REQUEST_FAILED]: entry(
+    'A `github.*` operation could not get an answer from GitHub: the network, a timeout, or a 5xx from GitHub.',
+    'Check GITHUB_API_URL (GitHub Enterprise: https://<host>/api/v3) and the network, then run again.',
+  ),
 };
 
 /** SYSTEM codes (exit 4): the machine or awf itself, not the workflow. */
