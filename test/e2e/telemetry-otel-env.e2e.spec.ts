@@ -1,36 +1,13 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { scratchDir } from '../support/cli';
+import { join, resolve } from 'node:path';
+import { REPO_ROOT, scratchDir } from '../support/cli';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedMetric } from '../support/telemetry-otlp-receiver';
 import { runAwfAsync } from '../support/telemetry-serve';
 
-/**
- * A workflow whose agent step drives its real `awf mcp-serve` (the script agent): a Read that
- * works, a Read that fails, a Grep the project's policy denies.
- */
-const WORKFLOW = `name: review
-states:
-  initial: prepare
-  prepare:
-    type: step
-    command: echo ready
-    on_success: review
-  review:
-    type: agent
-    provider: script
-    prompt: review
-    mcp_proxy: {enable: true}
-    options:
-      calls:
-        - {tool: Read, args: {file_path: notes.txt}}
-        - {tool: Read, args: {file_path: missing.txt}, expect: {is_error: true}}
-        - {tool: Grep, args: {pattern: x}, expect: {is_error: true}}
-    on_success: done
-  done:
-    type: terminal
-`;
+/** The review workflow (its agent step drives its real `awf mcp-serve`: two Reads and a Grep). */
+const WORKFLOW = readFileSync(resolve(REPO_ROOT, 'test/fixtures/workflows/review-with-tools.yaml'), 'utf8');
 
 function project(): { dir: string; cleanup: () => void } {
   const p = scratchDir({ 'notes.txt': 'hello\n', '.awf/config.yaml': 'policy:\n  tools: {deny: [Grep]}\n' });
