@@ -91,6 +91,7 @@ export function printReport({ meta, rows, search, steps, history, upstreams, san
   const trace = by['awf-trace'];
   const metricsOn = by['awf-metrics'];
   const sdkSpans = by['awf-trace-sdk'];
+  const policyOn = by['awf-policy'];
   const targets = [
     target('cold start ≤ 0.5× server-filesystem', awf && fs && awf.coldMs / fs.coldMs, (x) => x <= 0.5),
     target('calls/s ≥ 0.95× bare SDK', awf && bare && awf.callsPerSec / bare.callsPerSec, (x) => x >= 0.95),
@@ -108,6 +109,11 @@ export function printReport({ meta, rows, search, steps, history, upstreams, san
       'metrics on ≥ 0.90× calls/s of metrics off',
       metricsOn && awf ? metricsOn.callsPerSec / awf.callsPerSec : undefined,
       (x) => x >= 0.9,
+    ),
+    target(
+      'policy on ≥ 0.95× calls/s of policy off',
+      policyOn && awf ? policyOn.callsPerSec / awf.callsPerSec : undefined,
+      (x) => x >= 0.95,
     ),
     target(
       'own spans vs SDK spans (file), calls/s (information)',
