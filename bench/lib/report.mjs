@@ -1,4 +1,5 @@
 // The one table: figures side by side, ratios, and the issue's targets checked on this run.
+import { pairedRatio } from './mcp-measure.mjs';
 const f = (v, d = 1) => (v === undefined || v === null || Number.isNaN(v) ? '—' : v.toFixed(d));
 const r = (v) => (v === undefined || Number.isNaN(v) ? '—' : `${v.toFixed(2)}×`);
 
@@ -113,6 +114,11 @@ export function printReport({ meta, rows, search, steps, history, upstreams, san
     target(
       'policy on ≥ 0.95× calls/s of policy off',
       policyOn && awf ? policyOn.callsPerSec / awf.callsPerSec : undefined,
+      (x) => x >= 0.95,
+    ),
+    target(
+      'the same, block by block (median of paired 50-call blocks)',
+      policyOn && awf ? pairedRatio(policyOn.blockMs, awf.blockMs) : undefined,
       (x) => x >= 0.95,
     ),
     target(
