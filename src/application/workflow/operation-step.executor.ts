@@ -1,5 +1,5 @@
 import { AwfError } from '../../domain/errors/awf-error';
-import { ErrorCodes } from '../../domain/errors/error-codes';
+import { type ErrorCode, ErrorCodes } from '../../domain/errors/error-codes';
 import type { ToolRouterFactory } from '../../domain/ports/tool-router-factory.port';
 import { DEFAULT_LIMITS } from '../../domain/proxy/proxy-config';
 import type { BuiltinOperation, OperationResult } from '../../domain/workflow/ports/builtin-operation.port';
@@ -49,7 +49,7 @@ export class OperationStepExecutor {
     }
     if (result.success) return { status: 'success', state, attempts: 1, toolCalls: 0 };
     const error = new AwfError(
-      ErrorCodes.EXECUTION_OPERATION_FAILED,
+      (result.code as ErrorCode | undefined) ?? ErrorCodes.EXECUTION_OPERATION_FAILED,
       `step "${step.name}": ${step.operation} failed: ${result.error ?? 'no reason given'}`,
       { step: step.name, operation: step.operation },
     );

@@ -7,6 +7,7 @@ import type { AgentCatalog } from '../../domain/workflow/ports/agent-catalog.por
 import type { LoadedWorkflow, WorkflowRepository } from '../../domain/workflow/ports/workflow-repository.port';
 import { checkWorkflow } from '../../domain/workflow/workflow.rules';
 import type { AgentStep, OperationStep, Workflow } from '../../domain/workflow/workflow.model';
+import { checkAgentContext } from './agent-context.check';
 import { checkCalls } from './call-graph.check';
 import { checkExternalFiles, type FileCheckContext } from './external-files.check';
 import { Condition } from './condition-evaluator';
@@ -14,18 +15,6 @@ import { checkTemplates } from './template-references';
 import type { PolicySpec } from '../../domain/policy/policy.model';
 import { PROJECT_POLICY_ORIGIN, stepPolicyLayers } from '../../domain/policy/policy-layers';
 import { lintPolicy } from '../../domain/policy/policy-lint';
-
-/** AWF's built-in GitHub operations (its infrastructure/github): refused by name, with the reason. */
-const GITHUB_OPERATIONS = [
-  'get_issue',
-  'get_pr',
-  'create_pr',
-  'create_issue',
-  'add_labels',
-  'list_comments',
-  'add_comment',
-  'batch',
-];
 
 /** What `intercept_builtins` serves. */
 const BUILTIN_TOOL_NAMES = ['Bash', 'Edit', 'Glob', 'Grep', 'Read', 'Write'];
@@ -55,7 +44,7 @@ export class WorkflowValidator {
     const wf = loaded.workflow;
     if (!wf) return loaded.issues;
     const issues = [...loaded.issues, ...checkWorkflow(wf), ...checkTemplates(wf), ...this.checkConditions(wf)];
-    issues.push(...checkExternalFiles(wf, this.files));
+    issues.push(...checkExternalFiles(wf, this.files), ...checkAgentContext(wf, this.files));
     for (const step of wf.steps) if (step.type === 'agent') issues.push(...this.checkProvider(step));
     issues.push(
       ...(await this.checkPlugins(wf)),
@@ -187,18 +176,6 @@ export class WorkflowValidator {
         [...this.builtinOperations, ...[...installed].flatMap(([p, o]) => o.map((op) => `${p}.${op}`))].join(', ') ||
         'none';
       if (ops?.includes(rest.join('.'))) continue;
-      if (plugin === 'github' && GITHUB_OPERATIONS.includes(rest.join('.'))) {
-        out.push(
-          issue(
-            ErrorCodes.OPERATION_UNAVAILABLE,
-            `states.${step.name}.operation`,
-            `"${step.operation}" is one of AWF's built-in GitHub operations, which awf does not have: AWF runs ` +
-              "them through the gh CLI, and awf has no GitHub client. Call GitHub's REST API with http.request " +
-              '(an Authorization header from {{.env.GITHUB_TOKEN}}), or install a plugin named github that offers it',
-          ),
-        );
-        continue;
-      }
       out.push(
         issue(
           ErrorCodes.WORKFLOW_UNKNOWN_OPERATION,

@@ -96,7 +96,8 @@ export class HttpRequestOperation implements BuiltinOperation {
   }
 }
 
-async function readCapped(res: Response, cap: number): Promise<{ text: string; truncated: boolean }> {
+/** The body as text, cut at `cap` bytes (the rest is not read). */
+export async function readCapped(res: Response, cap: number): Promise<{ text: string; truncated: boolean }> {
   if (!res.body) return { text: '', truncated: false };
   const chunks: Buffer[] = [];
   let size = 0;

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { BuiltinOperation, OperationResult } from '../../domain/workflow/ports/builtin-operation.port';
 import { HttpRequestOperation } from './http-request.operation';
 
@@ -76,7 +77,7 @@ export class NotifySendOperation implements BuiltinOperation {
           : undefined;
     if (!command) {
       const error = `notify.send: desktop notifications need Linux (notify-send) or macOS, not ${this.platform}`;
-      return Promise.resolve({ success: false, outputs: {}, error });
+      return Promise.resolve({ success: false, outputs: {}, error, code: ErrorCodes.OPERATION_UNAVAILABLE });
     }
     const [program, args] = command as [string, string[]];
     return new Promise((resolve) => {

@@ -44,9 +44,10 @@ import { ShellCommandExecutor } from './shell-command.executor';
 import { YamlWorkflowRepository } from './yaml-workflow.repository';
 import { HttpRequestOperation } from './http-request.operation';
 import { NotifySendOperation } from './notify-send.operation';
+import { githubOperations } from './github.operations';
 
-/** The operations awf runs without a plugin. */
-const BUILTINS = [new HttpRequestOperation(), new NotifySendOperation()];
+/** The operations awf runs without a plugin (the github.* ones talk to GitHub only when a step runs). */
+const BUILTINS = [new HttpRequestOperation(), new NotifySendOperation(), ...githubOperations()];
 
 /** script_file, prompt_file, `@prompts/` inputs and readFile read through this one adapter. */
 const FILES = new FsWorkflowFiles();

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { FakeGithub } from '../../support/github-api.server';
 import { flowHarness } from './flow-harness';
 
 jest.setTimeout(120_000);
@@ -113,21 +114,64 @@ ${op('verb', "{url: '{{.inputs.base}}/json', method: BREW}", 'on_failure: done')
     ]);
   });
 
-  it('validate refuses an operation that no plugin or built-in provides, and names why for the AWF github.*', async () => {
-    const wf = (op: string) => `
+  it('validate refuses an operation that no plugin or built-in provides, naming the known ones', async () => {
+    const wf = `
 name: unknown
 states:
   initial: s
-  s: {type: operation, operation: ${op}, inputs: {number: 1}, on_success: d}
+  s: {type: operation, operation: jira.get_issue, inputs: {number: 1}, on_success: d}
   d: {type: terminal}
 `;
-    await expect(h.run(wf('github.get_issue'))).rejects.toMatchObject({
-      code: 'USER.OPERATION.UNAVAILABLE',
-      message: expect.stringContaining('"github.get_issue" is one of AWF\'s built-in GitHub operations'),
-    });
-    await expect(h.run(wf('jira.get_issue'))).rejects.toMatchObject({
+    await expect(h.run(wf)).rejects.toMatchObject({
       code: 'WORKFLOW.VALIDATION.UNKNOWN_OPERATION',
-      message: expect.stringContaining('unknown operation "jira.get_issue" (known: http.request, notify.send'),
+      message: expect.stringContaining(
+        'unknown operation "jira.get_issue" (known: http.request, notify.send, github.get_issue, github.get_pr',
+      ),
+    });
+  });
+
+  describe('github.* (against a local server speaking GitHub REST wire format)', () => {
+    const gh = new FakeGithub();
+    const saved = { ...process.env };
+    beforeAll(async () => {
+      await gh.start();
+      gh.seed('acme/widgets', { number: 3, title: 'Slow start', labels: ['perf'] });
+      Object.assign(process.env, { GITHUB_API_URL: gh.base, GITHUB_TOKEN: 'ghp_writer', GH_TOKEN: '' });
+    });
+    afterAll(async () => {
+      for (const k of ['GITHUB_API_URL', 'GITHUB_TOKEN', 'GH_TOKEN']) delete process.env[k];
+      Object.assign(process.env, saved);
+      await gh.stop();
+    });
+
+    it('results as .states.X.Response.*; a GitHub error fails the step with its code and routes on_failure', async () => {
+      const report = await h.run(`
+name: gh
+states:
+  initial: read
+  read:
+    type: operation
+    operation: github.get_issue
+    inputs: {number: 3, repo: acme/widgets}
+    on_success: note
+  note:
+    type: operation
+    operation: github.add_comment
+    inputs: {number: '{{.states.read.Response.number}}', repo: acme/widgets, body: 'seen: {{.states.read.Response.title}}'}
+    on_success: ghost
+  ghost:
+    type: operation
+    operation: github.get_pr
+    inputs: {number: 99, repo: acme/widgets}
+    on_success: never
+    on_failure: done
+  never: {type: terminal, status: failure}
+  done: {type: terminal, message: '{{.states.read.Response.state}} {{(index .states.read.Response.labels 0).name}} {{.states.note.Response.comment_id}}'}
+`);
+      expect(report).toMatchObject({ status: 'success', output: 'OPEN perf 9000' });
+      expect(gh.repos.get('acme/widgets')!.get(3)!.comments[0].body).toBe('seen: Slow start');
+      const ghost = report.steps.find((s) => s.name === 'ghost')!;
+      expect(ghost.error).toMatchObject({ code: 'USER.GITHUB.NOT_FOUND' });
     });
   });
 });

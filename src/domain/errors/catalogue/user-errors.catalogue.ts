@@ -40,6 +40,16 @@ export const USER_ERRORS: Record<GeneralUserCode, CatalogueText> = {
     'A built-in operation cannot run on this machine or in this awf.',
     'Use a plugin that provides the operation, or run the workflow where the operation is available.',
   ),
+  [C.INPUT_MISSING_ROLE]: entry(
+    "An agent step's `role` names no AGENTS.md: no `<name>/AGENTS.md` in the role directories ($AWF_ROLES_PATH, else the workflow's `.awf/roles`, ./.awf/roles, ./.agents/roles, <config>/roles, ~/.agents/roles), or a role path without one.",
+    "Create `.awf/roles/<name>/AGENTS.md`, or fix the name or path (a path is taken from the workflow's directory).",
+    C.INPUT_MISSING_SKILL,
+  ),
+  [C.INPUT_MISSING_SKILL]: entry(
+    "An agent step's `skills` names a skill with no SKILL.md: no `<name>/SKILL.md` in the skill directories ($AWF_SKILLS_PATH, else the workflow's `.awf/skills`, ./.awf/skills, ./.agents/skills, ./.claude/skills, <config>/skills, ~/.agents/skills, ~/.claude/skills), or a `{path}` without one.",
+    "Create `.awf/skills/<name>/SKILL.md`, or fix the name or path (a path is taken from the workflow's directory).",
+    C.INPUT_MISSING_ROLE,
+  ),
   [C.WORKFLOW_NOT_FOUND]: entry(
     'No workflow has that name or path.',
     'Check the name with `awf list`: names are looked up in $AWF_WORKFLOWS_PATH, ./.awf/workflows and ~/.config/awf/workflows; a path is taken from the current directory.',
@@ -91,5 +101,35 @@ export const USER_ERRORS: Record<GeneralUserCode, CatalogueText> = {
   [C.ERROR_UNKNOWN_CODE]: entry(
     '`awf error` was given a code that is not in the catalogue, and no code starts with it.',
     'Run `awf error` for the whole catalogue; codes look like USER.INPUT.VALIDATION_FAILED.',
+  ),
+  [C.GITHUB_NO_TOKEN]: entry(
+    'A `github.*` operation found no GitHub token: GH_TOKEN and GITHUB_TOKEN are unset, and `gh auth token` gave none.',
+    'Export GITHUB_TOKEN (or GH_TOKEN) with a token that may read/write the repository, or run `gh auth login`.',
+    C.GITHUB_AUTH_FAILED,
+  ),
+  [C.GITHUB_NO_REPO]: entry(
+    "A `github.*` operation could not tell which repository to use: no `repo` input, no GH_REPO, and the project's `origin` remote is missing or not on that GitHub.",
+    "Pass `repo: owner/name` in the step's inputs, or set GH_REPO=owner/name.",
+  ),
+  [C.GITHUB_INVALID_INPUT]: entry(
+    'A `github.*` operation got an input it cannot use: a required one is missing, a number is not a positive integer, a `fields` entry is unknown.',
+    "Fix the step's `inputs`; the message names the input and what it accepts (docs/workflows.md, GitHub operations).",
+  ),
+  [C.GITHUB_AUTH_FAILED]: entry(
+    'GitHub refused the token (401): it is wrong, expired or revoked.',
+    'Create a new token and export it as GITHUB_TOKEN or GH_TOKEN, or run `gh auth login` again.',
+    C.GITHUB_NO_TOKEN,
+  ),
+  [C.GITHUB_FORBIDDEN]: entry(
+    'GitHub answered 403: the token may not do this (a missing scope or fine-grained permission, or a repository rule).',
+    'Give the token the permission the message names (e.g. Issues: write, Pull requests: write), or use another token.',
+  ),
+  [C.GITHUB_NOT_FOUND]: entry(
+    'GitHub answered 404: the repository, issue or pull request does not exist, or the token cannot see it (a private repository answers 404).',
+    'Check `repo` and `number`; check that the token has access to that repository.',
+  ),
+  [C.GITHUB_REJECTED]: entry(
+    'GitHub refused the request as invalid (422): for example a branch that does not exist, or a label name it does not accept.',
+    "Read GitHub's reason in the message and fix the step's inputs.",
   ),
 };

@@ -3,6 +3,8 @@ export interface OperationResult {
   success: boolean;
   outputs: Record<string, unknown>;
   error?: string;
+  /** The error code of a failure when the operation knows a better one than EXECUTION.OPERATION.FAILED. */
+  code?: string;
 }
 
 /**
