@@ -3,7 +3,6 @@
 // server and `node -e 0`, in one run, on the same files, as a stdio MCP client sees them.
 // Prints one table with the ratios the targets are stated in and writes bench/results/latest.json.
 // Not a test: nothing here asserts; the numbers are for people (see docs/performance.md).
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -18,6 +17,7 @@ import { deadCollectorBench } from './lib/telemetry-bench.mjs';
 import { startOtlpSink } from './lib/otlp-sink.mjs';
 import { sandboxBench } from './lib/sandbox-bench.mjs';
 import { printReport } from './lib/report.mjs';
+import { readLaunch } from './lib/launch.mjs';
 
 // 1000 requests in flight make the client's stdin wait for drain 1000 times: expected here.
 events.defaultMaxListeners = 0;
@@ -51,7 +51,7 @@ if (!existsSync(MAIN)) {
 }
 // awf rows start mcp-serve the way `awf run` injects it into the agent's MCP config: the build's
 // own selfCommand(), a plain `node [flags] main.js mcp-serve --config=…` (ADR 120).
-const launch = readLaunch();
+const launch = readLaunch(join(REPO, 'dist'));
 
 const work = mkdtempSync(join(tmpdir(), 'awf-bench-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
@@ -222,6 +222,7 @@ for (const s of selected) {
     callsPerSec: pick('callsPerSec'),
     concurrentCallsPerSec: pick('concurrentCallsPerSec'),
     rssMb: pick('rssMb'),
+    blockMs: runs.flatMap((r) => r.blockMs ?? []),
   });
 }
 // Only calls write spans and audit lines: a cold-start-only run (--skip=load) has nothing to check.
@@ -342,31 +343,6 @@ function writeFixture(dir) {
   const ext = join(REPO, 'test', 'fixtures', 'extension', 'echo-tools.module.js');
   writeFileSync(join(echoProject, '.awf', 'config.yaml'), `extensions:\n  - ${JSON.stringify(ext)}\n`);
   return { dir: project, echoProject, file: join(project, 'file.txt'), events: join(dir, 'events.jsonl') };
-}
-
-/** How `awf run` starts mcp-serve: with the startup snapshot when the build made one for this node. */
-function readLaunch(dist = join(REPO, 'dist')) {
-  try {
-    const out = spawnSync(
-      process.execPath,
-      [
-        '-e',
-        `process.stdout.write(JSON.stringify(require(${JSON.stringify(join(dist, 'infrastructure', 'core', 'self-command.js'))}).selfCommand(['mcp-serve'], { distDir: ${JSON.stringify(dist)} })))`,
-      ],
-      { encoding: 'utf8' },
-    );
-    const cmd = JSON.parse(out.stdout);
-    const i = cmd.args.indexOf('mcp-serve');
-    const nodeFlags = cmd.args.slice(0, i - 1);
-    const snapshot = nodeFlags.includes('--snapshot-blob');
-    return {
-      nodeFlags,
-      snapshot,
-      describe: snapshot ? 'node --snapshot-blob (startup snapshot of the bundle)' : 'node dist/main.js',
-    };
-  } catch {
-    return { nodeFlags: [], snapshot: false, describe: 'node dist/main.js' };
-  }
 }
 
 function rotate(list, n) {

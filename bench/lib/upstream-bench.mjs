@@ -1,72 +1,112 @@
 // Rows of `npm run bench` for other MCP servers behind the proxy (docs/upstream-servers.md):
-// the p50 of server-everything's `echo` called directly by an SDK client and through
-// `awf mcp-serve` (the same client, one more stdio hop), and what a step without upstreams
-// loads of the MCP SDK client at its start (nothing, ADR 180).
+// the p50 of server-everything's `echo` called by one SDK client directly (the reference),
+// through a relay that only forwards bytes (what one more process on the way costs by itself),
+// and through `awf mcp-serve` (logging and audit on; then tracing and a policy on too), all
+// connected at once and taking turns every few calls; and what a step without upstreams loads
+// of the MCP SDK client at its start (nothing, ADR 180). `node bench/upstream.mjs` runs only this.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { connect, median, percentile } from './mcp-measure.mjs';
 
-export async function upstreamBench({ main, work, nodeFlags, cwd, calls = 500, rounds = 3, notes }) {
+/** Calls per turn: the sessions take turns this often, so a burst of load lands on each alike. */
+const BLOCK = 10;
+/** Calls of each session left out before measuring: the JIT of every process on the way warms up. */
+const WARMUP = 100;
+
+/**
+ * `before`: { main, nodeFlags } of another build, measured as one more row in the same turns
+ * (the before/after of a change to the hop).
+ */
+export async function upstreamBench({ main, work, nodeFlags, cwd, calls = 500, rounds = 3, notes, before }) {
   const everything = createRequire(import.meta.url)
     .resolve('@modelcontextprotocol/server-everything/package.json')
     .replace(/package\.json$/, 'dist/index.js');
-  const direct = {
-    label: 'server-everything (direct)',
-    command: process.execPath,
-    args: [everything, 'stdio'],
-    cwd,
-    env: {},
+  const server = [everything, 'stdio'];
+  const relay = join(dirname(fileURLToPath(import.meta.url)), '..', 'stdio-relay.mjs');
+  const node = (label, args, env = {}) => ({ label, command: process.execPath, args, cwd, env });
+  // As `awf run` writes a step's config: the step's audit trail and its log line on, tracing off.
+  const awf = (id, extra, build = { main, nodeFlags }) => {
+    const config = join(work, `proxy-upstream-${id}.json`);
+    writeFileSync(
+      config,
+      JSON.stringify({
+        version: 1,
+        intercept_builtins: false,
+        plugin_tools: [],
+        workflow: 'bench',
+        step: 'upstream',
+        run_id: 'bench',
+        root_dir: cwd,
+        events_path: join(work, `events-upstream-${id}.jsonl`),
+        telemetry: { exporter: 'none' },
+        upstreams: [{ name: 'everything', command: process.execPath, args: server, expose: ['echo'] }],
+        ...extra,
+      }),
+      { mode: 0o600 },
+    );
+    return node(
+      `server-everything through awf mcp-serve (${id})`,
+      [...build.nodeFlags, build.main, 'mcp-serve', `--config=${config}`],
+      {
+        AWF_LOG_LEVEL: 'info',
+      },
+    );
   };
-  const config = join(work, 'proxy-upstream.json');
-  writeFileSync(
-    config,
-    JSON.stringify({
-      version: 1,
-      intercept_builtins: false,
-      plugin_tools: [],
-      root_dir: cwd,
-      telemetry: { exporter: 'none' },
-      upstreams: [{ name: 'everything', command: process.execPath, args: [everything, 'stdio'], expose: ['echo'] }],
-    }),
-    { mode: 0o600 },
-  );
-  const proxied = {
-    label: 'server-everything through awf mcp-serve',
-    command: process.execPath,
-    args: [...nodeFlags, main, 'mcp-serve', `--config=${config}`],
-    cwd,
-    env: { AWF_LOG_LEVEL: 'info' },
-  };
-  const sessions = [await connect(direct), await connect(proxied)];
-  const names = ['echo', 'everything_echo'];
-  const samples = [[], []];
+  const rows = [
+    { id: 'direct', tool: 'echo', server: node('server-everything (direct)', server) },
+    { id: 'relay', tool: 'echo', server: node('through a byte relay', [relay, process.execPath, ...server]) },
+    { id: 'awf', tool: 'everything_echo', server: awf('awf') },
+    {
+      id: 'awfFull',
+      tool: 'everything_echo',
+      server: awf('full', {
+        telemetry: { exporter: 'file', file: join(work, 'spans-upstream.jsonl') },
+        policy: {
+          layers: [{ origin: 'step upstream', tools: { allow: ['everything_*'], deny: ['everything_get-sum'] } }],
+        },
+      }),
+    },
+  ];
+  if (before) rows.push({ id: 'before', tool: 'everything_echo', server: awf('before', {}, before) });
+  const sessions = [];
   try {
-    for (let round = 0; round < rounds; round++) {
-      for (const i of round % 2 ? [1, 0] : [0, 1]) {
-        for (let c = 0; c < calls; c++) {
-          const t0 = performance.now();
-          const result = await sessions[i].client.callTool({ name: names[i], arguments: { message: 'bench' } });
-          const ms = performance.now() - t0;
-          if (result.isError) throw new Error(`${names[i]} failed: ${JSON.stringify(result.content)}`);
-          if (c >= 50) samples[i].push(ms); // the first calls warm the JIT of both sides
-        }
+    for (const row of rows) sessions.push(await connect(row.server));
+    const samples = rows.map(() => []);
+    const call = async (i) => {
+      const t0 = performance.now();
+      const result = await sessions[i].client.callTool({ name: rows[i].tool, arguments: { message: 'bench' } });
+      const ms = performance.now() - t0;
+      if (result.isError) throw new Error(`${rows[i].tool} failed: ${JSON.stringify(result.content)}`);
+      return ms;
+    };
+    for (let i = 0; i < rows.length; i++) for (let c = 0; c < WARMUP; c++) await call(i);
+    // Interleaved: each session makes BLOCK calls in turn, the order rotating every turn.
+    for (let turn = 0; turn < (calls * rounds) / BLOCK; turn++) {
+      for (let k = 0; k < rows.length; k++) {
+        const i = (turn + k) % rows.length;
+        for (let c = 0; c < BLOCK; c++) samples[i].push(await call(i));
       }
     }
+    const stats = Object.fromEntries(
+      rows.map((row, i) => [row.id, { p50: median(samples[i]), p99: percentile(samples[i], 99) }]),
+    );
+    return {
+      calls,
+      rounds,
+      block: BLOCK,
+      ...stats,
+      proxied: stats.awf,
+      addedP50Ms: stats.awf.p50 - stats.direct.p50,
+      hopP50Ms: stats.relay.p50 - stats.direct.p50,
+      withoutUpstreams: loadedWithoutUpstreams({ main, nodeFlags, work, cwd, notes }),
+    };
   } finally {
     await Promise.all(sessions.map((s) => s.close()));
   }
-  const [d, p] = samples.map((xs) => ({ p50: median(xs), p99: percentile(xs, 99) }));
-  return {
-    calls,
-    rounds,
-    direct: d,
-    proxied: p,
-    addedP50Ms: p.p50 - d.p50,
-    withoutUpstreams: loadedWithoutUpstreams({ main, nodeFlags, work, cwd, notes }),
-  };
 }
 
 /** How many modules of the MCP SDK client a step without upstreams has loaded when it has served a call. */

@@ -108,7 +108,7 @@ export class ToolRouterService implements ToolRouter {
         scope: this.scope,
         signal: options.signal ?? new AbortController().signal,
         callId: randomUUID(),
-        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+        onProgress: options.onProgress,
       },
     };
     const fail = toErrorResult(name);

@@ -114,7 +114,14 @@ export interface AgentStep extends StepBase {
   continueFrom?: string;
   /** `json`: the answer is parsed into `.states.X.JSON` (a run failure if it is not JSON); `text`: fences stripped. */
   outputFormat?: 'json' | 'text';
+  /** `role`: an AGENTS.md whose text opens the system prompt (a name, or a path; a template). */
+  role?: string;
+  /** `skills`: SKILL.md texts put before the prompt, in this order. */
+  skills?: SkillRef[];
 }
+
+/** A skill by name (looked up in the skill directories) or by path (from the workflow's directory). */
+export type SkillRef = { name: string } | { path: string };
 
 export interface TerminalStep extends StepBase {
   type: 'terminal';

@@ -11,6 +11,7 @@ import {
   parseWorkflowOutputs,
 } from './flow-steps.parser';
 import { parseInputs } from './input.parser';
+import { parseAgentContext } from './agent-context.parser';
 import { parseMcpProxy } from './mcp-proxy.parser';
 import { expandStepTemplates, NO_STEP_TEMPLATES, type StepTemplateSource } from './step-templates';
 import { checkUnknownKeys } from './unknown-keys.rules';
@@ -165,6 +166,7 @@ function parseStep(name: string, raw: unknown, issues: ValidationIssue[]): Step 
       options: isMap(raw.options) ? raw.options : {},
       dir: str(raw.dir),
       ...parseAgentConversation(raw, at, issues),
+      ...parseAgentContext(raw, at, issues),
     };
     return step;
   }

@@ -156,10 +156,7 @@ export class McpStdioServer implements ToolServerSession {
                   params: { progressToken: token, ...p },
                 });
             };
-      const result = await this.tools.call(params.name, params.arguments, {
-        signal: controller.signal,
-        ...(onProgress ? { onProgress } : {}),
-      });
+      const result = await this.tools.call(params.name, params.arguments, { signal: controller.signal, onProgress });
       if (!controller.signal.aborted) this.answer(id, result);
     } catch (err) {
       if (controller.signal.aborted) return; // a cancelled request gets no answer, as in the SDK

@@ -33,17 +33,19 @@ export class ToolCallLogInterceptor implements ToolCallInterceptor {
     const result = await next();
     const { status, error } = outcomeOf(result, call.args);
     const { scope, callId } = call.ctx;
+    // Fixed shape, absent fields undefined (pino leaves them out): no hidden class per call (ADR 182).
     const fields = {
       tool: call.tool.name,
       source: call.tool.source,
       duration_ms: elapsedMs(started),
       status,
-      ...(error ? { error } : {}),
-      ...(scope.step ? { step: scope.step } : {}),
-      ...(scope.runId ? { run_id: scope.runId } : {}),
+      error,
+      step: scope.step || undefined,
+      run_id: scope.runId || undefined,
       call_id: callId,
-      ...(call.policy ? { policy: call.policy } : {}),
-      ...(this.logArgs ? { args: call.args } : { args_shape: argsShape(call.args) }),
+      policy: call.policy,
+      args: this.logArgs ? call.args : undefined,
+      args_shape: this.logArgs ? undefined : argsShape(call.args),
     };
     if (status === 'error') this.logger.warn(fields, 'tool call');
     else this.logger.info(fields, 'tool call');

@@ -140,11 +140,15 @@ export class UpstreamConnection {
   async call(name: string, args: Record<string, unknown>, options: UpstreamCallOptions): Promise<ToolResult> {
     const timeout = this.spec.timeout_ms ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
     const token = options.onProgress ? `awf-${++this.nextToken}` : undefined;
-    const meta = {
-      ...(options.traceparent ? { traceparent: options.traceparent } : {}),
-      ...(token ? { progressToken: token } : {}),
+    const params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, string> } = {
+      name,
+      arguments: args,
     };
-    const params = { name, arguments: args, ...(token || options.traceparent ? { _meta: meta } : {}) };
+    if (token || options.traceparent) {
+      params._meta = {};
+      if (options.traceparent) params._meta.traceparent = options.traceparent;
+      if (token) params._meta.progressToken = token;
+    }
     if (token) this.progress.set(token, options.onProgress!);
     try {
       return (await this.client.callTool(params, undefined, {

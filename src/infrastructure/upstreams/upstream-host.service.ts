@@ -9,6 +9,9 @@ import { UpstreamConnection } from './upstream-connection';
 /** A crashed server is started again on its next call, at most this many times per process (as plugins, ADR 503). */
 export const MAX_UPSTREAM_RESTARTS = 3;
 
+/** Specs are read-only once parsed: each one's key is worked out once, not on every call. */
+const keys = new WeakMap<UpstreamServerSpec, string>();
+
 /**
  * Owns the connections to upstream MCP servers: one per definition, shared by the scopes
  * that name it, started on first need (concurrent callers share one start), restarted after
@@ -19,12 +22,25 @@ export class UpstreamHost implements OnModuleDestroy {
   private readonly running = new Map<string, Promise<UpstreamConnection>>();
   private readonly restarts = new Map<string, number>();
   private readonly watchers = new Map<string, Set<() => void>>();
+  /** The started connections, once their start has settled: a call's synchronous way to its server. */
+  private readonly settled = new Map<string, UpstreamConnection>();
 
   constructor(@Inject(APP_LOGGER) private readonly logger: AppLogger) {}
 
   /** The key of a definition: two steps may give one name different definitions. */
   static keyOf(spec: UpstreamServerSpec): string {
-    return JSON.stringify(spec);
+    let key = keys.get(spec);
+    if (key === undefined) keys.set(spec, (key = JSON.stringify(spec)));
+    return key;
+  }
+
+  /**
+   * The running connection of `spec` when it has started and is alive, without a promise: the
+   * common case of every call (ADR 182). Otherwise undefined, and the caller goes through acquire.
+   */
+  live(spec: UpstreamServerSpec): UpstreamConnection | undefined {
+    const connection = this.settled.get(UpstreamHost.keyOf(spec));
+    return connection?.alive ? connection : undefined;
   }
 
   async acquire(spec: UpstreamServerSpec): Promise<UpstreamConnection> {
@@ -51,9 +67,13 @@ export class UpstreamHost implements OnModuleDestroy {
     }
     const started = UpstreamConnection.open(spec, this.logger);
     started.then(
-      (c) => c.watch(() => this.watchers.get(key)?.forEach((listener) => listener())),
+      (c) => {
+        if (this.running.get(key) === started) this.settled.set(key, c);
+        c.watch(() => this.watchers.get(key)?.forEach((listener) => listener()));
+      },
       () => undefined,
     );
+    this.settled.delete(key);
     this.running.set(key, started);
     started.catch(() => this.running.get(key) === started && this.running.delete(key));
     return started;
@@ -75,12 +95,14 @@ export class UpstreamHost implements OnModuleDestroy {
     const entry = this.running.get(key);
     if (!entry) return;
     this.running.delete(key);
+    this.settled.delete(key);
     await (await entry.catch(() => undefined))?.close();
   }
 
   async onModuleDestroy(): Promise<void> {
     const all = [...this.running.values()];
     this.running.clear();
+    this.settled.clear();
     await Promise.all(all.map(async (c) => (await c.catch(() => undefined))?.close()));
   }
 }

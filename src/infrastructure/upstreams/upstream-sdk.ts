@@ -2,14 +2,13 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 
 /** The parts of the MCP SDK an upstream connection uses. */
 export interface UpstreamSdk {
   Client: typeof Client;
   StreamableHTTPClientTransport: typeof StreamableHTTPClientTransport;
   SSEClientTransport: typeof SSEClientTransport;
-  ReadBuffer: typeof ReadBuffer;
   serializeMessage: typeof serializeMessage;
   getDefaultEnvironment: typeof getDefaultEnvironment;
 }
@@ -31,7 +30,7 @@ export function upstreamSdk(): UpstreamSdk {
     SSEClientTransport: (
       require('@modelcontextprotocol/sdk/client/sse.js') as typeof import('@modelcontextprotocol/sdk/client/sse.js')
     ).SSEClientTransport,
-    ...(require('@modelcontextprotocol/sdk/shared/stdio.js') as Pick<UpstreamSdk, 'ReadBuffer' | 'serializeMessage'>),
+    ...(require('@modelcontextprotocol/sdk/shared/stdio.js') as Pick<UpstreamSdk, 'serializeMessage'>),
     getDefaultEnvironment: (
       require('@modelcontextprotocol/sdk/client/stdio.js') as typeof import('@modelcontextprotocol/sdk/client/stdio.js')
     ).getDefaultEnvironment,

@@ -5,6 +5,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { AppLogger } from '../../domain/ports/app-logger.port';
 import { dieWithParent, killOnHostExit } from '../core/child-orphan.guard';
 import type { UpstreamSdk } from './upstream-sdk';
+import { UpstreamLines } from './upstream-lines';
 
 export interface StdioLaunch {
   command: string;
@@ -18,8 +19,9 @@ const STDIN_CLOSE_GRACE_MS = 1_000;
 const TERM_GRACE_MS = 2_000;
 
 /**
- * The SDK's `Transport` over a child process we spawn ourselves, with the SDK's own framing
- * (ReadBuffer, serializeMessage). Its StdioClientTransport would do, but hides the child:
+ * The SDK's `Transport` over a child process we spawn ourselves: the SDK's serializeMessage out,
+ * its line framing in (UpstreamLines, without a zod parse the SDK repeats anyway; ADR 182).
+ * Its StdioClientTransport would do, but hides the child:
  * we need it to launch under the parent-death signal and the exit hook (ADR 081), to keep
  * its last stderr lines, and to say how it ended (ADR 180).
  */
@@ -30,15 +32,16 @@ export class UpstreamStdioTransport implements Transport {
   private child?: ChildProcess;
   private readonly tail: string[] = [];
   private exit?: { code: number | null; signal: NodeJS.Signals | null };
-  private readonly buffer: InstanceType<UpstreamSdk['ReadBuffer']>;
+  private readonly lines = new UpstreamLines(
+    (message) => this.onmessage?.(message),
+    (error) => this.onerror?.(error), // a line that is not JSON-RPC: dropped, the rest goes on
+  );
 
   constructor(
     private readonly launch: StdioLaunch,
     private readonly sdk: UpstreamSdk,
     private readonly logger: AppLogger,
-  ) {
-    this.buffer = new sdk.ReadBuffer();
-  }
+  ) {}
 
   start(): Promise<void> {
     const { command, args } = dieWithParent(this.launch.command, this.launch.args, this.launch.env);
@@ -56,20 +59,7 @@ export class UpstreamStdioTransport implements Transport {
       if (this.tail.length > STDERR_TAIL_LINES) this.tail.shift();
       this.logger.debug({ stream: 'stderr' }, line);
     });
-    child.stdout!.on('data', (chunk: Buffer) => {
-      this.buffer.append(chunk);
-      for (;;) {
-        let message: JSONRPCMessage | null;
-        try {
-          message = this.buffer.readMessage();
-        } catch (err) {
-          this.onerror?.(err as Error); // a line that is not JSON-RPC: dropped, the rest goes on
-          continue;
-        }
-        if (message === null) break;
-        this.onmessage?.(message);
-      }
-    });
+    child.stdout!.on('data', (chunk: Buffer) => this.lines.push(chunk));
     child.stdin!.on('error', (err) => this.onerror?.(err));
     child.once('exit', (code, signal) => (this.exit = { code, signal }));
     child.once('close', () => this.onclose?.());

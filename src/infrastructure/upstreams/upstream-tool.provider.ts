@@ -76,11 +76,13 @@ export class UpstreamToolProvider implements ToolProvider {
   async callTool(name: string, args: Record<string, unknown>, ctx: ToolCallContext): Promise<ToolResult> {
     const route = this.routes.get(ctx.scope)?.get(name);
     if (!route) return errorResult(`${name}: not a tool of this proxy's MCP servers`);
-    let connection: UpstreamConnection;
-    try {
-      connection = await this.host.acquire(route.spec);
-    } catch (err) {
-      return errorResult((err as Error).message);
+    let connection = this.host.live(route.spec);
+    if (!connection) {
+      try {
+        connection = await this.host.acquire(route.spec);
+      } catch (err) {
+        return errorResult((err as Error).message);
+      }
     }
     try {
       const result = await connection.call(route.tool, args, {
