@@ -19,6 +19,7 @@ describe('awf validate --dir, and validate without a target', () => {
     'wf/bad.yaml': BAD,
     'wf/notes.txt': 'x',
     'wf/sub/deep.yaml': BAD,
+    'empty/notes.txt': 'x',
   });
   afterAll(() => project.cleanup());
 
@@ -62,6 +63,30 @@ describe('awf validate --dir, and validate without a target', () => {
     const missing = awf(['validate', '--dir', 'nope'], { cwd: project.dir });
     expect(missing.status).toBe(1);
     expect(missing.stderr).toMatch(/^\[USER\.INPUT\.MISSING_FILE\] cannot read --dir .*nope: ENOENT/);
+  });
+
+  it('refuses a --dir with no *.yaml directly in it instead of calling nothing valid', () => {
+    const empty = awf(['validate', '--dir', 'empty'], { cwd: project.dir });
+    expect(empty.status).toBe(1);
+    expect(empty.stdout).toBe('');
+    expect(empty.stderr).toMatch(/^\[USER\.INPUT\.MISSING_FILE\] no \*\.yaml file directly in --dir \/.*\/empty\n/);
+    expect(empty.stderr).toContain('hint: Point --dir at the directory that holds the workflows');
+  });
+});
+
+describe('commands that explain or set up, in a project whose .awf/config.yaml is broken', () => {
+  const broken = scratchDir({ '.awf/config.yaml': 'policy: [\n' });
+  afterAll(() => broken.cleanup());
+
+  it('still answer: error, completion, --version and --help; a command that needs the project reports the file', () => {
+    for (const args of [['error', 'USER.CONFIG.INVALID'], ['completion', 'bash'], ['--version'], ['--help']]) {
+      const r = awf(args, { cwd: broken.dir });
+      expect({ args, status: r.status, stderr: r.stderr }).toEqual({ args, status: 0, stderr: '' });
+    }
+    expect(awf(['error', 'USER.CONFIG.INVALID'], { cwd: broken.dir }).stdout).toContain('Exit code: 1');
+    const list = awf(['list'], { cwd: broken.dir });
+    expect(list.status).toBe(1);
+    expect(list.stderr).toMatch(/^\[USER\.CONFIG\.INVALID\] .*config\.yaml is not valid YAML/);
   });
 });
 

@@ -1,34 +1,20 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { runAwf, scratchDir } from '../support/cli';
+import { join, resolve } from 'node:path';
+import { REPO_ROOT, runAwf, scratchDir } from '../support/cli';
 
 // A command step and an agent step whose script agent drives its real `awf mcp-serve`.
-const WORKFLOW = `name: logged
-states:
-  initial: prepare
-  prepare:
-    type: step
-    command: echo ready
-    on_success: review
-  review:
-    type: agent
-    provider: script
-    prompt: review
-    mcp_proxy: {enable: true}
-    options:
-      calls:
-        - {tool: Read, args: {file_path: notes.txt}}
-    on_success: done
-  done:
-    type: terminal
-`;
+const WORKFLOW = readFileSync(resolve(REPO_ROOT, 'test/fixtures/workflows/review-with-tools.yaml'), 'utf8');
 
 const jsonLines = (text: string) => text.split('\n').filter((l) => l.startsWith('{"level":'));
 
 describe('logging through pino in awf run: pretty next to the progress, JSON where asked', () => {
-  const project = scratchDir({ 'notes.txt': 'hello\n', '.awf/workflows/logged.yaml': WORKFLOW });
+  const project = scratchDir({
+    'notes.txt': 'hello\n',
+    '.awf/workflows/review.yaml': WORKFLOW,
+    '.awf/config.yaml': 'policy:\n  tools: {deny: [Grep]}\n',
+  });
   const env = { AWF_LOG_LEVEL: '', XDG_DATA_HOME: join(project.dir, 'xdg') };
-  const awf = (args: string[]) => runAwf(['run', 'logged', ...args], { cwd: project.dir, env });
+  const awf = (args: string[]) => runAwf(['run', 'review', ...args], { cwd: project.dir, env });
   afterAll(() => project.cleanup());
 
   it('shows debug lines in human form with --verbose, never a raw JSON line among the progress', () => {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ECHO_EXTENSION, projectWithExtensions, REPO_ROOT } from '../support/cli';
+import { startOtlpReceiver } from '../support/telemetry-otlp-receiver';
 import { startRawServe } from '../support/telemetry-serve';
 
 const PROBE = resolve(REPO_ROOT, 'test/fixtures/telemetry/require-probe.js');
@@ -43,9 +44,13 @@ describe('tracing off costs nothing: no OpenTelemetry SDK module is loaded', () 
   });
 
   it('loads the metrics SDK and nestjs-otel only when metrics are on, and never its host metrics', async () => {
-    const loaded = await loadedModules({
-      telemetry: { exporter: 'none', metrics: { exporter: 'otlp', endpoint: 'http://127.0.0.1:9/v1/metrics' } },
+    const sink = await startOtlpReceiver();
+    const metricsTo = (endpoint: string) => ({
+      telemetry: { exporter: 'none', metrics: { exporter: 'otlp', endpoint: `${endpoint}/v1/metrics` } },
     });
+    const loaded = await loadedModules(metricsTo(sink.endpoint)).finally(() => sink.close());
+    // A collector that is down is known before anything is loaded for it.
+    expect((await loadedModules(metricsTo('http://127.0.0.1:9'))).filter((f) => SDK_MODULE.test(f))).toEqual([]);
     expect(loaded.some((f) => f.includes('/@opentelemetry/sdk-metrics/'))).toBe(true);
     expect(loaded.some((f) => f.includes('/nestjs-otel/lib/metrics/metric.service.js'))).toBe(true);
     expect(loaded.some((f) => f.includes('/@opentelemetry/host-metrics/'))).toBe(false);

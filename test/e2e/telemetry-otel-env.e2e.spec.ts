@@ -1,36 +1,13 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { scratchDir } from '../support/cli';
+import { join, resolve } from 'node:path';
+import { REPO_ROOT, scratchDir } from '../support/cli';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedMetric } from '../support/telemetry-otlp-receiver';
 import { runAwfAsync } from '../support/telemetry-serve';
 
-/**
- * A workflow whose agent step drives its real `awf mcp-serve` (the script agent): a Read that
- * works, a Read that fails, a Grep the project's policy denies.
- */
-const WORKFLOW = `name: review
-states:
-  initial: prepare
-  prepare:
-    type: step
-    command: echo ready
-    on_success: review
-  review:
-    type: agent
-    provider: script
-    prompt: review
-    mcp_proxy: {enable: true}
-    options:
-      calls:
-        - {tool: Read, args: {file_path: notes.txt}}
-        - {tool: Read, args: {file_path: missing.txt}, expect: {is_error: true}}
-        - {tool: Grep, args: {pattern: x}, expect: {is_error: true}}
-    on_success: done
-  done:
-    type: terminal
-`;
+/** The review workflow (its agent step drives its real `awf mcp-serve`: two Reads and a Grep). */
+const WORKFLOW = readFileSync(resolve(REPO_ROOT, 'test/fixtures/workflows/review-with-tools.yaml'), 'utf8');
 
 function project(): { dir: string; cleanup: () => void } {
   const p = scratchDir({ 'notes.txt': 'hello\n', '.awf/config.yaml': 'policy:\n  tools: {deny: [Grep]}\n' });
@@ -140,22 +117,47 @@ describe.each(['http/protobuf', 'grpc'] as const)('awf run with only OTEL_* vari
   });
 });
 
-describe('a collector that is down', () => {
+describe('a collector that is down or mute', () => {
   const p = project();
   afterAll(() => p.cleanup());
 
-  it('costs the run nothing but one warning per process that names the endpoint', async () => {
-    const port = await freePort();
-    const endpoint = `http://127.0.0.1:${port}`;
+  /** `awf run review` exporting to `endpoint`: its exit status and the warnings naming it. */
+  const runAgainst = async (endpoint: string) => {
     const result = await runAwfAsync(['run', 'review'], {
       cwd: p.dir,
       env: { XDG_DATA_HOME: join(p.dir, 'xdg'), OTEL_EXPORTER_OTLP_ENDPOINT: endpoint },
     });
-    expect(result.status).toBe(0);
     expect(result.stderr).toContain('✓ review  success');
     const warnings = result.stderr.split('\n').filter((l) => l.includes(`telemetry not sent to ${endpoint}`));
+    return { status: result.status, warnings };
+  };
+
+  it('down: costs the run nothing but one warning that names the endpoint', async () => {
+    const endpoint = `http://127.0.0.1:${await freePort()}`;
+    const { status, warnings } = await runAgainst(endpoint);
+    expect(status).toBe(0);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/^warning: telemetry not sent to http:\/\/127\.0\.0\.1:\d+ \(connect ECONNREFUSED/);
+  });
+
+  it('accepting connections and never answering: found out once, at the start; no step process contacts it', async () => {
+    const connections: Socket[] = [];
+    const mute = createServer((s) => connections.push(s.on('error', () => undefined)));
+    await new Promise<void>((ok) => mute.listen(0, '127.0.0.1', ok));
+    const endpoint = `http://127.0.0.1:${(mute.address() as AddressInfo).port}`;
+    try {
+      const { status, warnings } = await runAgainst(endpoint);
+      expect(status).toBe(0);
+      expect(warnings).toEqual([
+        `warning: telemetry not sent to ${endpoint} (no answer within 500 ms); the run goes on without it`,
+      ]);
+      // awf run's one probe (traces and metrics share the collector); the step's mcp-serve was told
+      // telemetry is off, so nothing waited on this collector at the step's end or the run's.
+      expect(connections).toHaveLength(1);
+    } finally {
+      for (const s of connections) s.destroy();
+      await new Promise((ok) => mute.close(ok));
+    }
   });
 });
 

@@ -32,6 +32,8 @@ export class StepConversation {
     private readonly provider: AgentProvider,
     providerName: string,
     prior?: ConversationRecord,
+    /** The step's own system prompt (its role, then `system_prompt`), used when it does not resume. */
+    private readonly ownSystemPrompt: string | undefined = step.systemPrompt,
   ) {
     if (step.continueFrom !== undefined && provider.resumes) {
       if (!prior) {
@@ -54,7 +56,7 @@ export class StepConversation {
     const resumed = step.continueFrom !== undefined && provider.resumes ? prior : undefined;
     this.sessionId = resumed?.sessionId;
     this.turns = [...(resumed?.turns ?? [])];
-    this.systemPrompt = resumed ? resumed.systemPrompt : step.systemPrompt;
+    this.systemPrompt = resumed ? resumed.systemPrompt : ownSystemPrompt;
     this.first = !resumed;
   }
 
@@ -63,9 +65,9 @@ export class StepConversation {
     const wanted =
       this.step.mode === 'conversation' ||
       this.step.continueFrom !== undefined ||
-      this.step.systemPrompt !== undefined ||
+      this.ownSystemPrompt !== undefined ||
       !this.first;
-    if (!wanted || (!this.provider.resumes && this.first && !this.step.systemPrompt)) return undefined;
+    if (!wanted || (!this.provider.resumes && this.first && !this.ownSystemPrompt)) return undefined;
     const history = this.provider.resumes === 'history';
     return {
       ...(this.sessionId ? { sessionId: this.sessionId } : {}),

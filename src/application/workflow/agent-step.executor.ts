@@ -9,6 +9,7 @@ import type { AgentCatalog } from '../../domain/workflow/ports/agent-catalog.por
 import type { LoopData } from '../../domain/workflow/interpolation.types';
 import type { AgentStep } from '../../domain/workflow/workflow.model';
 import { NativeToolWatch } from '../policy/native-tool-watch';
+import { stepAgentContext } from './agent-context';
 import { StepConversation } from './agent-conversation';
 import { formatOutput, tokenFields } from './agent-output';
 import { externalFilePath, readExternalFile } from './external-files';
@@ -41,8 +42,16 @@ export class AgentStepExecutor {
         'Use one of the available providers, or load the extension that adds this one (.awf/config.yaml `extensions:`).',
       );
     }
-    const prompt = interpolate(ctx, promptText(step, ctx), step.name, step.promptFile ? 'prompt_file' : 'prompt');
-    const options = interpolateDeep(ctx, step.options, step.name, 'options') as Record<string, unknown>;
+    const rendered = interpolate(ctx, promptText(step, ctx), step.name, step.promptFile ? 'prompt_file' : 'prompt');
+    const context = stepAgentContext(step, ctx);
+    const prompt = context.skills ? `${context.skills}\n\n${rendered}` : rendered;
+    const options = { ...(interpolateDeep(ctx, step.options, step.name, 'options') as Record<string, unknown>) };
+    if (context.systemPrompt !== undefined) {
+      // AWF: role + system_prompt is the system prompt, whatever options.system_prompt said.
+      if (options.system_prompt !== undefined)
+        this.logger.warn({ step: step.name }, "options.system_prompt is replaced by the step's role and system_prompt");
+      options.system_prompt = context.systemPrompt;
+    }
     const dir = step.dir ? interpolate(ctx, step.dir, step.name, 'dir') : undefined;
     const cwd = dir ? (isAbsolute(dir) ? dir : resolve(ctx.cwd, dir)) : ctx.cwd;
     const eventsPath = stepEventsPath(ctx.runDir, step.name, ctx.loop);
@@ -97,6 +106,7 @@ export class AgentStepExecutor {
         provider,
         providerName,
         step.continueFrom ? conversations[step.continueFrom] : undefined,
+        context.systemPrompt,
       );
       const turn = (text: string) =>
         provider.run({

@@ -1,23 +1,13 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { AwfError } from '../../domain/errors/awf-error';
+import { awfFailure } from '../../../test/support/awf-failure';
 import { FsWorkflowFiles } from '../../infrastructure/core/fs-workflow-files';
 import { awfDirs } from './awf-dirs';
 import { externalFilePath, localOverGlobal, readExternalFile, rewriteAwfPaths } from './external-files';
 import { promptSearchPaths, resolvePromptInputs } from './prompt-inputs';
 
 const files = new FsWorkflowFiles();
-
-function codeOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof AwfError) return `${err.code}: ${err.message}`;
-    throw err;
-  }
-  throw new Error('expected an error');
-}
 
 describe('script_file / prompt_file / @prompts/ lookup (AWF app/external_file.go, cli/run.go)', () => {
   let root: string;
@@ -83,13 +73,13 @@ describe('script_file / prompt_file / @prompts/ lookup (AWF app/external_file.go
 
   it('reads at most 1 MB; a missing file, a directory and a bigger file are coded errors', () => {
     expect(readExternalFile(files, put(join(root, 'ok.sh'), 'echo hi\n'), 'f')).toBe('echo hi\n');
-    expect(codeOf(() => readExternalFile(files, join(root, 'none.sh'), 'states.s.script_file'))).toMatch(
+    expect(awfFailure(() => readExternalFile(files, join(root, 'none.sh'), 'states.s.script_file'))).toMatch(
       /^USER\.INPUT\.MISSING_FILE: states\.s\.script_file: .*none\.sh: file not found$/,
     );
-    expect(codeOf(() => readExternalFile(files, root, 'f'))).toMatch(/MISSING_FILE: .*is a directory/);
+    expect(awfFailure(() => readExternalFile(files, root, 'f'))).toMatch(/MISSING_FILE: .*is a directory/);
     const big = put(join(root, 'big.md'), 'x'.repeat((1 << 20) + 1));
-    expect(codeOf(() => readExternalFile(files, big, 'f'))).toMatch(/^USER\.INPUT\.FILE_TOO_LARGE: .*1 MB limit/);
-    expect(codeOf(() => readExternalFile(undefined, big, 'f'))).toMatch(/no file access/);
+    expect(awfFailure(() => readExternalFile(files, big, 'f'))).toMatch(/^USER\.INPUT\.FILE_TOO_LARGE: .*1 MB limit/);
+    expect(awfFailure(() => readExternalFile(undefined, big, 'f'))).toMatch(/no file access/);
   });
 
   it('@prompts/: $AWF_PROMPTS_PATH, then ./.awf/prompts, then the global dir; trimmed; never outside them', () => {
@@ -104,9 +94,9 @@ describe('script_file / prompt_file / @prompts/ lookup (AWF app/external_file.go
     put(join(root, 'env-prompts', 'p.md'), 'from env');
     expect(resolve('@prompts/p.md')).toBe('from env');
     expect(resolve('plain @prompts/p.md')).toBe('plain @prompts/p.md');
-    expect(codeOf(() => resolve('@prompts/../p.md'))).toMatch(/^USER\.INPUT\.INVALID_FORMAT: .*without "\.\."/);
-    expect(codeOf(() => resolve('@prompts//etc/passwd'))).toMatch(/^USER\.INPUT\.INVALID_FORMAT/);
-    expect(codeOf(() => resolve('@prompts/none.md'))).toMatch(
+    expect(awfFailure(() => resolve('@prompts/../p.md'))).toMatch(/^USER\.INPUT\.INVALID_FORMAT: .*without "\.\."/);
+    expect(awfFailure(() => resolve('@prompts//etc/passwd'))).toMatch(/^USER\.INPUT\.INVALID_FORMAT/);
+    expect(awfFailure(() => resolve('@prompts/none.md'))).toMatch(
       new RegExp(`^USER\\.INPUT\\.MISSING_FILE: .*"none\\.md" not found in ${join(root, 'env-prompts')}, `),
     );
   });

@@ -7,6 +7,7 @@ import type { AgentCatalog } from '../../domain/workflow/ports/agent-catalog.por
 import type { LoadedWorkflow, WorkflowRepository } from '../../domain/workflow/ports/workflow-repository.port';
 import { checkWorkflow } from '../../domain/workflow/workflow.rules';
 import type { AgentStep, OperationStep, Workflow } from '../../domain/workflow/workflow.model';
+import { checkAgentContext } from './agent-context.check';
 import { checkCalls } from './call-graph.check';
 import { checkExternalFiles, type FileCheckContext } from './external-files.check';
 import { Condition } from './condition-evaluator';
@@ -43,7 +44,7 @@ export class WorkflowValidator {
     const wf = loaded.workflow;
     if (!wf) return loaded.issues;
     const issues = [...loaded.issues, ...checkWorkflow(wf), ...checkTemplates(wf), ...this.checkConditions(wf)];
-    issues.push(...checkExternalFiles(wf, this.files));
+    issues.push(...checkExternalFiles(wf, this.files), ...checkAgentContext(wf, this.files));
     for (const step of wf.steps) if (step.type === 'agent') issues.push(...this.checkProvider(step));
     issues.push(
       ...(await this.checkPlugins(wf)),

@@ -36,7 +36,7 @@ export const STEP_KEYS: Record<string, Record<string, KeySchema | null>> = {
   agent: {
     ...leaves('provider', 'prompt', 'prompt_file', 'output_format', 'mode', 'system_prompt', 'role', 'dir'),
     options: 'free',
-    skills: 'free',
+    skills: list(map(leaves('path'))),
     conversation: map(leaves('continue_from')),
   },
   terminal: leaves('status', 'message'),

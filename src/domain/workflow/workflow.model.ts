@@ -114,7 +114,14 @@ export interface AgentStep extends StepBase {
   continueFrom?: string;
   /** `json`: the answer is parsed into `.states.X.JSON` (a run failure if it is not JSON); `text`: fences stripped. */
   outputFormat?: 'json' | 'text';
+  /** `role`: an AGENTS.md whose text opens the system prompt (a name, or a path; a template). */
+  role?: string;
+  /** `skills`: SKILL.md texts put before the prompt, in this order. */
+  skills?: SkillRef[];
 }
+
+/** A skill by name (looked up in the skill directories) or by path (from the workflow's directory). */
+export type SkillRef = { name: string } | { path: string };
 
 export interface TerminalStep extends StepBase {
   type: 'terminal';
@@ -181,6 +188,12 @@ export interface WorkflowOutput {
   from: string;
 }
 
+/** Top-level `env`: AWF's list names variables that must be set; awf's mapping sets them for the run. */
+export interface WorkflowEnv {
+  required: string[];
+  set: Record<string, string>;
+}
+
 export interface Workflow {
   /** The file name without `.yaml`: what `awf run <name>` looks up. */
   id: string;
@@ -193,6 +206,9 @@ export interface Workflow {
   steps: Step[];
   hooks: WorkflowHooks;
   outputs: WorkflowOutput[];
+  author?: string;
+  tags?: string[];
+  env?: WorkflowEnv;
   /** Absolute path of the file, when loaded from one. */
   file?: string;
   /** Directory of the file; relative `dir:` values resolve against it. */

@@ -261,3 +261,37 @@ describe('secret inputs by name (AWF prefixes)', () => {
     ]);
   });
 });
+
+describe('agent role and skills', () => {
+  const agent = (extra: string) =>
+    load(
+      `name: r\nstates:\n  initial: a\n  a: {type: agent, provider: script, prompt: hi, ${extra}, on_success: d}\n  d: {type: terminal}\n`,
+    );
+
+  it('reads a role (name, path or template) and skills by name or {path}', () => {
+    const { workflow, issues } = agent('role: "{{.inputs.who}}", skills: [review, {path: ./skills/lint}]');
+    expect(issues).toEqual([]);
+    expect(workflow?.steps[0]).toMatchObject({
+      role: '{{.inputs.who}}',
+      skills: [{ name: 'review' }, { path: './skills/lint' }],
+    });
+  });
+
+  it('refuses a role with "..", a role that is not text, and malformed skills, as AWF does', () => {
+    const problems = (extra: string) => agent(extra).issues.map((i) => `${i.code} ${i.path}: ${i.message}`);
+    expect(problems('role: ../up')).toEqual([
+      'WORKFLOW.PARSE.INVALID_FIELD states.a.role: role must not contain ".." (name a role, or give a path below the workflow\'s directory)',
+    ]);
+    expect(problems('role: [x]')).toEqual([
+      'WORKFLOW.PARSE.INVALID_FIELD states.a.role: role must be a role name or a path to a role directory',
+    ]);
+    expect(problems('skills: review')).toEqual([
+      'WORKFLOW.PARSE.INVALID_FIELD states.a.skills: skills must be a list of skill names or {path: <dir>} entries',
+    ]);
+    expect(problems('skills: ["", {dir: x}]')).toEqual([
+      'WORKFLOW.PARSE.UNKNOWN_FIELD states.a.skills[1].dir: unknown key "dir"; it is ignored',
+      'WORKFLOW.PARSE.INVALID_FIELD states.a.skills[0]: a skill is a non-empty name or {path: <dir with SKILL.md>}',
+      'WORKFLOW.PARSE.INVALID_FIELD states.a.skills[1]: a skill is a non-empty name or {path: <dir with SKILL.md>}',
+    ]);
+  });
+});

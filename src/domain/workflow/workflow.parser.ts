@@ -1,4 +1,5 @@
 import { ErrorCodes } from '../errors/error-codes';
+import { parseTags, parseWorkflowEnv } from './workflow-meta.parser';
 import { parseDurationMs } from './duration';
 import {
   parseCallWorkflow,
@@ -10,6 +11,7 @@ import {
   parseWorkflowOutputs,
 } from './flow-steps.parser';
 import { parseInputs } from './input.parser';
+import { parseAgentContext } from './agent-context.parser';
 import { parseMcpProxy } from './mcp-proxy.parser';
 import { expandStepTemplates, NO_STEP_TEMPLATES, type StepTemplateSource } from './step-templates';
 import { checkUnknownKeys } from './unknown-keys.rules';
@@ -73,6 +75,9 @@ export function parseWorkflow(
     steps: [...steps, ...inline],
     hooks: parseWorkflowHooks(doc.hooks, issues),
     outputs: parseWorkflowOutputs(doc.outputs, issues),
+    author: scalar(doc.author),
+    tags: parseTags(doc.tags, issues),
+    env: parseWorkflowEnv(doc.env, issues),
   };
   return { workflow, issues };
 }
@@ -161,6 +166,7 @@ function parseStep(name: string, raw: unknown, issues: ValidationIssue[]): Step 
       options: isMap(raw.options) ? raw.options : {},
       dir: str(raw.dir),
       ...parseAgentConversation(raw, at, issues),
+      ...parseAgentContext(raw, at, issues),
     };
     return step;
   }

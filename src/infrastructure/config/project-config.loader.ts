@@ -24,12 +24,16 @@ export interface ProjectConfig {
   file?: string;
 }
 
+/** What a project without `.awf/config.yaml` has: nothing configured. */
+export function emptyProjectConfig(): ProjectConfig {
+  return { extensions: [], inputs: {}, telemetry: {}, mcpServers: {} };
+}
+
 const KNOWN = ['extensions', 'inputs', 'telemetry', 'mcp_servers', 'policy'];
 
 export function loadProjectConfig(projectDir: string = process.cwd()): ProjectConfig {
   const file = join(projectDir, '.awf', 'config.yaml');
-  const empty: ProjectConfig = { extensions: [], inputs: {}, telemetry: {}, mcpServers: {} };
-  if (!existsSync(file)) return empty;
+  if (!existsSync(file)) return emptyProjectConfig();
   let raw: unknown;
   try {
     raw = parse(readFileSync(file, 'utf8')) ?? {};

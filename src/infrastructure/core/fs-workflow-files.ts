@@ -1,4 +1,5 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FileRead, WorkflowFiles } from '../../domain/workflow/ports/workflow-files.port';
 import { FsFileProbe } from './fs-file.probe';
 
@@ -31,7 +32,29 @@ export class FsWorkflowFiles extends FsFileProbe implements WorkflowFiles {
       closeSync(fd);
     }
   }
+
+  list(dir: string, maxDepth: number): string[] {
+    const out: string[] = [];
+    const walk = (rel: string, depth: number): void => {
+      let entries;
+      try {
+        entries = readdirSync(join(dir, rel), { withFileTypes: true });
+      } catch {
+        return; // gone or unreadable: AWF's walk skips it too
+      }
+      for (const e of entries) {
+        const path = rel ? `${rel}/${e.name}` : e.name;
+        if (e.isFile()) out.push(path);
+        else if (e.isDirectory() && !SKIPPED_DIRS.has(e.name) && depth < maxDepth) walk(path, depth + 1);
+      }
+    };
+    walk('', 0);
+    return out.sort();
+  }
 }
+
+/** Directories a skill's resource list never enters. */
+const SKIPPED_DIRS = new Set(['.git', 'node_modules']);
 
 function failure(err: unknown): FileRead {
   const code = (err as NodeJS.ErrnoException).code;

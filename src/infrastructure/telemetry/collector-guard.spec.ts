@@ -1,11 +1,20 @@
-import { createServer, type AddressInfo, type Server } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { CollectorGuard } from './collector-guard';
 
+/** An HTTP listener that answers every request 200, as a collector does an empty export. */
 const listen = (): Promise<Server> =>
   new Promise((ok) => {
-    const server = createServer((s) => s.destroy()).listen(0, '127.0.0.1', () => ok(server));
+    const server = createServer((_req, res) => res.end()).listen(0, '127.0.0.1', () => ok(server));
   });
 const portOf = (s: Server): number => (s.address() as AddressInfo).port;
+const guardAt = (port: number, warnings: string[]) =>
+  new CollectorGuard(
+    `http://127.0.0.1:${port}`,
+    { url: `http://127.0.0.1:${port}/v1/traces`, signal: 'traces' },
+    500,
+    (_f: object, m: string) => warnings.push(m),
+  );
 
 describe('CollectorGuard', () => {
   it('drops exports at once after a refused probe, with one warning naming the endpoint', async () => {
@@ -13,7 +22,7 @@ describe('CollectorGuard', () => {
     const port = portOf(server);
     await new Promise((ok) => server.close(ok)); // a port nobody listens on
     const warnings: string[] = [];
-    const guard = new CollectorGuard(`http://127.0.0.1:${port}`, 500, (_f, m) => warnings.push(m));
+    const guard = guardAt(port, warnings);
     const sent: number[] = [];
     const exporter = guard.wrap(
       {
@@ -36,7 +45,7 @@ describe('CollectorGuard', () => {
   it('passes exports through to a collector that answers, and stops sending after one that failed', async () => {
     const server = await listen();
     const warnings: string[] = [];
-    const guard = new CollectorGuard(`http://127.0.0.1:${portOf(server)}`, 500, (_f, m) => warnings.push(m));
+    const guard = guardAt(portOf(server), warnings);
     let code = 0;
     const sent: number[] = [];
     const exporter = guard.wrap(

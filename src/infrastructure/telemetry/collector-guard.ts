@@ -1,4 +1,6 @@
-import { connect } from 'node:net';
+import type { OtlpProtocol } from '../../domain/proxy/proxy-config';
+import { probeCollector } from './collector-probe';
+import type { OtlpSignal } from './otel-environment';
 
 /** ExportResultCode of @opentelemetry/core (SUCCESS 0, FAILED 1), without loading it here. */
 const SUCCESS = 0;
@@ -18,9 +20,17 @@ export interface OtlpExporter<T> {
   forceFlush?(): Promise<void>;
 }
 
+/** What a guard probes: the first signal's full endpoint and protocol that named this collector. */
+export interface ProbeTarget {
+  url: string;
+  protocol?: OtlpProtocol;
+  signal: OtlpSignal;
+}
+
 /**
- * One collector as this process sees it. Before the first export it is probed with a TCP
- * connect bounded by `probeMs` (a refused port answers in a millisecond), and after any failed
+ * One collector as this process sees it. Before anything is loaded for it, it is asked for an
+ * empty export bounded by `probeMs` (collector-probe.ts: a refused port answers in a
+ * millisecond, a collector that accepts and never answers fails at `probeMs`), and after any failed
  * export it counts as down for 30 s: exports in that time are dropped at once instead of being
  * sent and retried, so a dead collector costs a run one connect, not the exporter's retries
  * at every flush. The first failure is reported once, naming the endpoint; later ones only
@@ -35,6 +45,7 @@ export class CollectorGuard {
 
   constructor(
     readonly endpoint: string,
+    private readonly target: ProbeTarget,
     private readonly probeMs: number,
     private readonly warn: (fields: object, message: string) => void,
   ) {}
@@ -86,35 +97,25 @@ export class CollectorGuard {
     return guarded;
   }
 
-  private probe(): Promise<boolean> {
-    const url = new URL(this.endpoint);
-    const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    return new Promise((resolve) => {
-      const socket = connect({ host, port });
-      const finish = (error?: Error | string): void => {
-        socket.destroy();
-        if (error) this.failed(error);
-        resolve(!error);
-      };
-      socket.setTimeout(this.probeMs, () => finish(`no answer within ${this.probeMs} ms`));
-      socket.once('connect', () => finish());
-      socket.once('error', (err) => finish(err));
-    });
+  private async probe(): Promise<boolean> {
+    const { url, protocol, signal } = this.target;
+    const reason = await probeCollector(url, protocol, signal, this.probeMs);
+    if (reason) this.failed(reason);
+    return !reason;
   }
 }
 
 const guards = new Map<string, CollectorGuard>();
 
-/** The process's guard for the collector at `endpoint` (keyed by scheme, host and port). */
+/** The process's guard for the collector `target` names (keyed by scheme, host and port). */
 export function collectorGuard(
-  endpoint: string,
+  target: ProbeTarget,
   probeMs: number,
   warn: (fields: object, message: string) => void,
 ): CollectorGuard {
-  const { protocol, host } = new URL(endpoint);
+  const { protocol, host } = new URL(/^[a-z]+:\/\//i.test(target.url) ? target.url : `http://${target.url}`);
   const key = `${protocol}//${host}`;
   let guard = guards.get(key);
-  if (!guard) guards.set(key, (guard = new CollectorGuard(`${protocol}//${host}`, probeMs, warn)));
+  if (!guard) guards.set(key, (guard = new CollectorGuard(key, target, probeMs, warn)));
   return guard;
 }

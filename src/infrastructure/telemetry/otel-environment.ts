@@ -65,6 +65,17 @@ export function resourceAttributes(raw: string | undefined): Record<string, stri
 }
 
 /**
+ * OTEL_EXPORTER_OTLP_[SIGNAL_]HEADERS as the exporters send them (same `key=value` format as the
+ * resource attributes; the signal's own variable wins). Malformed values send no headers: the
+ * exporter itself reports them.
+ */
+export function otlpHeaders(env: Env, signal: OtlpSignal): Record<string, string> {
+  const raw = env[`OTEL_EXPORTER_OTLP_${signal.toUpperCase()}_HEADERS`] ?? env.OTEL_EXPORTER_OTLP_HEADERS;
+  const parsed = resourceAttributes(raw);
+  return 'error' in parsed && typeof parsed.error === 'string' ? {} : (parsed as Record<string, string>);
+}
+
+/**
  * The URL an exporter sends one signal to. http/protobuf: a base URL gets `/v1/<signal>`
  * (a signal's own variable is used as it is); grpc: `host:port` or a URL, path dropped, as
  * AWF's Go exporter takes it. Undefined when the value is not an endpoint.

@@ -3,7 +3,7 @@ import type { PushMetricExporter, ViewOptions } from '@opentelemetry/sdk-metrics
 import type { MetricsRecorder, RunMeasure, StepMeasure, ToolCallMeasure } from '../../domain/ports/metrics.port';
 import type { TelemetrySettings } from '../../domain/ports/telemetry-control.port';
 import { resourceOf } from './otel-sdk.loader';
-import { otlpExporter } from './otlp-exporters';
+import { otlpExporter, otlpTarget } from './otlp-exporters';
 
 export interface LoadedMetrics {
   recorder: MetricsRecorder;
@@ -27,11 +27,7 @@ export function loadMetrics(settings: TelemetrySettings, warn: Warn): LoadedMetr
   const m = settings.metrics!;
   const api = require('@opentelemetry/api') as typeof import('@opentelemetry/api');
   const sdk = require('@opentelemetry/sdk-metrics') as typeof import('@opentelemetry/sdk-metrics');
-  const exporter = otlpExporter<PushMetricExporter>(
-    'metrics',
-    { endpoint: m.endpoint ?? 'http://localhost:4318/v1/metrics', protocol: m.protocol, timeoutMs: m.timeoutMs },
-    warn,
-  );
+  const exporter = otlpExporter<PushMetricExporter>('metrics', otlpTarget('metrics', m), warn);
   const interval = m.intervalMs ?? 60_000;
   const reader = new sdk.PeriodicExportingMetricReader({
     exporter,

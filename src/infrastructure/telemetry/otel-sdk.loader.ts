@@ -8,7 +8,7 @@ import { AWF_VERSION } from '../../version';
 import { JsonLinesSpanExporter, JsonLinesSpanProcessor } from './jsonl-span.exporter';
 import { JsonLinesTracer } from './jsonl.tracer';
 import { OtelTracer } from './otel.tracer';
-import { otlpExporter } from './otlp-exporters';
+import { otlpExporter, otlpTarget } from './otlp-exporters';
 
 export interface LoadedTracing {
   /** What awf's own spans go through. */
@@ -71,15 +71,7 @@ export function resourceOf(settings: TelemetrySettings): Resource {
 function otlpProcessor(settings: TelemetrySettings, warn: Warn): SpanProcessor {
   const { BatchSpanProcessor } =
     require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
-  const exporter = otlpExporter<SpanExporter>(
-    'traces',
-    {
-      endpoint: settings.endpoint ?? 'http://localhost:4318/v1/traces',
-      protocol: settings.protocol,
-      timeoutMs: settings.timeoutMs,
-    },
-    warn,
-  );
+  const exporter = otlpExporter<SpanExporter>('traces', otlpTarget('traces', settings), warn);
   return new BatchSpanProcessor(exporter, { exportTimeoutMillis: settings.timeoutMs });
 }
 

@@ -9,6 +9,18 @@ export interface OtlpTarget {
   timeoutMs?: number;
 }
 
+/** The OTel spec's default endpoints, when no variable, flag or config names one. */
+const DEFAULT_ENDPOINTS = {
+  grpc: { traces: 'http://localhost:4317', metrics: 'http://localhost:4317' },
+  'http/protobuf': { traces: 'http://localhost:4318/v1/traces', metrics: 'http://localhost:4318/v1/metrics' },
+};
+
+/** Where one signal goes: its settings, with the default endpoint of its protocol. */
+export function otlpTarget(signal: OtlpSignal, settings: Partial<OtlpTarget>): OtlpTarget {
+  const { endpoint, protocol, timeoutMs } = settings;
+  return { endpoint: endpoint ?? DEFAULT_ENDPOINTS[protocol ?? 'http/protobuf'][signal], protocol, timeoutMs };
+}
+
 /** A probe of a collector never waits longer than this (or the export timeout, if shorter). */
 const PROBE_MS = 500;
 
@@ -22,6 +34,28 @@ type Warn = (fields: object, message: string) => void;
  */
 export function otlpExporter<E extends OtlpExporter<never>>(signal: OtlpSignal, target: OtlpTarget, warn: Warn): E {
   const timeoutMillis = target.timeoutMs ?? DEFAULT_EXPORT_TIMEOUT_MS;
+  return guardOf(signal, target, warn).wrap(
+    exporterOf(signal, target, timeoutMillis),
+    signal === 'traces' ? 'spans' : 'metrics',
+  );
+}
+
+/**
+ * Whether the collector of `target` answers (the guard's probe, once per collector and process).
+ * Asked before an SDK is loaded: a process whose collector is down or mute loads nothing for it
+ * and holds no exit for it; the guard has said once where telemetry is not sent.
+ */
+export function collectorAnswers(signal: OtlpSignal, target: OtlpTarget, warn: Warn): Promise<boolean> {
+  return guardOf(signal, target, warn).admit();
+}
+
+function guardOf(signal: OtlpSignal, target: OtlpTarget, warn: Warn) {
+  const timeoutMillis = target.timeoutMs ?? DEFAULT_EXPORT_TIMEOUT_MS;
+  const probeTarget = { url: target.endpoint, protocol: target.protocol, signal };
+  return collectorGuard(probeTarget, Math.min(PROBE_MS, timeoutMillis), warn);
+}
+
+function exporterOf<E>(signal: OtlpSignal, target: OtlpTarget, timeoutMillis: number): E {
   const options = { url: target.endpoint, timeoutMillis };
   const grpc = target.protocol === 'grpc';
   const exporter =
@@ -32,8 +66,7 @@ export function otlpExporter<E extends OtlpExporter<never>>(signal: OtlpSignal, 
       : grpc
         ? new (metricGrpc().OTLPMetricExporter)(options)
         : new (metricProto().OTLPMetricExporter)(options);
-  const guard = collectorGuard(target.endpoint, Math.min(PROBE_MS, timeoutMillis), warn);
-  return guard.wrap(exporter as unknown as E, signal === 'traces' ? 'spans' : 'metrics');
+  return exporter as unknown as E;
 }
 
 const traceProto = () =>

@@ -14,7 +14,10 @@ import {
 } from '../../domain/ports/metrics.port';
 import { NOOP_TRACER } from './noop.tracer';
 import { proxyTelemetryOf, settingsFromProxyConfig } from './proxy-telemetry';
+import { collectorAnswers, otlpTarget } from './otlp-exporters';
 import { DEFAULT_EXPORT_TIMEOUT_MS } from './telemetry-settings';
+
+type Warn = (fields: object, message: string) => void;
 
 /** The most a flush at exit may take: under the 5 s a parent waits before SIGKILL. */
 const MAX_SHUTDOWN_MS = 4000;
@@ -64,32 +67,47 @@ export class TelemetryService implements Tracer, TelemetryControl, OnApplication
     this.started = true;
     this.current = { ...settings };
     const warn = (fields: object, message: string): void => this.logger.warn(fields, message);
-    if (settings.exporter !== 'none') {
-      const mask = (text: string): string => this.masker.mask(text);
-      const { loadTracing } = require('./otel-sdk.loader') as typeof import('./otel-sdk.loader');
-      try {
-        const loaded = loadTracing(settings, mask, warn);
-        this.active = loaded.tracer;
-        this.stops.push(loaded.shutdown);
-      } catch (err) {
-        // Losing traces must not cost the agent its tools or the run its result.
-        this.current = { ...this.current, exporter: 'none' };
-        warn(
-          { exporter: settings.exporter, error: (err as Error).message },
-          'tracing could not start; continuing without spans',
-        );
-      }
+    // A collector that is down or mute is known before any SDK is loaded: this process then
+    // loads nothing for it, and the children it configures (each step's mcp-serve) send nothing
+    // either, so it costs the run one probe and one warning (ADR 191).
+    const [traces, metrics] = await Promise.all([
+      settings.exporter !== 'otlp' || collectorAnswers('traces', otlpTarget('traces', settings), warn),
+      !settings.metrics ||
+        settings.metrics.exporter === 'none' ||
+        collectorAnswers('metrics', otlpTarget('metrics', settings.metrics), warn),
+    ]);
+    if (!traces) this.current = { ...this.current, exporter: 'none' };
+    if (!metrics) this.current = { ...this.current, metrics: undefined };
+    if (this.current.exporter !== 'none') this.startTracing(settings, warn);
+    if (this.current.metrics && this.current.metrics.exporter !== 'none') this.startMetrics(settings, warn);
+  }
+
+  private startTracing(settings: TelemetrySettings, warn: Warn): void {
+    const mask = (text: string): string => this.masker.mask(text);
+    const { loadTracing } = require('./otel-sdk.loader') as typeof import('./otel-sdk.loader');
+    try {
+      const loaded = loadTracing(settings, mask, warn);
+      this.active = loaded.tracer;
+      this.stops.push(loaded.shutdown);
+    } catch (err) {
+      // Losing traces must not cost the agent its tools or the run its result.
+      this.current = { ...this.current, exporter: 'none' };
+      warn(
+        { exporter: settings.exporter, error: (err as Error).message },
+        'tracing could not start; continuing without spans',
+      );
     }
-    if (settings.metrics && settings.metrics.exporter !== 'none') {
-      const { loadMetrics } = require('./otel-metrics.loader') as typeof import('./otel-metrics.loader');
-      try {
-        const loaded = loadMetrics(settings, warn);
-        this.meters = loaded.recorder;
-        this.stops.push(loaded.shutdown);
-      } catch (err) {
-        this.current = { ...this.current, metrics: undefined };
-        warn({ error: (err as Error).message }, 'metrics could not start; continuing without them');
-      }
+  }
+
+  private startMetrics(settings: TelemetrySettings, warn: Warn): void {
+    const { loadMetrics } = require('./otel-metrics.loader') as typeof import('./otel-metrics.loader');
+    try {
+      const loaded = loadMetrics(settings, warn);
+      this.meters = loaded.recorder;
+      this.stops.push(loaded.shutdown);
+    } catch (err) {
+      this.current = { ...this.current, metrics: undefined };
+      warn({ error: (err as Error).message }, 'metrics could not start; continuing without them');
     }
   }
 

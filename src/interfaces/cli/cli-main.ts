@@ -8,12 +8,19 @@ import { commandModules } from './command-modules';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import { SECRET_MASKER } from '../../domain/ports/tokens';
 import { loadExtensionModules } from '../../extensions/extension.loader';
-import { loadProjectConfig } from '../../infrastructure/config/project-config.loader';
+import { emptyProjectConfig, loadProjectConfig } from '../../infrastructure/config/project-config.loader';
 import { projectDirOf } from '../../infrastructure/config/proxy-config.loader';
 import { ProcessSignals } from '../../infrastructure/core/process-signals.service';
 import { reportOutcome } from './cli-errors';
 import { applyStartupFlags, readStartupArgs, serveConfigArg } from './startup-argv';
 import { versionText } from '../../version';
+
+/**
+ * What works without reading `.awf/config.yaml`: `--version`, `--help`, and the commands that
+ * explain things (`error`) or set up the shell (`completion`), so they still answer in a
+ * project whose config is broken, which is when a user looks an error code up.
+ */
+const WITHOUT_PROJECT: ReadonlySet<string | undefined> = new Set([undefined, 'help', 'error', 'completion']);
 
 /** Build the container, run the command, close the container; the exit code (cli-errors.ts maps it). */
 export async function main(argv: string[]): Promise<number> {
@@ -24,7 +31,8 @@ export async function main(argv: string[]): Promise<number> {
   try {
     // mcp-serve loads the extensions of the run's project, wherever its agent started it.
     const projectDir = command === 'mcp-serve' ? projectDirOf(serveConfigArg(argv)) : process.cwd();
-    const project = loadProjectConfig(projectDir); // the one read of .awf/config.yaml in this process
+    // The one read of .awf/config.yaml in this process.
+    const project = WITHOUT_PROJECT.has(command) ? emptyProjectConfig() : loadProjectConfig(projectDir);
     app = await CommandFactory.createWithoutRunning(
       AppModule.register({
         project,

@@ -65,6 +65,15 @@ export class ValidateCommand extends CommandRunner {
         { dir },
       );
     }
+    if (files.length === 0) {
+      // "All 0 workflow(s) valid" would pass a CI check that points at the wrong directory.
+      throw new AwfError(
+        ErrorCodes.INPUT_MISSING_FILE,
+        `no *.yaml file directly in --dir ${dir}`,
+        { dir },
+        'Point --dir at the directory that holds the workflows (it is not searched recursively).',
+      );
+    }
     const reports: ValidationReport[] = [];
     for (const file of files) {
       try {

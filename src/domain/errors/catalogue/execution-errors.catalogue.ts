@@ -47,14 +47,6 @@ export const EXECUTION_ERRORS: Record<CodesOf<'EXECUTION'>, CatalogueText> = {
     "The openai_compatible provider's HTTP call failed: connection refused, a non-2xx status, or a reply that is not Chat Completions JSON.",
     "Check OPENAI_BASE_URL (or the step's base_url option), the API key and the model name.",
   ),
-  [C.EXECUTION_TOOL_FAILED]: entry(
-    'A tool call failed inside the proxy; the agent gets it as an `isError` result and the step goes on.',
-    "Read the tool's message in the step's audit events (`awf runs show <id>`).",
-  ),
-  [C.EXECUTION_PROXY_SERVE_FAILED]: entry(
-    '`awf mcp-serve` could not go on serving (its stdio broke, or a tool source failed after start).',
-    'Look at its stderr lines (JSON logs); rerun with --verbose for more.',
-  ),
   [C.EXECUTION_PROXY_DIED]: entry(
     "The step's MCP proxy (`awf mcp-serve`) exited during a tool call.",
     "Look at the proxy's last stderr lines in the message; a crash of awf mcp-serve is a bug worth reporting.",

@@ -40,6 +40,16 @@ export const USER_ERRORS: Record<GeneralUserCode, CatalogueText> = {
     'A built-in operation cannot run on this machine or in this awf.',
     'Use a plugin that provides the operation, or run the workflow where the operation is available.',
   ),
+  [C.INPUT_MISSING_ROLE]: entry(
+    "An agent step's `role` names no AGENTS.md: no `<name>/AGENTS.md` in the role directories ($AWF_ROLES_PATH, else the workflow's `.awf/roles`, ./.awf/roles, ./.agents/roles, <config>/roles, ~/.agents/roles), or a role path without one.",
+    "Create `.awf/roles/<name>/AGENTS.md`, or fix the name or path (a path is taken from the workflow's directory).",
+    C.INPUT_MISSING_SKILL,
+  ),
+  [C.INPUT_MISSING_SKILL]: entry(
+    "An agent step's `skills` names a skill with no SKILL.md: no `<name>/SKILL.md` in the skill directories ($AWF_SKILLS_PATH, else the workflow's `.awf/skills`, ./.awf/skills, ./.agents/skills, ./.claude/skills, <config>/skills, ~/.agents/skills, ~/.claude/skills), or a `{path}` without one.",
+    "Create `.awf/skills/<name>/SKILL.md`, or fix the name or path (a path is taken from the workflow's directory).",
+    C.INPUT_MISSING_ROLE,
+  ),
   [C.WORKFLOW_NOT_FOUND]: entry(
     'No workflow has that name or path.',
     'Check the name with `awf list`: names are looked up in $AWF_WORKFLOWS_PATH, ./.awf/workflows and ~/.config/awf/workflows; a path is taken from the current directory.',
@@ -91,6 +101,10 @@ export const USER_ERRORS: Record<GeneralUserCode, CatalogueText> = {
   [C.ERROR_UNKNOWN_CODE]: entry(
     '`awf error` was given a code that is not in the catalogue, and no code starts with it.',
     'Run `awf error` for the whole catalogue; codes look like USER.INPUT.VALIDATION_FAILED.',
+  ),
+  [C.ENV_MISSING]: entry(
+    "An environment variable the workflow's `env:` list names is not set (or is empty), so the run does not start.",
+    'Export it before `awf run` (the message lists every missing one), or remove it from `env:`.',
   ),
   [C.GITHUB_NO_TOKEN]: entry(
     'A `github.*` operation found no GitHub token: GH_TOKEN and GITHUB_TOKEN are unset, and `gh auth token` gave none.',
