@@ -222,6 +222,7 @@ for (const s of selected) {
     callsPerSec: pick('callsPerSec'),
     concurrentCallsPerSec: pick('concurrentCallsPerSec'),
     rssMb: pick('rssMb'),
+    blockMs: runs.flatMap((r) => r.blockMs ?? []),
   });
 }
 // Only calls write spans and audit lines: a cold-start-only run (--skip=load) has nothing to check.

@@ -80,7 +80,7 @@ export async function interleavedLoad(servers, { calls, block = 50, listRepeats 
   const sessions = [];
   try {
     for (const server of servers)
-      sessions.push({ server, session: await connect(server), lat: [], seqMs: 0, listMs: [], parMs: [] });
+      sessions.push({ server, session: await connect(server), lat: [], seqMs: 0, blockMs: [], listMs: [], parMs: [] });
     const call = (s) => s.session.client.callTool({ name: s.server.tool.name, arguments: s.server.tool.args });
     for (const s of sessions) {
       await assertOk(await call(s), s.server.label);
@@ -102,6 +102,7 @@ export async function interleavedLoad(servers, { calls, block = 50, listRepeats 
           s.lat.push(performance.now() - t);
         }
         s.seqMs += performance.now() - t0;
+        s.blockMs.push(performance.now() - t0);
       }
     }
     for (let rep = 0; rep < 3; rep++) {
@@ -121,6 +122,9 @@ export async function interleavedLoad(servers, { calls, block = 50, listRepeats 
           p50: percentile(s.lat, 50),
           p99: percentile(s.lat, 99),
           callsPerSec: (s.lat.length / s.seqMs) * 1000,
+          // Each block's time, in the order run: every server ran block i in the same turn, so two
+          // servers compare block by block (pairedRatio), which a burst of load elsewhere skews less.
+          blockMs: s.blockMs,
           concurrentCallsPerSec: (calls / median(s.parMs)) * 1000,
           rssMb: peakRssMb(s.session.transport.pid),
         },
@@ -129,4 +133,13 @@ export async function interleavedLoad(servers, { calls, block = 50, listRepeats 
   } finally {
     for (const s of sessions) await s.session.close();
   }
+}
+
+/**
+ * calls/s of `a` over that of `b` as the median of block-by-block ratios: blocks of one turn ran
+ * within a few tens of ms of each other, so a burst of load from another process hits both.
+ */
+export function pairedRatio(a, b) {
+  const n = Math.min(a?.length ?? 0, b?.length ?? 0);
+  return n === 0 ? undefined : median(Array.from({ length: n }, (_, i) => b[i] / a[i]));
 }

@@ -1,4 +1,5 @@
 // The one table: figures side by side, ratios, and the issue's targets checked on this run.
+import { pairedRatio } from './mcp-measure.mjs';
 const f = (v, d = 1) => (v === undefined || v === null || Number.isNaN(v) ? '—' : v.toFixed(d));
 const r = (v) => (v === undefined || Number.isNaN(v) ? '—' : `${v.toFixed(2)}×`);
 
@@ -76,6 +77,7 @@ export function printReport({ meta, rows, search, steps, history, upstreams, san
   const trace = by['awf-trace'];
   const metricsOn = by['awf-metrics'];
   const sdkSpans = by['awf-trace-sdk'];
+  const policyOn = by['awf-policy'];
   const targets = [
     target('cold start ≤ 0.5× server-filesystem', awf && fs && awf.coldMs / fs.coldMs, (x) => x <= 0.5),
     target('calls/s ≥ 0.95× bare SDK', awf && bare && awf.callsPerSec / bare.callsPerSec, (x) => x >= 0.95),
@@ -93,6 +95,16 @@ export function printReport({ meta, rows, search, steps, history, upstreams, san
       'metrics on ≥ 0.90× calls/s of metrics off',
       metricsOn && awf ? metricsOn.callsPerSec / awf.callsPerSec : undefined,
       (x) => x >= 0.9,
+    ),
+    target(
+      'policy on ≥ 0.95× calls/s of policy off',
+      policyOn && awf ? policyOn.callsPerSec / awf.callsPerSec : undefined,
+      (x) => x >= 0.95,
+    ),
+    target(
+      'the same, block by block (median of paired 50-call blocks)',
+      policyOn && awf ? pairedRatio(policyOn.blockMs, awf.blockMs) : undefined,
+      (x) => x >= 0.95,
     ),
     target(
       'own spans vs SDK spans (file), calls/s (information)',

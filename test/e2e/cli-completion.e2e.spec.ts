@@ -58,7 +58,7 @@ complete -p awf`;
       'awf --storage /tmp plu => plugin plugins',
       'awf run gr => greet',
       'awf validate lo => local.yaml',
-      'awf error WORKFLOW.PARSE. => WORKFLOW.PARSE.INVALID_FIELD WORKFLOW.PARSE.UNKNOWN_FIELD WORKFLOW.PARSE.YAML_SYNTAX',
+      'awf error WORKFLOW.PARSE. => WORKFLOW.PARSE.INVALID_FIELD WORKFLOW.PARSE.NO_EFFECT WORKFLOW.PARSE.UNKNOWN_FIELD WORKFLOW.PARSE.YAML_SYNTAX',
       'awf completion  => bash zsh fish',
       'complete -F _awf awf',
       '',

@@ -1,3 +1,4 @@
+import { secretEnvValues } from './workflow-env';
 import type { FileProbe } from '../../domain/ports/file-probe.port';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import type { WorkflowRepository } from '../../domain/workflow/ports/workflow-repository.port';
@@ -36,6 +37,7 @@ export class CalledWorkflows {
     const inputs = resolveInputs(workflow.inputs, passed, {}, this.files);
     this.masker.add(
       ...workflow.inputs.filter((d) => d.secret && inputs[d.name] !== undefined).map((d) => inputs[d.name]),
+      ...secretEnvValues(workflow),
     );
     return { workflow, inputs, ignored: Object.keys(given).filter((k) => !declared.has(k)) };
   }

@@ -9,6 +9,8 @@ export interface ValidationReport {
   valid: boolean;
   errors: ValidationIssue[];
   warnings: ValidationIssue[];
+  author?: string;
+  tags?: string[];
 }
 
 export function validationReport(loaded: LoadedWorkflow, issues: ValidationIssue[]): ValidationReport {
@@ -19,6 +21,8 @@ export function validationReport(loaded: LoadedWorkflow, issues: ValidationIssue
     valid: errors.length === 0,
     errors,
     warnings: issues.filter((i) => i.severity === 'warning'),
+    ...(loaded.workflow?.author ? { author: loaded.workflow.author } : {}),
+    ...(loaded.workflow?.tags?.length ? { tags: loaded.workflow.tags } : {}),
   };
 }
 

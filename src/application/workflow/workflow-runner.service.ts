@@ -1,3 +1,4 @@
+import { workflowEnv } from './workflow-env';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { AwfError, isAwfError } from '../../domain/errors/awf-error';
@@ -69,7 +70,8 @@ export class WorkflowRunner implements StepRunner {
       runId,
       runDir: join(options.runsDir, runId),
       inputs: options.inputs,
-      env: options.env,
+      // The workflow's own `env:` mapping over the caller's (a called workflow's too).
+      env: workflowEnv(workflow, options.env),
       states: { ...options.seedStates },
       startedAt: new Date(),
       current: options.startAt ?? workflow.initial,

@@ -1,3 +1,4 @@
+import { secretEnvValues, workflowEnv } from './workflow-env';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { AwfError, isAwfError } from '../../domain/errors/awf-error';
@@ -114,6 +115,7 @@ export class WorkflowService {
     }
     const inputs = await this.inputsOf(workflow, request);
     this.maskSecrets(workflow, inputs);
+    workflowEnv(workflow, request.env);
     return this.runner.run(workflow, {
       inputs,
       env: request.env,
@@ -191,6 +193,7 @@ export class WorkflowService {
   private maskSecrets(workflow: Workflow, inputs: Record<string, string>): Set<string> {
     const secret = new Set(workflow.inputs.filter((d) => d.secret).map((d) => d.name));
     this.masker.add(...[...secret].filter((name) => inputs[name] !== undefined).map((name) => inputs[name]));
+    this.masker.add(...secretEnvValues(workflow));
     return secret;
   }
 
@@ -202,6 +205,7 @@ export class WorkflowService {
     start: { runId: string; seq: number; startAt?: string; states?: RunOptions['seedStates'] },
   ): Promise<RunReport> {
     const secret = this.maskSecrets(workflow, inputs);
+    workflowEnv(workflow, request.env);
     const runDir = join(request.runsDir, start.runId);
     // Secret inputs are never written down: a resumed run asks for them again.
     const kept = Object.fromEntries(Object.entries(inputs).filter(([k]) => !secret.has(k)));

@@ -120,6 +120,9 @@ export const ErrorCodes = {
   GITHUB_REJECTED: 'USER.GITHUB.REJECTED',
   GITHUB_RATE_LIMITED: 'EXECUTION.GITHUB.RATE_LIMITED',
   GITHUB_REQUEST_FAILED: 'EXECUTION.GITHUB.REQUEST_FAILED',
+  // github: keys AWF accepts and ignores are acted on or named (depends_on, capture); `env:` as a list.
+  WORKFLOW_NO_EFFECT: 'WORKFLOW.PARSE.NO_EFFECT',
+  ENV_MISSING: 'USER.ENV.MISSING',
 } as const;
 
 export type KnownErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

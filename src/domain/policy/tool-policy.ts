@@ -30,6 +30,8 @@ export interface ApprovalNeed {
   auto: boolean;
 }
 
+const MEMO_LIMIT = 4096;
+
 const compile = (list: string[] | undefined, kind: 'name' | 'path' | 'command'): CompiledGlob[] | undefined =>
   list?.map((p) => compileGlob(p, kind));
 
@@ -42,7 +44,11 @@ export class ToolPolicy {
   readonly budgets: Readonly<PolicyBudgets>;
   readonly hasBashRules: boolean;
   readonly hasPathRules: boolean;
+  readonly hasApprovals: boolean;
   private readonly layers: CompiledLayer[];
+  /** Per tool name: the verdict, and the approve rules naming it (names are few; bounded anyway). */
+  private readonly toolVerdicts = new Map<string, PolicyRefusal | null>();
+  private readonly approvalRules = new Map<string, { rule: string; auto: boolean; arg?: CompiledGlob }[]>();
 
   constructor(layers: readonly PolicyLayer[]) {
     this.layers = layers.map((l) => ({
@@ -65,15 +71,27 @@ export class ToolPolicy {
     this.budgets = mergeBudgets(layers);
     this.hasBashRules = this.layers.some((l) => l.bash.allow || l.bash.deny.length);
     this.hasPathRules = this.layers.some((l) => l.read || l.write || l.pathDeny.length);
+    this.hasApprovals = this.layers.some((l) => l.approve.length > 0);
   }
 
-  /** Whether a tool is offered and callable at all (tools.allow / tools.deny). */
+  /** Whether a tool is offered and callable at all (tools.allow / tools.deny); kept per name, as it never changes. */
   checkTool(name: string): PolicyRefusal | undefined {
+    const known = this.toolVerdicts.get(name);
+    if (known !== undefined) return known ?? undefined;
+    let refusal: PolicyRefusal | undefined;
     for (const layer of this.layers) {
       const rule = verdict(layer.tools, [name], `${layer.origin}: tools`);
-      if (rule) return { code: POLICY_REFUSAL.tool, rule, message: `the tool ${name} is not allowed for this step` };
+      if (rule) {
+        refusal = Object.freeze({
+          code: POLICY_REFUSAL.tool,
+          rule,
+          message: `the tool ${name} is not allowed for this step`,
+        });
+        break;
+      }
     }
-    return undefined;
+    if (this.toolVerdicts.size < MEMO_LIMIT) this.toolVerdicts.set(name, refusal ?? null);
+    return refusal;
   }
 
   /** Every simple command of a Bash command line against bash.allow / bash.deny, failing closed. */
@@ -134,21 +152,28 @@ export class ToolPolicy {
     return undefined;
   }
 
-  /** The approve rules a call matches; `subjects` are its commands (Bash) or its path. */
-  approvalsFor(tool: string, subjects: readonly string[]): ApprovalNeed[] {
+  /**
+   * The approve rules a call matches; `subjects` are its commands (Bash) or its path, or how to
+   * get them (only asked for when a rule with a `Tool:pattern` names the tool).
+   */
+  approvalsFor(tool: string, subjects: readonly string[] | (() => readonly string[])): ApprovalNeed[] {
+    let rules = this.approvalRules.get(tool);
+    if (!rules) {
+      rules = this.layers.flatMap((layer) =>
+        layer.approve
+          .filter((a) => a.tool.test(tool))
+          .map((a) => ({ rule: `${layer.origin}: approve "${a.match}"`, auto: a.auto, arg: a.arg })),
+      );
+      if (this.approvalRules.size < MEMO_LIMIT) this.approvalRules.set(tool, rules);
+    }
+    if (rules.length === 0) return [];
+    let known = typeof subjects === 'function' ? undefined : subjects;
     const needs: ApprovalNeed[] = [];
-    for (const layer of this.layers) {
-      for (const a of layer.approve) {
-        if (!a.tool.test(tool)) continue;
-        if (a.arg && !subjects.some((s) => a.arg!.test(s))) continue;
-        needs.push({ rule: `${layer.origin}: approve "${a.match}"`, auto: a.auto });
-      }
+    for (const { rule, auto, arg } of rules) {
+      if (arg && !(known ??= (subjects as () => readonly string[])()).some((s) => arg.test(s))) continue;
+      needs.push({ rule, auto });
     }
     return needs;
-  }
-
-  get hasApprovals(): boolean {
-    return this.layers.some((l) => l.approve.length > 0);
   }
 }
 

@@ -70,8 +70,8 @@ hooks: {workflow_start: [{command: ls}], workflow_end: [], workflow_error: [], w
 states:
   initial: a
   a: {type: command, command: ls, dir: ., timeout: 1, retry: {max_attempts: 1, initial_delay: 1, max_delay: 2, backoff: linear,
-      multiplier: 2, jitter: 0, retryable_exit_codes: [1]}, capture: {stdout: o, stderr: e, max_size: 1, encoding: utf8},
-      depends_on: [], continue_on_error: true, description: d, on_success: b, hooks: {pre: [], post: []}}
+      multiplier: 2, jitter: 0, retryable_exit_codes: [1]},
+      continue_on_error: true, description: d, on_success: b, hooks: {pre: [], post: []}}
   s: {type: step, script_file: s.sh, on_success: b}
   b: {type: agent, provider: claude, prompt: p, prompt_file: f, options: {anything: {deep: 1}}, output_format: json, mode: conversation,
       system_prompt: s, role: r, skills: [x], conversation: {continue_from: a}, mcp_proxy: {enable: true}, on_success: c}
@@ -92,6 +92,24 @@ states:
         'name: x\nstates:\n  initial: a\n  a: {type: step, command: ls, parameters: {a: 1}, on_success: d}\n  d: {type: terminal}\n',
       ),
     ).toEqual(['warning WORKFLOW.PARSE.UNKNOWN_FIELD states.a.parameters: unknown key "parameters"; it is ignored']);
+  });
+
+  it('names the step keys AWF accepts and never acts on (depends_on, capture), with what does the job', () => {
+    expect(
+      check(`
+name: x
+states:
+  initial: a
+  a: {type: step, command: ls, depends_on: [b], capture: {stdout: o, max_sise: 1}, on_success: d}
+  d: {type: terminal}
+`),
+    ).toEqual([
+      'warning WORKFLOW.PARSE.UNKNOWN_FIELD states.a.capture.max_sise: unknown key "max_sise" (did you mean "max_size"?); it is ignored',
+      'warning WORKFLOW.PARSE.NO_EFFECT states.a.depends_on: depends_on has no effect (nor in AWF): steps run in the order ' +
+        'on_success and transitions give; to run steps side by side, list them in a parallel step',
+      "warning WORKFLOW.PARSE.NO_EFFECT states.a.capture: capture has no effect (nor in AWF): a step's output is always " +
+        'kept as {{.states.<step>.Output}} and its stderr as {{.states.<step>.Stderr}}',
+    ]);
   });
 
   it('suggests only keys that are near enough', () => {

@@ -50,8 +50,20 @@ function walkStates(value: unknown, at: string, out: ValidationIssue[]): void {
     if (name === 'initial' || !isMap(step) || typeof step.type !== 'string' || 'use_template' in step) continue;
     const type = stepType(step.type);
     if (type) walkKeys(step, stepSchema(type), `${at}.${name}`, out, type);
+    for (const key of Object.keys(NO_EFFECT).filter((k) => k in step))
+      out.push(issue(ErrorCodes.WORKFLOW_NO_EFFECT, `${at}.${name}.${key}`, NO_EFFECT[key], 'warning'));
   }
 }
+
+/** Step keys AWF parses and never acts on: named, with what does the job, rather than ignored in silence. */
+const NO_EFFECT: Record<string, string> = {
+  depends_on:
+    'depends_on has no effect (nor in AWF): steps run in the order on_success and transitions give; ' +
+    'to run steps side by side, list them in a parallel step',
+  capture:
+    "capture has no effect (nor in AWF): a step's output is always kept as {{.states.<step>.Output}} " +
+    'and its stderr as {{.states.<step>.Stderr}}',
+};
 
 /** AWF's type names (lowercased; `command` is `step`; `<plugin>.<name>` is a plugin step); undefined if unknown. */
 function stepType(raw: string): string | undefined {

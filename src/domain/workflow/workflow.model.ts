@@ -188,6 +188,12 @@ export interface WorkflowOutput {
   from: string;
 }
 
+/** Top-level `env`: AWF's list names variables that must be set; awf's mapping sets them for the run. */
+export interface WorkflowEnv {
+  required: string[];
+  set: Record<string, string>;
+}
+
 export interface Workflow {
   /** The file name without `.yaml`: what `awf run <name>` looks up. */
   id: string;
@@ -200,6 +206,9 @@ export interface Workflow {
   steps: Step[];
   hooks: WorkflowHooks;
   outputs: WorkflowOutput[];
+  author?: string;
+  tags?: string[];
+  env?: WorkflowEnv;
   /** Absolute path of the file, when loaded from one. */
   file?: string;
   /** Directory of the file; relative `dir:` values resolve against it. */

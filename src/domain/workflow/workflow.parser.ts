@@ -1,4 +1,5 @@
 import { ErrorCodes } from '../errors/error-codes';
+import { parseTags, parseWorkflowEnv } from './workflow-meta.parser';
 import { parseDurationMs } from './duration';
 import {
   parseCallWorkflow,
@@ -83,6 +84,9 @@ export function parseWorkflow(
     steps: [...steps, ...inline],
     hooks: parseWorkflowHooks(doc.hooks, issues),
     outputs: parseWorkflowOutputs(doc.outputs, issues),
+    author: scalar(doc.author),
+    tags: parseTags(doc.tags, issues),
+    env: parseWorkflowEnv(doc.env, issues),
   };
   return { workflow, issues };
 }

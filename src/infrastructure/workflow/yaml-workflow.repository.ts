@@ -55,6 +55,8 @@ export class YamlWorkflowRepository implements WorkflowRepository {
           source,
           version: wf?.version,
           description: wf ? wf.description : `(cannot be parsed: ${loaded.issues[0]?.message ?? 'unknown error'})`,
+          ...(wf?.author ? { author: wf.author } : {}),
+          ...(wf?.tags?.length ? { tags: wf.tags } : {}),
         });
       }
     }

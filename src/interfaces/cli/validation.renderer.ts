@@ -13,6 +13,8 @@ export function renderValidation(v: ValidationReport, format: OutputFormat): { s
         valid: v.valid,
         workflow: v.workflow,
         file: v.file,
+        ...(v.author ? { author: v.author } : {}),
+        ...(v.tags ? { tags: v.tags } : {}),
         errors: v.errors.map(strip),
         warnings: v.warnings.map(strip),
       }),
@@ -39,7 +41,9 @@ export function renderValidation(v: ValidationReport, format: OutputFormat): { s
     };
   }
   const warnings = v.warnings.map((w) => `warning: ${formatIssue(w)}\n`).join('');
-  if (v.valid) return { stdout: `Workflow '${v.workflow}' is valid\n`, stderr: warnings };
+  const about = [...(v.author ? [`Author: ${v.author}`] : []), ...(v.tags ? [`Tags: ${v.tags.join(', ')}`] : [])];
+  if (v.valid)
+    return { stdout: `Workflow '${v.workflow}' is valid\n${about.map((l) => `${l}\n`).join('')}`, stderr: warnings };
   return { stdout: '', stderr: v.errors.map((e) => `${formatIssue(e)}\n`).join('') + warnings };
 }
 

@@ -11,6 +11,8 @@ export function renderWorkflowHelp(workflow: Workflow | undefined, usage: string
     return jsonLine({
       workflow: workflow?.name,
       description: workflow?.description,
+      ...(workflow?.author ? { author: workflow.author } : {}),
+      ...(workflow?.tags?.length ? { tags: workflow.tags } : {}),
       inputs: (workflow?.inputs ?? []).map((i) => ({
         name: i.name,
         type: i.type ?? 'string',
@@ -25,6 +27,8 @@ export function renderWorkflowHelp(workflow: Workflow | undefined, usage: string
   const head = [
     `Workflow: ${workflow.name}`,
     ...(workflow.description ? [`Description: ${workflow.description}`] : []),
+    ...(workflow.author ? [`Author: ${workflow.author}`] : []),
+    ...(workflow.tags?.length ? [`Tags: ${workflow.tags.join(', ')}`] : []),
   ];
   const rows = workflow.inputs.map((i) => [
     i.name,

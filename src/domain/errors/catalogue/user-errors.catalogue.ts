@@ -102,6 +102,10 @@ export const USER_ERRORS: Record<GeneralUserCode, CatalogueText> = {
     '`awf error` was given a code that is not in the catalogue, and no code starts with it.',
     'Run `awf error` for the whole catalogue; codes look like USER.INPUT.VALIDATION_FAILED.',
   ),
+  [C.ENV_MISSING]: entry(
+    "An environment variable the workflow's `env:` list names is not set (or is empty), so the run does not start.",
+    'Export it before `awf run` (the message lists every missing one), or remove it from `env:`.',
+  ),
   [C.GITHUB_NO_TOKEN]: entry(
     'A `github.*` operation found no GitHub token: GH_TOKEN and GITHUB_TOKEN are unset, and `gh auth token` gave none.',
     'Export GITHUB_TOKEN (or GH_TOKEN) with a token that may read/write the repository, or run `gh auth login`.',

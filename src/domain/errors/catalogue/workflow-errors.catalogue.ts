@@ -15,6 +15,11 @@ export const WORKFLOW_ERRORS: Record<CodesOf<'WORKFLOW'>, CatalogueText> = {
     'A key awf does not know, at the top of the workflow or in a step, often a typo; it is ignored (a warning unless --strict).',
     'Correct or remove it; the message suggests the closest known key.',
   ),
+  [C.WORKFLOW_NO_EFFECT]: entry(
+    'A key AWF accepts but never acts on (`depends_on`, `capture`): it does nothing in awf either (a warning unless --strict).',
+    'Remove it; the message names what does the job (on_success and parallel steps; {{.states.<step>.Output}}).',
+    C.WORKFLOW_UNKNOWN_FIELD,
+  ),
   [C.WORKFLOW_MISSING_FIELD]: entry(
     "A required field is missing (a step's `command`, an agent's `provider` or `prompt`, `states.initial`, an input's `name`).",
     'Add the field at the path the message names.',

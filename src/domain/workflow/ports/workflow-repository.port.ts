@@ -8,6 +8,8 @@ export interface WorkflowSummary {
   source: string;
   version?: string;
   description?: string;
+  author?: string;
+  tags?: string[];
 }
 
 export interface LoadedWorkflow {
