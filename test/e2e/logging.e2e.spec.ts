@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { REPO_ROOT, runAwf, scratchDir } from '../support/cli';
 
 // A command step and an agent step whose script agent drives its real `awf mcp-serve`.
-const WORKFLOW = readFileSync(resolve(REPO_ROOT, 'test/fixtures/workflows/review-with-tools.yaml'), 'utf8');
+const WORKFLOW = readFileSync(resolve(REPO_ROOT, 'test/fixtures/telemetry/review-with-tools.yaml'), 'utf8');
 
 const jsonLines = (text: string) => text.split('\n').filter((l) => l.startsWith('{"level":'));
 

@@ -7,7 +7,7 @@ import { startOtlpReceiver, type OtlpReceiver, type ReceivedMetric } from '../su
 import { runAwfAsync } from '../support/telemetry-serve';
 
 /** The review workflow (its agent step drives its real `awf mcp-serve`: two Reads and a Grep). */
-const WORKFLOW = readFileSync(resolve(REPO_ROOT, 'test/fixtures/workflows/review-with-tools.yaml'), 'utf8');
+const WORKFLOW = readFileSync(resolve(REPO_ROOT, 'test/fixtures/telemetry/review-with-tools.yaml'), 'utf8');
 
 function project(): { dir: string; cleanup: () => void } {
   const p = scratchDir({ 'notes.txt': 'hello\n', '.awf/config.yaml': 'policy:\n  tools: {deny: [Grep]}\n' });
