@@ -14,6 +14,7 @@ describe('examples/', () => {
     'examples/plugins/workflow.yaml',
     'examples/plugins/operations.yaml',
     'examples/files-project/.awf/workflows/files.yaml',
+    'examples/files-project/.awf/workflows/reuse.yaml',
   ];
 
   it('ships the three kinds of example the guide describes', () => {
@@ -143,6 +144,14 @@ describe('examples/ that run offline', () => {
     const escaping = files(['--input', 'topic=@prompts/../workflows/files.yaml']);
     expect(escaping.stderr).toContain('[USER.INPUT.INVALID_FORMAT]');
     expect(escaping.status).toBe(1);
+  }, 150_000);
+
+  it('files-project reuse: a step template with parameters, an agent with a role and a skill', () => {
+    const cwd = join(REPO_ROOT, 'examples/files-project');
+    const r = runAwf(['run', 'reuse', '--input', 'topic=release notes for 2.0'], { cwd, timeout: 120_000 });
+    expect(r.stdout).toBe('4 words\n');
+    expect(r.stderr).not.toContain('warning');
+    expect(r.status).toBe(0);
   }, 150_000);
 
   it('hooks.yaml: hooks in order on success, and workflow_error with .error on failure', () => {

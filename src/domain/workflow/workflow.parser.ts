@@ -39,6 +39,15 @@ export function parseWorkflow(
     return { issues: [issue(ErrorCodes.WORKFLOW_YAML_SYNTAX, '', 'a workflow file must be a YAML mapping')] };
   const { doc, issues } = expandStepTemplates(source, templates) as { doc: Raw; issues: ValidationIssue[] };
   issues.push(...checkUnknownKeys(doc));
+  if (doc.plugins !== undefined && doc.plugins !== null)
+    issues.push(
+      issue(
+        ErrorCodes.WORKFLOW_INVALID_FIELD,
+        'plugins',
+        'plugins: names aliases for plugin step types (type: <alias>.<step>), which awf does not run; it has no effect',
+        'warning',
+      ),
+    );
   const name = str(doc.name);
   if (!name) issues.push(issue(ErrorCodes.WORKFLOW_MISSING_FIELD, 'name', 'required field missing'));
   const inputs = parseInputs(doc.inputs, issues);
