@@ -16,8 +16,6 @@ const VALID_FIXTURES = new Set([
   'mcp-proxy-disabled-empty.yaml',
   'mcp-proxy-empty-block.yaml',
   'mcp-proxy-on-command-step.yaml',
-  // A whole valid workflow that logging.e2e and telemetry-otel-env.e2e run.
-  'review-with-tools.yaml',
 ]);
 /** Also run through `awf run`, not only `awf validate` (each CLI start costs seconds on a loaded machine). */
 const ALSO_RUN = new Set([
