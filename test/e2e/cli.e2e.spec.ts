@@ -63,10 +63,10 @@ describe('extension modules from .awf/config.yaml', () => {
     }
   });
 
-  it('reports an extension that cannot be loaded with a coded error', () => {
+  it('reports an extension that cannot be loaded with a coded error (to commands that read the project)', () => {
     const project = projectWithExtensions(['./does-not-exist.js']);
     try {
-      const result = runAwf(['--version'], { cwd: project.dir });
+      const result = runAwf(['list'], { cwd: project.dir });
       expect(result.status).toBe(1);
       expect(result.stderr).toContain(
         '[USER.CONFIG.EXTENSION_LOAD_FAILED] cannot load extension "./does-not-exist.js"',
@@ -80,7 +80,7 @@ describe('extension modules from .awf/config.yaml', () => {
     const project = projectWithExtensions([]);
     try {
       writeFileSync(join(project.dir, '.awf/config.yaml'), 'extensions: [unclosed\n');
-      const result = runAwf(['--version'], { cwd: project.dir });
+      const result = runAwf(['list'], { cwd: project.dir });
       expect(result.status).toBe(1);
       expect(result.stderr).toMatch(/^\[USER\.CONFIG\.INVALID\] .*config\.yaml is not valid YAML/);
     } finally {
