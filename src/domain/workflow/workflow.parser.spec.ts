@@ -300,7 +300,7 @@ describe('top-level plugins (AWF: aliases for plugin step types)', () => {
   it('warns that it has no effect, since awf runs no plugin step types', () => {
     const { issues } = load('name: p\nplugins: {pg: database}\nstates: {initial: d, d: {type: terminal}}\n');
     expect(issues.map((i) => `${i.severity} ${i.code} ${i.path}`)).toEqual([
-      'warning WORKFLOW.PARSE.INVALID_FIELD plugins',
+      'warning WORKFLOW.PARSE.NO_EFFECT plugins',
     ]);
   });
 });

@@ -42,7 +42,7 @@ export function parseWorkflow(
   if (doc.plugins !== undefined && doc.plugins !== null)
     issues.push(
       issue(
-        ErrorCodes.WORKFLOW_INVALID_FIELD,
+        ErrorCodes.WORKFLOW_NO_EFFECT,
         'plugins',
         'plugins: names aliases for plugin step types (type: <alias>.<step>), which awf does not run; it has no effect',
         'warning',
