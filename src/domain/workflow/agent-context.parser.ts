@@ -1,6 +1,7 @@
 import { ErrorCodes } from '../errors/error-codes';
 import { type ValidationIssue, issue } from './validation-issue.model';
 import type { AgentStep, SkillRef } from './workflow.model';
+import { isMap } from './raw-yaml';
 
 /**
  * An agent step's `role` (a name in the role directories, or a path: anything with a `/` or
@@ -35,8 +36,4 @@ export function parseAgentContext(
   });
   if (skills.length) out.skills = skills;
   return out;
-}
-
-function isMap(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

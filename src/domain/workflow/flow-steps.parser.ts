@@ -13,8 +13,8 @@ import {
   type WorkflowHooks,
   type WorkflowOutput,
 } from './workflow.model';
+import { isMap, type Raw } from './raw-yaml';
 
-type Raw = Record<string, unknown>;
 /** The fields every step shares, already parsed by workflow.parser.ts. */
 type Base = Omit<ParallelStep, 'type' | 'branches' | 'strategy' | 'maxConcurrent'>;
 
@@ -247,8 +247,4 @@ function stringMap(raw: unknown, at: string, issues: ValidationIssue[]): Record<
 function text(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
   return typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
-}
-
-function isMap(value: unknown): value is Raw {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,8 +1,7 @@
 import { ErrorCodes } from '../errors/error-codes';
 import { closest } from './unknown-keys.rules';
 import { type ValidationIssue, issue } from './validation-issue.model';
-
-type Raw = Record<string, unknown>;
+import { isMap, type Raw } from './raw-yaml';
 
 /** A template file found by name, or the directories where it was looked for. */
 export type StepTemplateLookup =
@@ -185,8 +184,4 @@ function substitute(value: unknown, values: Raw, undeclared: Set<string>): unkno
 function asText(value: unknown): string {
   if (value === undefined || value === null) return '';
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
-}
-
-function isMap(value: unknown): value is Raw {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

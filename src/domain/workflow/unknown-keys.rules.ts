@@ -1,8 +1,7 @@
 import { ErrorCodes } from '../errors/error-codes';
 import { type KeySchema, STEP_KEYS, stepSchema, WORKFLOW_SCHEMA } from './known-keys';
 import { type ValidationIssue, issue } from './validation-issue.model';
-
-type Raw = Record<string, unknown>;
+import { isMap, type Raw } from './raw-yaml';
 
 /**
  * AWF ignores keys it does not know, so `retyr:` silently turns retries off. This walk reports
@@ -108,8 +107,4 @@ function editDistance(a: string, b: string): number {
     }
   }
   return d[a.length][b.length];
-}
-
-function isMap(value: unknown): value is Raw {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
