@@ -18,7 +18,7 @@ import { describeEach, PLAIN, SNAPSHOT } from '../support/launch-paths';
 import { connectMcpServe, type McpSession } from '../support/mcp-client';
 import { BUBBLEWRAP, reportMissing } from '../support/optional-tools';
 import { findExecutable } from '../../src/infrastructure/tools/executable.lookup';
-import { awf, workflowProject } from './workflow-support';
+import { awf, policedWorkflow, workflowProject } from './workflow-support';
 
 /**
  * Issue 21 item 5: `limits.bash_sandbox` runs every Bash call under bubblewrap. The "present"
@@ -238,25 +238,12 @@ describe('Bash sandbox asked for where bubblewrap is missing or cannot run', () 
 });
 
 /** A script-agent step whose policy turns the sandbox on: what a workflow author writes. */
-const SANDBOXED_STEP = `name: boxed
-states:
-  initial: work
-  work:
-    type: agent
-    provider: script
-    prompt: unused
-    mcp_proxy:
-      enable: true
-      policy:
-        bash_sandbox: true
-    options:
-      calls:
-        - tool: Bash
-          args: {command: "touch /etc/awf-bwrap-run || echo refused; ls /proc | grep -c '^[0-9]'"}
-          expect: refused
-    on_success: done
-  done: {type: terminal}
-`;
+const SANDBOXED_STEP = policedWorkflow(
+  'bash_sandbox: true',
+  `- tool: Bash
+  args: {command: "touch /etc/awf-bwrap-run || echo refused; ls /proc | grep -c '^[0-9]'"}
+  expect: refused`,
+);
 
 describe('awf run with the policy key bash_sandbox', () => {
   it('fails the step before the agent starts when bubblewrap is missing, with the code and how to install it', () => {

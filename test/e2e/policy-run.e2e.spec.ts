@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AWF_MAIN } from '../support/cli';
-import { awf, workflowProject } from './workflow-support';
+import { awf, policedWorkflow as workflow, workflowProject } from './workflow-support';
 
 jest.setTimeout(120_000);
 
@@ -11,25 +11,6 @@ const DEFAULTS = `policy:
   paths: {deny: [".env"]}
   bash: {allow: ["echo *", "ls*"], deny: ["curl *"]}
   budgets: {calls: 20}
-`;
-
-/** A script agent whose calls go through the step's policy; every expectation is the agent's view. */
-const workflow = (policy: string, calls: string) => `name: guarded
-states:
-  initial: work
-  work:
-    type: agent
-    provider: script
-    prompt: unused
-    mcp_proxy:
-      enable: true
-      policy:
-${policy.replace(/^/gm, '        ')}
-    options:
-      calls:
-${calls.replace(/^/gm, '        ')}
-    on_success: done
-  done: {type: terminal}
 `;
 
 const CALLS = `- tool: Bash

@@ -30,3 +30,22 @@ export { processesWith } from '../support/run-watch';
 export function awf(args: string[], options: Parameters<typeof runAwf>[1] = {}): ReturnType<typeof runAwf> {
   return runAwf(args, { ...options, timeout: 100_000 });
 }
+
+/** A script agent whose calls go through the step's policy; every expectation is the agent's view. */
+export const policedWorkflow = (policy: string, calls: string): string => `name: guarded
+states:
+  initial: work
+  work:
+    type: agent
+    provider: script
+    prompt: unused
+    mcp_proxy:
+      enable: true
+      policy:
+${policy.replace(/^/gm, '        ')}
+    options:
+      calls:
+${calls.replace(/^/gm, '        ')}
+    on_success: done
+  done: {type: terminal}
+`;
