@@ -1,33 +1,23 @@
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { connectMcpServe } from '../support/mcp-client';
 import { CHANGING_TOOLS_SERVER } from '../support/upstream-servers';
-import { workflowProject } from './workflow-support';
+import { withUpstreamServe } from './upstream-serve';
 
 jest.setTimeout(180_000);
 
 describe("an upstream server's tools/list_changed, through awf mcp-serve", () => {
   it('is passed on to the client, and the new list is served with the step policy applied', async () => {
-    const p = workflowProject();
-    try {
-      const session = await connectMcpServe(
-        p.dir,
-        {
-          intercept_builtins: false,
-          root_dir: p.dir,
-          upstreams: [{ name: 'changing', command: process.execPath, args: [CHANGING_TOOLS_SERVER] }],
-          policy: { layers: [{ origin: 'step agent', tools: { deny: ['changing_secret_*'] } }] },
-        },
-        { env: p.env },
-      );
-      let changes = 0;
-      let told: () => void = () => undefined;
-      session.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-        changes++;
-        told();
-      });
-      const nextChange = () => new Promise<void>((resolve) => (told = resolve));
-      const names = async () => (await session.client.listTools()).tools.map((t) => t.name);
-      try {
+    await withUpstreamServe(
+      { name: 'changing', command: process.execPath, args: [CHANGING_TOOLS_SERVER] },
+      'changing_secret_*',
+      async (session) => {
+        let changes = 0;
+        let told: () => void = () => undefined;
+        session.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+          changes++;
+          told();
+        });
+        const nextChange = () => new Promise<void>((resolve) => (told = resolve));
+        const names = async () => (await session.client.listTools()).tools.map((t) => t.name);
         expect(session.client.getServerCapabilities()?.tools?.listChanged).toBe(true);
         expect(await names()).toEqual(['changing_add_tool', 'changing_remove_tool']);
 
@@ -53,11 +43,7 @@ describe("an upstream server's tools/list_changed, through awf mcp-serve", () =>
         await change;
         expect(await names()).toEqual(['changing_add_tool', 'changing_remove_tool']);
         expect(changes).toBe(3);
-      } finally {
-        await session.close();
-      }
-    } finally {
-      p.cleanup();
-    }
+      },
+    );
   });
 });

@@ -1,31 +1,19 @@
-import { connectMcpServe } from '../support/mcp-client';
 import { SERVER_EVERYTHING } from '../support/upstream-servers';
-import { workflowProject } from './workflow-support';
+import { withUpstreamServe } from './upstream-serve';
 
 jest.setTimeout(180_000);
 
 describe("the step policy applies to an upstream server's tools as to the built-ins", () => {
   it('a policy denying everything_get-sum hides it from tools/list and refuses a call to it', async () => {
-    const p = workflowProject();
-    try {
-      const session = await connectMcpServe(
-        p.dir,
-        {
-          intercept_builtins: false,
-          root_dir: p.dir,
-          upstreams: [
-            {
-              name: 'everything',
-              command: process.execPath,
-              args: [SERVER_EVERYTHING, 'stdio'],
-              expose: ['echo', 'get-sum'],
-            },
-          ],
-          policy: { layers: [{ origin: 'step agent', tools: { deny: ['everything_get-sum'] } }] },
-        },
-        { env: p.env },
-      );
-      try {
+    await withUpstreamServe(
+      {
+        name: 'everything',
+        command: process.execPath,
+        args: [SERVER_EVERYTHING, 'stdio'],
+        expose: ['echo', 'get-sum'],
+      },
+      'everything_get-sum',
+      async (session) => {
         const { tools } = await session.client.listTools();
         expect(tools.map((t) => t.name)).toEqual(['everything_echo']);
         expect(
@@ -36,11 +24,7 @@ describe("the step policy applies to an upstream server's tools as to the built-
           .catch((e: Error) => ({ isError: true, content: [{ text: e.message }] }));
         expect(denied.isError).toBe(true);
         expect(JSON.stringify(denied.content)).toContain('POLICY.TOOL_DENIED');
-      } finally {
-        await session.close();
-      }
-    } finally {
-      p.cleanup();
-    }
+      },
+    );
   });
 });

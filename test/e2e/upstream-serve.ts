@@ -1,0 +1,33 @@
+import { connectMcpServe, type McpSession } from '../support/mcp-client';
+import { workflowProject } from './workflow-support';
+
+/**
+ * `awf mcp-serve` of a fresh project serving one upstream server (no built-ins) under a step
+ * policy that denies `deny`, for the length of `use`: session and project are gone after it.
+ */
+export async function withUpstreamServe(
+  upstream: Record<string, unknown>,
+  deny: string,
+  use: (session: McpSession) => Promise<void>,
+): Promise<void> {
+  const p = workflowProject();
+  try {
+    const session = await connectMcpServe(
+      p.dir,
+      {
+        intercept_builtins: false,
+        root_dir: p.dir,
+        upstreams: [upstream],
+        policy: { layers: [{ origin: 'step agent', tools: { deny: [deny] } }] },
+      },
+      { env: p.env },
+    );
+    try {
+      await use(session);
+    } finally {
+      await session.close();
+    }
+  } finally {
+    p.cleanup();
+  }
+}
