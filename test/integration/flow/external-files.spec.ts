@@ -2,14 +2,10 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Injectable, Module } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
-import { WorkflowService } from '../../../src/application/workflow/workflow.service';
 import type { AgentProvider, AgentRunRequest, AgentRunResult } from '../../../src/domain/ports/agent-provider.port';
 import { ProvidesAgent } from '../../../src/domain/ports/markers';
 import type { RunReport } from '../../../src/domain/workflow/run-report.model';
-import { ProjectConfigModule } from '../../../src/infrastructure/config/project-config.module';
-import { CoreModule } from '../../../src/infrastructure/core/core.module';
-import { WorkflowModule } from '../../../src/infrastructure/workflow/workflow.module';
+import { wiredWorkflowService } from '../../support/wired-workflow-service';
 
 /** An agent whose answer is the prompt it was handed: what prompt_file delivered. */
 @Injectable()
@@ -26,8 +22,6 @@ class EchoPromptAgent implements AgentProvider {
 class EchoPromptModule {}
 
 describe('script_file, prompt_file, @prompts/ inputs and .awf dirs, Nest-wired over real files and a real shell', () => {
-  let service: WorkflowService;
-  let close: () => Promise<void>;
   let root: string;
   let project: string;
   let config: string;
@@ -37,15 +31,7 @@ describe('script_file, prompt_file, @prompts/ inputs and .awf dirs, Nest-wired o
     writeFileSync(path, text);
   };
 
-  beforeAll(async () => {
-    const app = await Test.createTestingModule({
-      imports: [ProjectConfigModule.forRoot(), CoreModule, WorkflowModule, EchoPromptModule],
-    }).compile();
-    await app.init();
-    service = app.get(WorkflowService);
-    close = () => app.close();
-  });
-  afterAll(() => close());
+  const wired = wiredWorkflowService([EchoPromptModule]);
   beforeEach(() => {
     root = mkdtempSync(join(tmpdir(), 'awf-flow-files-'));
     project = join(root, 'project');
@@ -62,7 +48,7 @@ describe('script_file, prompt_file, @prompts/ inputs and .awf dirs, Nest-wired o
   function run(yaml: string, inputs: Record<string, string> = {}): Promise<RunReport> {
     const file = join(project, '.awf', 'workflows', 'wf.yaml');
     put(file, yaml);
-    return service.run({
+    return wired.service.run({
       target: file,
       inputs,
       signal: new AbortController().signal,
@@ -144,7 +130,7 @@ describe('script_file, prompt_file, @prompts/ inputs and .awf dirs, Nest-wired o
         `  b: {type: agent, provider: echo_prompt, prompt_file: big.md, on_success: c}\n` +
         `  c: {type: step, command: 'echo', dir: x, on_success: done}\n  done: {type: terminal}\n`,
     );
-    const v = await service.validate(file);
+    const v = await wired.service.validate(file);
     expect(v.errors.map((e) => `${e.code} ${e.path}`)).toEqual([
       'USER.INPUT.MISSING_FILE states.a.script_file',
       'USER.INPUT.FILE_TOO_LARGE states.b.prompt_file',
@@ -169,7 +155,7 @@ describe('script_file, prompt_file, @prompts/ inputs and .awf dirs, Nest-wired o
         `  c: {type: agent, provider: echo_prompt, mode: conversation, prompt_file: bad.sh, on_success: done}\n` +
         `  done: {type: terminal}\n`,
     );
-    const v = await service.validate(file);
+    const v = await wired.service.validate(file);
     expect(v.errors.map((e) => `${e.code} ${e.path}`)).toEqual(
       expect.arrayContaining([
         `WORKFLOW.TEMPLATE.UNDEFINED_REFERENCE states.a.script_file (${join(project, '.awf', 'workflows', 'bad.sh')})`,

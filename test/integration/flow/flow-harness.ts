@@ -1,21 +1,20 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Test } from '@nestjs/testing';
-import { WorkflowService } from '../../../src/application/workflow/workflow.service';
+import type { WorkflowService } from '../../../src/application/workflow/workflow.service';
 import type { RunObserver } from '../../../src/domain/workflow/ports/run-observer.port';
 import type { RunReport } from '../../../src/domain/workflow/run-report.model';
 export { processesWith } from '../../e2e/workflow-support';
-import { CoreModule } from '../../../src/infrastructure/core/core.module';
-import { ProjectConfigModule } from '../../../src/infrastructure/config/project-config.module';
-import { WorkflowModule } from '../../../src/infrastructure/workflow/workflow.module';
+import { wiredWorkflowService } from '../../support/wired-workflow-service';
 
 /** A Nest-wired WorkflowService over a real shell, with a scratch dir per test and a recording observer. */
 export function flowHarness() {
+  const wired = wiredWorkflowService();
   const h = {
-    service: undefined as unknown as WorkflowService,
+    get service(): WorkflowService {
+      return wired.service;
+    },
     dir: '',
-    close: async () => {},
     lines: [] as string[],
     /** Writes `files` (name → text) into the scratch dir, then runs `wf.yaml` (or `target`). */
     async run(
@@ -49,15 +48,6 @@ export function flowHarness() {
     read: (name: string) => readFileSync(join(h.dir, name), 'utf8'),
     files: () => readdirSync(h.dir),
   };
-  beforeAll(async () => {
-    const app = await Test.createTestingModule({
-      imports: [ProjectConfigModule.forRoot(), CoreModule, WorkflowModule],
-    }).compile();
-    await app.init();
-    h.service = app.get(WorkflowService);
-    h.close = () => app.close();
-  });
-  afterAll(() => h.close());
   beforeEach(() => {
     h.dir = mkdtempSync(join(tmpdir(), 'awf-flow-'));
     h.lines = [];

@@ -1,12 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Test } from '@nestjs/testing';
-import { WorkflowService } from '../../../src/application/workflow/workflow.service';
 import type { GateDecision, StepGate, StepPreview } from '../../../src/domain/workflow/ports/step-gate.port';
-import { CoreModule } from '../../../src/infrastructure/core/core.module';
-import { ProjectConfigModule } from '../../../src/infrastructure/config/project-config.module';
-import { WorkflowModule } from '../../../src/infrastructure/workflow/workflow.module';
+import { wiredWorkflowService } from '../../support/wired-workflow-service';
 
 const WF = `
 name: modes
@@ -34,18 +30,8 @@ function scripted(answers: GateDecision[], edits: Record<string, string> = {}): 
 }
 
 describe('run modes, Nest-wired, real shell: --interactive gate, -s, --dry-run', () => {
-  let service: WorkflowService;
   let dir: string;
-  let close: () => Promise<void>;
-  beforeAll(async () => {
-    const app = await Test.createTestingModule({
-      imports: [ProjectConfigModule.forRoot(), CoreModule, WorkflowModule],
-    }).compile();
-    await app.init();
-    service = app.get(WorkflowService);
-    close = () => app.close();
-  });
-  afterAll(() => close());
+  const wired = wiredWorkflowService();
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'awf-modes-'));
     writeFileSync(join(dir, 'wf.yaml'), WF);
@@ -63,7 +49,7 @@ describe('run modes, Nest-wired, real shell: --interactive gate, -s, --dry-run',
 
   it('shows each step with its command interpolated by the states so far; skip and retry route the run', async () => {
     const gate = scripted(['continue', 'retry', 'continue', 'continue', 'skip']);
-    const report = await service.run({ ...base(), gate });
+    const report = await wired.service.run({ ...base(), gate });
     expect(report.status).toBe('success');
     // a, then at b: retry a, then b, then c skipped.
     expect(trace()).toBe('a world\na world\nb A\n');
@@ -80,26 +66,26 @@ describe('run modes, Nest-wired, real shell: --interactive gate, -s, --dry-run',
   });
 
   it('abort cancels the run before the step; edit changes an input for the steps after', async () => {
-    expect((await service.run({ ...base(), gate: scripted(['continue', 'abort']) })).status).toBe('cancelled');
+    expect((await wired.service.run({ ...base(), gate: scripted(['continue', 'abort']) })).status).toBe('cancelled');
     expect(trace()).toBe('a world\n');
     rmSync(join(dir, 'trace'));
-    await service.run({ ...base(), gate: scripted([], { who: 'you' }) });
+    await wired.service.run({ ...base(), gate: scripted([], { who: 'you' }) });
     expect(trace()).toBe('a you\nb A\nc you\n');
   });
 
   it('-s runs one step on mocked states, with no routing and no workflow hooks', async () => {
     const mocks = { a: { Output: 'mocked', Stderr: '', ExitCode: 0, Status: 'success' as const } };
-    const report = await service.runStep({ ...base(), step: 'b', mocks });
+    const report = await wired.service.runStep({ ...base(), step: 'b', mocks });
     expect(report).toMatchObject({ status: 'success', output: 'B' });
     expect(report.steps.map((s) => s.name)).toEqual(['b']);
     expect(trace()).toBe('b mocked\n');
-    await expect(service.runStep({ ...base(), step: 'done', mocks: {} })).rejects.toMatchObject({
+    await expect(wired.service.runStep({ ...base(), step: 'done', mocks: {} })).rejects.toMatchObject({
       code: 'USER.CLI.INVALID_ARGS',
     });
   });
 
   it('--dry-run lists the plan breadth-first with what can be interpolated, and runs nothing', async () => {
-    const plan = await service.dryRun({ ...base(), inputs: { who: 'you' } });
+    const plan = await wired.service.dryRun({ ...base(), inputs: { who: 'you' } });
     expect(plan.inputs).toEqual([{ name: 'who', value: 'you', default: false }]);
     expect(plan.steps.map((s) => s.name)).toEqual(['a', 'b', 'c', 'done']);
     expect(plan.steps[0].command).toBe('echo "a $who" >> trace; printf A');
@@ -112,7 +98,7 @@ describe('run modes, Nest-wired, real shell: --interactive gate, -s, --dry-run',
   it('asks for a required input that has no value, when a prompt is given', async () => {
     writeFileSync(join(dir, 'req.yaml'), WF.replace('{name: who, default: world}', '{name: who, required: true}'));
     const asked: string[] = [];
-    await service.run({
+    await wired.service.run({
       ...base(),
       target: join(dir, 'req.yaml'),
       askInput: async (def) => (asked.push(def.name), 'typed'),

@@ -1,30 +1,16 @@
 import { join } from 'node:path';
-import { Test } from '@nestjs/testing';
-import { WorkflowService } from '../../../src/application/workflow/workflow.service';
 import { AgentsModule } from '../../../src/infrastructure/agents/agents.module';
-import { CoreModule } from '../../../src/infrastructure/core/core.module';
-import { ProjectConfigModule } from '../../../src/infrastructure/config/project-config.module';
-import { WorkflowModule } from '../../../src/infrastructure/workflow/workflow.module';
 import { renderValidation } from '../../../src/interfaces/cli/validation.renderer';
+import { wiredWorkflowService } from '../../support/wired-workflow-service';
 
 const FIXTURES = join(__dirname, '../../fixtures/workflows');
 
 /** The ADR 017 fixture list (awf-mcp-proxy.md §9 A), validated in-process as `awf validate` does. */
 describe('validate on the mcp_proxy fixtures', () => {
-  let service: WorkflowService;
-  let close: () => Promise<void>;
-  beforeAll(async () => {
-    const app = await Test.createTestingModule({
-      imports: [ProjectConfigModule.forRoot(), CoreModule, WorkflowModule, AgentsModule],
-    }).compile();
-    await app.init();
-    service = app.get(WorkflowService);
-    close = () => app.close();
-  });
-  afterAll(() => close());
+  const wired = wiredWorkflowService([AgentsModule]);
 
   const check = async (name: string) => {
-    const report = await service.validate(join(FIXTURES, `${name}.yaml`));
+    const report = await wired.service.validate(join(FIXTURES, `${name}.yaml`));
     return {
       report,
       lines: [...report.errors, ...report.warnings].map((i) => `${i.severity} [${i.code}] ${i.path}: ${i.message}`),

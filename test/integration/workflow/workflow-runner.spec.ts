@@ -1,27 +1,13 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Test } from '@nestjs/testing';
-import { WorkflowService } from '../../../src/application/workflow/workflow.service';
 import type { RunReport } from '../../../src/domain/workflow/run-report.model';
-import { CoreModule } from '../../../src/infrastructure/core/core.module';
-import { ProjectConfigModule } from '../../../src/infrastructure/config/project-config.module';
-import { WorkflowModule } from '../../../src/infrastructure/workflow/workflow.module';
+import { wiredWorkflowService } from '../../support/wired-workflow-service';
 
 describe('WorkflowService.run, Nest-wired, real shell', () => {
-  let service: WorkflowService;
   let dir: string;
-  let close: () => Promise<void>;
 
-  beforeAll(async () => {
-    const app = await Test.createTestingModule({
-      imports: [ProjectConfigModule.forRoot(), CoreModule, WorkflowModule],
-    }).compile();
-    await app.init();
-    service = app.get(WorkflowService);
-    close = () => app.close();
-  });
-  afterAll(() => close());
+  const wired = wiredWorkflowService();
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'awf-runner-'))));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -33,7 +19,7 @@ describe('WorkflowService.run, Nest-wired, real shell', () => {
     const file = join(dir, 'wf.yaml');
     writeFileSync(file, yaml);
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
-    return await service.run({ target: file, inputs, signal, cwd: dir, env, runsDir: join(dir, 'runs') });
+    return await wired.service.run({ target: file, inputs, signal, cwd: dir, env, runsDir: join(dir, 'runs') });
   }
   const names = (r: RunReport) => r.steps.map((s) => `${s.name}:${s.status}`);
 
