@@ -33,11 +33,7 @@ type Warn = (fields: object, message: string) => void;
  * written to a file. Everything else comes resolved in `target`.
  */
 export function otlpExporter<E extends OtlpExporter<never>>(signal: OtlpSignal, target: OtlpTarget, warn: Warn): E {
-  const timeoutMillis = target.timeoutMs ?? DEFAULT_EXPORT_TIMEOUT_MS;
-  return guardOf(signal, target, warn).wrap(
-    exporterOf(signal, target, timeoutMillis),
-    signal === 'traces' ? 'spans' : 'metrics',
-  );
+  return guardOf(signal, target, warn).wrap(exporterOf(signal, target), signal === 'traces' ? 'spans' : 'metrics');
 }
 
 /**
@@ -49,14 +45,15 @@ export function collectorAnswers(signal: OtlpSignal, target: OtlpTarget, warn: W
   return guardOf(signal, target, warn).admit();
 }
 
+const timeoutOf = (target: OtlpTarget): number => target.timeoutMs ?? DEFAULT_EXPORT_TIMEOUT_MS;
+
 function guardOf(signal: OtlpSignal, target: OtlpTarget, warn: Warn) {
-  const timeoutMillis = target.timeoutMs ?? DEFAULT_EXPORT_TIMEOUT_MS;
   const probeTarget = { url: target.endpoint, protocol: target.protocol, signal };
-  return collectorGuard(probeTarget, Math.min(PROBE_MS, timeoutMillis), warn);
+  return collectorGuard(probeTarget, Math.min(PROBE_MS, timeoutOf(target)), warn);
 }
 
-function exporterOf<E>(signal: OtlpSignal, target: OtlpTarget, timeoutMillis: number): E {
-  const options = { url: target.endpoint, timeoutMillis };
+function exporterOf<E>(signal: OtlpSignal, target: OtlpTarget): E {
+  const options = { url: target.endpoint, timeoutMillis: timeoutOf(target) };
   const grpc = target.protocol === 'grpc';
   const exporter =
     signal === 'traces'
