@@ -167,6 +167,7 @@ export const RUN_TIME_BUNDLES = {
       '@modelcontextprotocol/sdk/client/sse.js',
       '@modelcontextprotocol/sdk/client/stdio.js',
       '@modelcontextprotocol/sdk/shared/stdio.js',
+      '@modelcontextprotocol/sdk/types.js',
     ],
   },
 };

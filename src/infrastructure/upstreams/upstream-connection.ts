@@ -7,17 +7,13 @@ import type { ToolResult } from '../../domain/model/tool-result';
 import type { AppLogger } from '../../domain/ports/app-logger.port';
 import { DEFAULT_UPSTREAM_TIMEOUT_MS, type UpstreamServerSpec } from '../../domain/proxy/upstream-server';
 import { AWF_VERSION } from '../../version';
-import { type UpstreamSdk, upstreamSdk } from './upstream-sdk';
-import { UpstreamStdioTransport } from './upstream-stdio.transport';
 import { expandedServer } from '../../domain/proxy/upstream-variables';
+import { UpstreamCallError, type UpstreamCallOptions, UpstreamCalls } from './upstream-calls';
+import { bounded, connectRemote } from './upstream-remote';
+import { upstreamSdk } from './upstream-sdk';
+import { UpstreamStdioTransport } from './upstream-stdio.transport';
 
 const START_TIMEOUT_MS = 30_000;
-
-export interface UpstreamCallOptions {
-  signal: AbortSignal;
-  traceparent?: string;
-  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
-}
 
 /**
  * One connected upstream MCP server, through the SDK's `Client`: stdio (our transport, see
@@ -30,9 +26,7 @@ export class UpstreamConnection {
   private readonly listeners = new Set<() => void>();
   private closed = false;
   private log?: AppLogger;
-
-  private readonly progress = new Map<string, NonNullable<UpstreamCallOptions['onProgress']>>();
-  private nextToken = 0;
+  private calls?: UpstreamCalls;
 
   private constructor(
     readonly spec: UpstreamServerSpec,
@@ -40,30 +34,20 @@ export class UpstreamConnection {
     private readonly stdio?: UpstreamStdioTransport,
   ) {}
 
-  /**
-   * Progress is taken off the transport as it arrives. Through the SDK's `onprogress` the last
-   * notification before a result is lost: the SDK runs notification handlers a microtask
-   * later than it settles the response, whose progress handler is gone by then.
-   */
-  private tapProgress(): void {
+  /** Our calls' responses and progress are taken off the transport (ADR 237); the rest goes to the Client. */
+  private tap(): void {
     const transport = this.client.transport;
     const inner = transport?.onmessage;
     if (!transport || !inner) return;
+    const calls = new UpstreamCalls(transport, this.spec.timeout_ms ?? DEFAULT_UPSTREAM_TIMEOUT_MS);
+    this.calls = calls;
     transport.onmessage = (message, extra) => {
-      const m = message as {
-        method?: string;
-        params?: { progressToken?: unknown; progress?: number; total?: number; message?: string };
-      };
-      if (
-        m.method === 'notifications/progress' &&
-        typeof m.params?.progressToken === 'string' &&
-        m.params.progressToken.startsWith('awf-')
-      ) {
-        const { progressToken, ...progress } = m.params;
-        this.progress.get(progressToken)?.(progress as { progress: number });
-        return;
-      }
-      inner.call(transport, message, extra);
+      if (!calls.take(message)) inner.call(transport, message, extra);
+    };
+    const closed = transport.onclose;
+    transport.onclose = () => {
+      calls.closed();
+      closed?.call(transport);
     };
   }
 
@@ -101,10 +85,11 @@ export class UpstreamConnection {
         connection = new UpstreamConnection(spec, client(), stdio);
         await bounded(connection.client.connect(stdio, { timeout }), timeout, () => stdio.close());
       } else {
-        connection = await connectRemote(sdk, spec, new URL(server.url!), server.headers ?? {}, timeout, client, log);
+        const remote = await connectRemote(sdk, new URL(server.url!), server.headers ?? {}, timeout, client, log);
+        connection = new UpstreamConnection(spec, remote);
       }
       connection.log = log;
-      connection.tapProgress();
+      connection.tap();
       connection.tools = await connection.listAll(timeout);
       log.debug({ tools: connection.tools.length, pid: connection.stdio?.pid }, 'upstream server connected');
       return connection;
@@ -137,27 +122,11 @@ export class UpstreamConnection {
     return () => this.listeners.delete(listener);
   }
 
-  async call(name: string, args: Record<string, unknown>, options: UpstreamCallOptions): Promise<ToolResult> {
-    const timeout = this.spec.timeout_ms ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
-    const token = options.onProgress ? `awf-${++this.nextToken}` : undefined;
-    const params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, string> } = {
-      name,
-      arguments: args,
-    };
-    if (token || options.traceparent) {
-      params._meta = {};
-      if (options.traceparent) params._meta.traceparent = options.traceparent;
-      if (token) params._meta.progressToken = token;
-    }
-    if (token) this.progress.set(token, options.onProgress!);
-    try {
-      return (await this.client.callTool(params, undefined, {
-        signal: options.signal,
-        timeout,
-      })) as unknown as ToolResult;
-    } finally {
-      if (token) this.progress.delete(token);
-    }
+  /** Rejects with an UpstreamCallError when no result comes (timeout, cancellation, a crash, an error answer). */
+  call(name: string, args: Record<string, unknown>, options: UpstreamCallOptions): Promise<ToolResult> {
+    return this.calls
+      ? this.calls.call(name, args, options)
+      : Promise.reject(new UpstreamCallError('closed', 'not connected'));
   }
 
   /** Resolves when the server process has ended, or after `ms` (remote servers: at once). */
@@ -193,72 +162,23 @@ export class UpstreamConnection {
     for (const listener of this.listeners) listener();
   }
 
+  /**
+   * Every page, by the Client's plain request: its `listTools` would also compile a validator
+   * for each output schema, for a `callTool` we do not use (ADR 237).
+   */
   private async listAll(timeout: number): Promise<Tool[]> {
+    const schema = upstreamSdk().ListToolsResultSchema;
     const tools: Tool[] = [];
     let cursor: string | undefined;
     do {
-      const page = await this.client.listTools(cursor ? { cursor } : undefined, { timeout });
+      const page = await this.client.request(
+        { method: 'tools/list', params: cursor ? { cursor } : undefined },
+        schema,
+        { timeout },
+      );
       tools.push(...page.tools);
       cursor = page.nextCursor;
     } while (cursor);
     return tools;
-  }
-
-  static remote(spec: UpstreamServerSpec, client: Client): UpstreamConnection {
-    return new UpstreamConnection(spec, client);
-  }
-}
-
-/** Streamable HTTP first; a server that refuses it (a 4xx to the POST) is tried over legacy SSE. */
-async function connectRemote(
-  sdk: UpstreamSdk,
-  spec: UpstreamServerSpec,
-  url: URL,
-  headers: Record<string, string>,
-  timeout: number,
-  client: () => Client,
-  log: AppLogger,
-): Promise<UpstreamConnection> {
-  const requestInit = { headers };
-  const first = client();
-  try {
-    await bounded(first.connect(new sdk.StreamableHTTPClientTransport(url, { requestInit }), { timeout }), timeout);
-    return UpstreamConnection.remote(spec, first);
-  } catch (err) {
-    await first.close().catch(() => undefined);
-    const status = (err as { code?: unknown }).code;
-    if (err instanceof AwfError || !(typeof status === 'number' && status >= 400 && status < 500)) throw err;
-    log.debug({ reason: (err as Error).message }, 'Streamable HTTP refused; trying the legacy SSE transport');
-  }
-  const second = client();
-  await bounded(
-    second.connect(
-      new sdk.SSEClientTransport(url, {
-        requestInit,
-        eventSourceInit: {
-          fetch: (u, init) =>
-            fetch(u, { ...init, headers: { ...headers, ...(init?.headers as Record<string, string>) } }),
-        },
-      }),
-      { timeout },
-    ),
-    timeout,
-  );
-  return UpstreamConnection.remote(spec, second);
-}
-
-/** A start that does not finish within the server's timeout fails, naming it. */
-async function bounded<T>(promise: Promise<T>, ms: number, onTimeout?: () => Promise<void>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      void onTimeout?.();
-      reject(new Error(`no answer to initialize within ${ms} ms`));
-    }, ms);
-  });
-  try {
-    return await Promise.race([promise, timedOut]);
-  } finally {
-    clearTimeout(timer);
   }
 }

@@ -3,6 +3,7 @@ import type { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js
 import type { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
 
 /** The parts of the MCP SDK an upstream connection uses. */
 export interface UpstreamSdk {
@@ -11,6 +12,7 @@ export interface UpstreamSdk {
   SSEClientTransport: typeof SSEClientTransport;
   serializeMessage: typeof serializeMessage;
   getDefaultEnvironment: typeof getDefaultEnvironment;
+  ListToolsResultSchema: typeof ListToolsResultSchema;
 }
 
 let loaded: UpstreamSdk | undefined;
@@ -34,6 +36,9 @@ export function upstreamSdk(): UpstreamSdk {
     getDefaultEnvironment: (
       require('@modelcontextprotocol/sdk/client/stdio.js') as typeof import('@modelcontextprotocol/sdk/client/stdio.js')
     ).getDefaultEnvironment,
+    ListToolsResultSchema: (
+      require('@modelcontextprotocol/sdk/types.js') as typeof import('@modelcontextprotocol/sdk/types.js')
+    ).ListToolsResultSchema,
   };
   return loaded;
 }

@@ -14,6 +14,7 @@ import {
   upstreamPrefix,
   type UpstreamServerSpec,
 } from '../../domain/proxy/upstream-server';
+import { UpstreamCallError } from './upstream-calls';
 import type { UpstreamConnection } from './upstream-connection';
 import { UpstreamHost } from './upstream-host.service';
 import { maskedResult } from './upstream-result';
@@ -26,8 +27,6 @@ interface Route {
 
 /** How long a failed call waits for the server's exit to tell a crash from an error. */
 const EXIT_WAIT_MS = 300;
-/** The SDK's code for a request that timed out (ErrorCode.RequestTimeout). */
-const REQUEST_TIMEOUT = -32001;
 
 /**
  * The tools of the MCP servers a scope names (`upstreams`), as `<prefix><tool>`: every server
@@ -136,7 +135,7 @@ export class UpstreamToolProvider implements ToolProvider {
   ): Promise<ToolResult> {
     const server = connection.spec.name;
     if (signal.aborted) return errorResult(`${tool} was cancelled`);
-    if ((err as { code?: unknown }).code === REQUEST_TIMEOUT) {
+    if (err instanceof UpstreamCallError && err.kind === 'timeout') {
       const ms = connection.spec.timeout_ms ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
       return errorResult(
         `MCP server "${server}" did not answer ${tool} within ${ms} ms (its timeout); the call was cancelled`,

@@ -1,5 +1,5 @@
 import { Test, type TestingModule } from '@nestjs/testing';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildToolScope } from '../../../src/infrastructure/config/tool-scope.resolver';
@@ -24,6 +24,7 @@ import {
 jest.setTimeout(180_000);
 
 const node = process.execPath;
+const CANCEL_RECORDING = join(__dirname, '..', '..', 'fixtures', 'upstreams', 'cancel-recording.server.cjs');
 const everything: UpstreamServerSpec = { name: 'everything', command: node, args: [SERVER_EVERYTHING, 'stdio'] };
 
 describe('other MCP servers through the ToolRouter (UpstreamsModule wired by Nest)', () => {
@@ -157,6 +158,20 @@ describe('other MCP servers through the ToolRouter (UpstreamsModule wired by Nes
     const late = await d.call('slow_trigger-long-running-operation', { duration: 30, steps: 2 });
     expect(late).toMatchObject({ isError: true });
     expect(resultText(late)).toContain('did not answer slow_trigger-long-running-operation within 1500 ms');
+  });
+
+  it('passes a cancellation on to the server: its handler is aborted', async () => {
+    const log = join(dir, 'cancel.log');
+    const d = await dispatcher([
+      { name: 'patient', command: node, args: [CANCEL_RECORDING], env: { CANCEL_LOG: log } },
+    ]);
+    const controller = new AbortController();
+    const pending = d.call('patient_wait', {}, { signal: controller.signal });
+    await new Promise((r) => setTimeout(r, 300));
+    controller.abort();
+    expect(resultText(await pending)).toContain('patient_wait was cancelled');
+    for (let i = 0; i < 100 && !existsSync(log); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(readFileSync(log, 'utf8')).toBe('cancelled\n');
   });
 
   it('turns a crash mid-call into an isError naming the server, and the next call starts it again', async () => {
