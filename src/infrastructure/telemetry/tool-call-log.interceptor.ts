@@ -9,7 +9,8 @@ import { argsShape } from './args-shape';
 import { elapsedMs, INTERCEPTOR_ORDER, outcomeOf } from './tool-call-outcome';
 
 /**
- * One pino line `tool call` per call: info when it succeeded, warn when the tool failed.
+ * One pino line `tool call` per call, written just after the answer: info when it succeeded,
+ * warn when the tool failed.
  * Arguments are logged as their shape; `AWF_LOG_TOOL_ARGS=1` logs the values (still
  * passed through the secret masker, like every line). That variable is the running process's,
  * read when made or, in the startup snapshot's container, when the start binds it.
@@ -47,8 +48,13 @@ export class ToolCallLogInterceptor implements ToolCallInterceptor {
       args: this.logArgs ? call.args : undefined,
       args_shape: this.logArgs ? undefined : argsShape(call.args),
     };
-    if (status === 'error') this.logger.warn(fields, 'tool call');
-    else this.logger.info(fields, 'tool call');
+    // After the answer: the edge writes it a few promise hops from here, and a line written
+    // first made every call wait for its serialisation and for the reader of stderr to wake
+    // (ADR 237). Still this turn of the event loop, so nothing is lost to a normal exit.
+    setImmediate(() => {
+      if (status === 'error') this.logger.warn(fields, 'tool call');
+      else this.logger.info(fields, 'tool call');
+    });
     return result;
   }
 }

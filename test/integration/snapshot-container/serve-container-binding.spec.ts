@@ -82,6 +82,7 @@ describe('the serve container made while the startup snapshot is built', () => {
       .get<ToolRouterFactory>(TOOL_ROUTER_FACTORY)
       .open(buildToolScope({ version: 1, intercept_builtins: true, plugin_tools: [], root_dir: root }));
     await tools.call('Glob', { pattern: '*.none' });
+    await new Promise(setImmediate); // the "tool call" line follows the answer by one turn
     await tools.close();
     const line = info.mock.calls.find(([, msg]) => msg === 'tool call');
     expect(line?.[0]).toMatchObject({ tool: 'Glob', args: { pattern: '*.none' } }); // AWF_LOG_TOOL_ARGS=1 read after the build

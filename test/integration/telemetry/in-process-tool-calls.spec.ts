@@ -105,6 +105,7 @@ describe('the in-process path (openai_compatible): tool calls traced under the s
     const tools = await app.get<ToolRouterFactory>(TOOL_ROUTER_FACTORY).open(scope);
     const calls = Array.from({ length: 40 }, (_, n) => tools.call(n % 10 === 9 ? 'refuse' : 'count', { n }));
     await Promise.all(calls);
+    await new Promise(setImmediate); // the "tool call" lines follow the answers by one turn
     await tools.close();
     step.end();
     run.end();
