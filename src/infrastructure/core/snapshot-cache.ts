@@ -26,8 +26,12 @@ import { AWF_VERSION, versionText } from '../../version';
  */
 export const SNAPSHOT_BUNDLE = 'awf-snapshot.cjs';
 
-/** V8 flags the blob is built and run with (ADR 091); scripts/build-bundle.mjs uses the same. */
-export const SNAPSHOT_V8_FLAGS = ['--max-semi-space-size=4'];
+/**
+ * V8 flags the blob is built and run with; scripts/build-bundle.mjs uses the same. A small young
+ * generation (ADR 091), and functions optimised after a sixteenth of V8's default interrupt
+ * budget: a step's mcp-serve lives for hundreds of calls, not the millions the default is tuned for (ADR 237).
+ */
+export const SNAPSHOT_V8_FLAGS = ['--max-semi-space-size=4', '--interrupt-budget=4096'];
 
 /** A lock older than this is a builder that died: a build takes seconds. */
 const STALE_LOCK_MS = 120_000;
