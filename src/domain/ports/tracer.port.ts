@@ -9,9 +9,12 @@ export interface TraceSpan {
    */
   readonly traceparent: string | undefined;
   setAttributes(attributes: SpanAttributes): void;
-  /** Marks the span as failed; the message is masked before it leaves the process. */
-  fail(message: string): void;
-  end(): void;
+  /**
+   * Marks the span as failed; the message is masked before it leaves the process. `at`, like
+   * `end`'s: the `performance.now()` it happened at, when it is recorded later (after an answer).
+   */
+  fail(message: string, at?: number): void;
+  end(at?: number): void;
 }
 
 export interface StartSpanOptions {

@@ -98,14 +98,14 @@ class JsonLinesSpan implements TraceSpan {
     if (!this.ended) Object.assign(this.attributes, maskAttributes(attributes, this.tracer.mask));
   }
 
-  fail(message: string): void {
-    if (!this.ended) this.error = { message: this.tracer.mask(message), at: performance.now() };
+  fail(message: string, at = performance.now()): void {
+    if (!this.ended) this.error = { message: this.tracer.mask(message), at };
   }
 
-  end(): void {
+  end(at = performance.now()): void {
     if (this.ended) return;
     this.ended = true;
-    this.endedAt = performance.now();
+    this.endedAt = at;
     this.tracer.finish(this);
   }
 

@@ -49,16 +49,17 @@ class OtelSpan implements TraceSpan {
     if (!this.ended) this.span.setAttributes(maskAttributes(attributes, this.mask));
   }
 
-  fail(message: string): void {
+  /** `at` is a `performance.now()`, which OpenTelemetry takes as such (below half the time origin). */
+  fail(message: string, at?: number): void {
     if (this.ended) return;
     const masked = this.mask(message);
     this.span.setStatus({ code: this.api.SpanStatusCode.ERROR, message: masked });
-    this.span.addEvent('exception', { 'exception.message': masked });
+    this.span.addEvent('exception', { 'exception.message': masked }, at);
   }
 
-  end(): void {
+  end(at?: number): void {
     if (this.ended) return;
     this.ended = true;
-    this.span.end();
+    this.span.end(at);
   }
 }

@@ -5,6 +5,7 @@ import { InterceptsToolCalls } from '../../domain/ports/markers';
 import type { ToolCall, ToolCallInterceptor } from '../../domain/ports/tool-call-interceptor.port';
 import { APP_LOGGER } from '../../domain/ports/tokens';
 import { onProcess } from '../core/process-bound';
+import { afterAnswer } from './after-answer';
 import { argsShape } from './args-shape';
 import { elapsedMs, INTERCEPTOR_ORDER, outcomeOf } from './tool-call-outcome';
 
@@ -48,10 +49,7 @@ export class ToolCallLogInterceptor implements ToolCallInterceptor {
       args: this.logArgs ? call.args : undefined,
       args_shape: this.logArgs ? undefined : argsShape(call.args),
     };
-    // After the answer: the edge writes it a few promise hops from here, and a line written
-    // first made every call wait for its serialisation and for the reader of stderr to wake
-    // (ADR 237). Still this turn of the event loop, so nothing is lost to a normal exit.
-    setImmediate(() => {
+    afterAnswer(() => {
       if (status === 'error') this.logger.warn(fields, 'tool call');
       else this.logger.info(fields, 'tool call');
     });

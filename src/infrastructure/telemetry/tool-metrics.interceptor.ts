@@ -4,6 +4,7 @@ import { InterceptsToolCalls } from '../../domain/ports/markers';
 import { METRICS_RECORDER, type MetricsRecorder } from '../../domain/ports/metrics.port';
 import type { ToolCall, ToolCallInterceptor } from '../../domain/ports/tool-call-interceptor.port';
 import { INTERCEPTOR_ORDER } from './tool-call-outcome';
+import { afterAnswer } from './after-answer';
 
 /**
  * Counts every call (mcp.tool.calls, mcp.tool.errors, awf.policy.decisions) and its duration
@@ -30,13 +31,11 @@ export class ToolMetricsInterceptor implements ToolCallInterceptor {
       if (!result.isError) status = 'ok';
       return result;
     } finally {
-      this.metrics.toolCall({
-        tool: call.tool.name,
-        source: call.tool.source,
-        status,
-        durationMs: performance.now() - started,
-        ...(call.policy ? { policy: call.policy.decision } : {}),
-      });
+      const durationMs = performance.now() - started;
+      const policy = call.policy?.decision;
+      afterAnswer(() =>
+        this.metrics.toolCall({ tool: call.tool.name, source: call.tool.source, status, durationMs, policy }),
+      );
     }
   }
 }

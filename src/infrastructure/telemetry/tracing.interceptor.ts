@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ToolResult } from '../../domain/model/tool-result';
 import { InterceptsToolCalls } from '../../domain/ports/markers';
 import type { ToolCall, ToolCallInterceptor } from '../../domain/ports/tool-call-interceptor.port';
-import { type SpanAttributes, TRACER, type Tracer } from '../../domain/ports/tracer.port';
+import { type SpanAttributes, type TraceSpan, TRACER, type Tracer } from '../../domain/ports/tracer.port';
+import { afterAnswer } from './after-answer';
 import { argsShape } from './args-shape';
 import { elapsedMs, INTERCEPTOR_ORDER, outcomeOf } from './tool-call-outcome';
 
@@ -39,24 +40,31 @@ export class TracingInterceptor implements ToolCallInterceptor {
     const started = performance.now();
     try {
       const result = await next();
-      const { status, error } = outcomeOf(result, call.args);
-      const ended: SpanAttributes = { 'tool.duration_ms': elapsedMs(started), 'tool.status': status };
-      if (error) ended['tool.error'] = error;
-      if (call.policy) {
-        ended['policy.decision'] = call.policy.decision;
-        if (call.policy.code) ended['policy.code'] = call.policy.code;
-        if (call.policy.rule) ended['policy.rule'] = call.policy.rule;
-      }
-      span.setAttributes(ended);
-      if (error) span.fail(error);
+      const at = performance.now();
+      const durationMs = elapsedMs(started);
+      afterAnswer(() => this.finish(span, call, result, durationMs, at));
       return result;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       span.setAttributes({ 'tool.duration_ms': elapsedMs(started), 'tool.status': 'error', 'tool.error': message });
       span.fail(message);
-      throw err;
-    } finally {
       span.end();
+      throw err;
     }
+  }
+
+  /** Ends the span at `at`, when the call's result came, though it runs after the answer. */
+  private finish(span: TraceSpan, call: ToolCall, result: ToolResult, durationMs: number, at: number): void {
+    const { status, error } = outcomeOf(result, call.args);
+    const ended: SpanAttributes = { 'tool.duration_ms': durationMs, 'tool.status': status };
+    if (error) ended['tool.error'] = error;
+    if (call.policy) {
+      ended['policy.decision'] = call.policy.decision;
+      if (call.policy.code) ended['policy.code'] = call.policy.code;
+      if (call.policy.rule) ended['policy.rule'] = call.policy.rule;
+    }
+    span.setAttributes(ended);
+    if (error) span.fail(error, at);
+    span.end(at);
   }
 }
