@@ -34,6 +34,17 @@ describe('JsonLinesTracer', () => {
     expect(Math.abs(Date.parse(records[0].start) - Date.now())).toBeLessThan(60_000);
   });
 
+  it('ended later than it happened (after the answer), records the time it is given', async () => {
+    const { records, tracer: t } = tracer();
+    const span = t.startSpan('tool.call Read');
+    const at = performance.now();
+    await new Promise((r) => setTimeout(r, 60));
+    span.fail('boom', at);
+    span.end(at);
+    expect(records[0].duration_ms).toBeLessThan(50);
+    expect(Date.parse(records[0].events[0].time)).toBeLessThanOrEqual(Date.parse(records[0].start) + 50);
+  });
+
   it('nests a local child under its parent span and starts a new trace without a parent', () => {
     const { records, tracer: t } = tracer();
     const run = t.startSpan('workflow.run');
