@@ -42,7 +42,7 @@ describe('JsonLinesTracer', () => {
     span.fail('boom', at);
     span.end(at);
     expect(records[0].duration_ms).toBeLessThan(50);
-    expect(Date.parse(records[0].events[0].time)).toBeLessThanOrEqual(Date.parse(records[0].start) + 50);
+    expect(Date.parse(records[0].events?.[0]?.time ?? '')).toBeLessThanOrEqual(Date.parse(records[0].start) + 50);
   });
 
   it('nests a local child under its parent span and starts a new trace without a parent', () => {
