@@ -12,7 +12,8 @@ const SAMPLED = 1;
  * SDK path writes, without OpenTelemetry's span objects: no sampler, context or processor
  * chain per call (ADR 099). Parents are explicit as for every Tracer; a remote parent's
  * sampled flag is honoured as the SDK's default parent-based sampler does. String
- * attributes and failure messages are masked on the way in; the sink masks the whole line.
+ * attributes and failure messages are masked when the record is made, in the sink's batch after
+ * the call's answer (ADR 237), and the sink masks the whole line too.
  * An ended span hands the sink a function that makes its record, so the sink decides when
  * that work is done (the exporter does it in batches, off the traced call's way back).
  */
@@ -47,15 +48,7 @@ export class JsonLinesTracer implements Tracer {
       if (remote) flags = this.sample ? this.lastParent!.flags! : remote.traceFlags;
       else if (this.sample) flags = this.sample(traceId) ? SAMPLED : 0;
     }
-    return new JsonLinesSpan(
-      this,
-      name,
-      traceId,
-      randomId(8),
-      parentSpanId,
-      flags,
-      maskAttributes(options.attributes, this.mask),
-    );
+    return new JsonLinesSpan(this, name, traceId, randomId(8), parentSpanId, flags, { ...options.attributes });
   }
 
   /** Every call of a step has the same remote parent: parse it once. */
@@ -95,11 +88,11 @@ class JsonLinesSpan implements TraceSpan {
   }
 
   setAttributes(attributes: SpanAttributes): void {
-    if (!this.ended) Object.assign(this.attributes, maskAttributes(attributes, this.tracer.mask));
+    if (!this.ended) Object.assign(this.attributes, attributes);
   }
 
   fail(message: string, at = performance.now()): void {
-    if (!this.ended) this.error = { message: this.tracer.mask(message), at };
+    if (!this.ended) this.error = { message, at };
   }
 
   end(at = performance.now()): void {
@@ -111,7 +104,8 @@ class JsonLinesSpan implements TraceSpan {
 
   /** The span as its JSON line's object; only once ended. */
   record(): SpanRecord {
-    const { error } = this;
+    const mask = this.tracer.mask;
+    const error = this.error && { message: mask(this.error.message), at: this.error.at };
     return spanRecord({
       name: this.name,
       traceId: this.traceId,
@@ -122,7 +116,7 @@ class JsonLinesSpan implements TraceSpan {
       durationMs: this.endedAt - this.startedAt,
       status: error ? 'error' : 'unset',
       statusMessage: error?.message,
-      attributes: this.attributes,
+      attributes: maskAttributes(this.attributes, mask),
       events: error
         ? [{ name: 'exception', time: isoAt(error.at), attributes: { 'exception.message': error.message } }]
         : [],
