@@ -5,7 +5,7 @@ import { InterceptsToolCalls } from '../../domain/ports/markers';
 import type { ToolCall, ToolCallInterceptor } from '../../domain/ports/tool-call-interceptor.port';
 import { APP_LOGGER } from '../../domain/ports/tokens';
 import { onProcess } from '../core/process-bound';
-import { afterAnswer } from './after-answer';
+import { afterAnswer } from '../logging/after-answer';
 import { argsShape } from './args-shape';
 import { elapsedMs, INTERCEPTOR_ORDER, outcomeOf } from './tool-call-outcome';
 

@@ -4,7 +4,7 @@ import { InterceptsToolCalls } from '../../domain/ports/markers';
 import { METRICS_RECORDER, type MetricsRecorder } from '../../domain/ports/metrics.port';
 import type { ToolCall, ToolCallInterceptor } from '../../domain/ports/tool-call-interceptor.port';
 import { INTERCEPTOR_ORDER } from './tool-call-outcome';
-import { afterAnswer } from './after-answer';
+import { afterAnswer } from '../logging/after-answer';
 
 /**
  * Counts every call (mcp.tool.calls, mcp.tool.errors, awf.policy.decisions) and its duration

@@ -3,7 +3,7 @@ import type { ToolResult } from '../../domain/model/tool-result';
 import { InterceptsToolCalls } from '../../domain/ports/markers';
 import type { ToolCall, ToolCallInterceptor } from '../../domain/ports/tool-call-interceptor.port';
 import { type SpanAttributes, type TraceSpan, TRACER, type Tracer } from '../../domain/ports/tracer.port';
-import { afterAnswer } from './after-answer';
+import { afterAnswer } from '../logging/after-answer';
 import { argsShape } from './args-shape';
 import { elapsedMs, INTERCEPTOR_ORDER, outcomeOf } from './tool-call-outcome';
 
