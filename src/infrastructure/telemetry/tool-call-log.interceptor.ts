@@ -33,13 +33,20 @@ export class ToolCallLogInterceptor implements ToolCallInterceptor {
   async intercept(call: ToolCall, next: () => Promise<ToolResult>): Promise<ToolResult> {
     const started = performance.now();
     const result = await next();
+    const durationMs = elapsedMs(started);
+    afterAnswer(() => this.write(call, result, durationMs));
+    return result;
+  }
+
+  /** After the answer: the outcome, the shape of the arguments and the line are no work of the call's. */
+  private write(call: ToolCall, result: ToolResult, durationMs: number): void {
     const { status, error } = outcomeOf(result, call.args);
     const { scope, callId } = call.ctx;
     // Fixed shape, absent fields undefined (pino leaves them out): no hidden class per call (ADR 182).
     const fields = {
       tool: call.tool.name,
       source: call.tool.source,
-      duration_ms: elapsedMs(started),
+      duration_ms: durationMs,
       status,
       error,
       step: scope.step || undefined,
@@ -49,10 +56,7 @@ export class ToolCallLogInterceptor implements ToolCallInterceptor {
       args: this.logArgs ? call.args : undefined,
       args_shape: this.logArgs ? undefined : argsShape(call.args),
     };
-    afterAnswer(() => {
-      if (status === 'error') this.logger.warn(fields, 'tool call');
-      else this.logger.info(fields, 'tool call');
-    });
-    return result;
+    if (status === 'error') this.logger.warn(fields, 'tool call');
+    else this.logger.info(fields, 'tool call');
   }
 }
