@@ -12,8 +12,8 @@ const GRPC_PATHS: Record<OtlpSignal, string> = {
  * of protobuf; over gRPC one empty frame), which an OTLP collector answers at once. Any answer
  * counts, 4xx and 5xx included: the collector is there, and the exporter reports its refusals
  * itself. It carries the OTLP headers the exporters send (a gateway that checks them sees the
- * probe as it sees an export). A TCP connect alone is not enough: a collector that accepts and never answers would
- * pass it and then hold every process's exit for a whole export timeout.
+ * probe as it sees an export). A TCP connect alone is not enough: a collector that accepts and
+ * never answers would pass it and then hold every process's exit for a whole export timeout.
  * Resolves to why it did not answer within `timeoutMs`, or undefined when it did.
  */
 export async function probeCollector(
@@ -38,20 +38,15 @@ function probeHttp(endpoint: string, extra: Record<string, string>, timeoutMs: n
   const client = (
     url.protocol === 'https:' ? require('node:https') : require('node:http')
   ) as typeof import('node:http');
-  return new Promise((resolve) => {
+  return firstAnswer(timeoutMs, (finish) => {
     const headers = { ...extra, 'content-type': 'application/x-protobuf', 'content-length': '0' };
     const request = client.request(url, { method: 'POST', headers, agent: false }, (response) => {
       response.resume();
       finish();
     });
-    const timer = setTimeout(() => finish(`no answer within ${timeoutMs} ms`), timeoutMs);
-    function finish(reason?: string): void {
-      clearTimeout(timer);
-      request.destroy();
-      resolve(reason);
-    }
     request.once('error', (err) => finish(err.message));
     request.end();
+    return request;
   });
 }
 
@@ -63,14 +58,8 @@ function probeGrpc(
 ): Promise<string | undefined> {
   const { connect } = require('node:http2') as typeof import('node:http2');
   const authority = /^[a-z]+:\/\//i.test(endpoint) ? endpoint : `http://${endpoint}`;
-  return new Promise((resolve) => {
+  return firstAnswer(timeoutMs, (finish) => {
     const session = connect(authority);
-    const timer = setTimeout(() => finish(`no answer within ${timeoutMs} ms`), timeoutMs);
-    function finish(reason?: string): void {
-      clearTimeout(timer);
-      session.destroy();
-      resolve(reason);
-    }
     session.once('error', (err) => finish(err.message));
     const metadata = Object.fromEntries(Object.entries(extra).map(([k, v]) => [k.toLowerCase(), v]));
     const stream = session.request({
@@ -84,5 +73,25 @@ function probeGrpc(
     stream.once('error', (err) => finish(err.message));
     // One uncompressed gRPC frame holding an empty message: flag 0, length 0.
     stream.end(Buffer.alloc(5));
+    return session;
+  });
+}
+
+/**
+ * Runs `ask`, which calls `finish()` on an answer or `finish(reason)` on an error (events come
+ * after it returns); settles with the first of those or the timeout, and destroys what it opened.
+ */
+function firstAnswer(
+  timeoutMs: number,
+  ask: (finish: (reason?: string) => void) => { destroy(): void },
+): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const finish = (reason?: string): void => {
+      clearTimeout(timer);
+      opened.destroy();
+      resolve(reason);
+    };
+    const timer = setTimeout(() => finish(`no answer within ${timeoutMs} ms`), timeoutMs);
+    const opened = ask(finish);
   });
 }
