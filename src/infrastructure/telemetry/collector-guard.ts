@@ -1,5 +1,5 @@
 import type { OtlpProtocol } from '../../domain/proxy/proxy-config';
-import { probeCollector } from './collector-probe';
+import { probeCollector, withScheme } from './collector-probe';
 import type { OtlpSignal } from './otel-environment';
 
 /** ExportResultCode of @opentelemetry/core (SUCCESS 0, FAILED 1), without loading it here. */
@@ -113,7 +113,7 @@ export function collectorGuard(
   probeMs: number,
   warn: (fields: object, message: string) => void,
 ): CollectorGuard {
-  const { protocol, host } = new URL(/^[a-z]+:\/\//i.test(target.url) ? target.url : `http://${target.url}`);
+  const { protocol, host } = new URL(withScheme(target.url));
   const key = `${protocol}//${host}`;
   let guard = guards.get(key);
   if (!guard) guards.set(key, (guard = new CollectorGuard(key, target, probeMs, warn)));

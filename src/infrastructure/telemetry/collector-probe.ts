@@ -1,6 +1,11 @@
 import type { OtlpProtocol } from '../../domain/proxy/proxy-config';
 import { otlpHeaders, type OtlpSignal } from './otel-environment';
 
+/** An OTLP/gRPC endpoint may be given as `host:port`: it is read as plain http. */
+export function withScheme(endpoint: string): string {
+  return /^[a-z]+:\/\//i.test(endpoint) ? endpoint : `http://${endpoint}`;
+}
+
 /** The gRPC method an OTLP/gRPC collector serves for each signal. */
 const GRPC_PATHS: Record<OtlpSignal, string> = {
   traces: '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
@@ -57,9 +62,8 @@ function probeGrpc(
   timeoutMs: number,
 ): Promise<string | undefined> {
   const { connect } = require('node:http2') as typeof import('node:http2');
-  const authority = /^[a-z]+:\/\//i.test(endpoint) ? endpoint : `http://${endpoint}`;
   return firstAnswer(timeoutMs, (finish) => {
-    const session = connect(authority);
+    const session = connect(withScheme(endpoint));
     session.once('error', (err) => finish(err.message));
     const metadata = Object.fromEntries(Object.entries(extra).map(([k, v]) => [k.toLowerCase(), v]));
     const stream = session.request({
