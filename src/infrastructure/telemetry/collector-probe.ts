@@ -95,7 +95,8 @@ function firstAnswer(
       opened.destroy();
       resolve(reason);
     };
-    const timer = setTimeout(() => finish(`no answer within ${timeoutMs} ms`), timeoutMs);
+    // Asked first: when `ask` throws (a header node refuses), no timer is left to fire.
     const opened = ask(finish);
+    const timer = setTimeout(() => finish(`no answer within ${timeoutMs} ms`), timeoutMs);
   });
 }
