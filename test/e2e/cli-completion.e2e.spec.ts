@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AWF_MAIN, scratchDir } from '../support/cli';
+import { itUnless } from '../support/skip';
 import { awf } from './workflow-support';
 
 const GREET = 'name: greet\nstates:\n  initial: done\n  done:\n    type: terminal\n';
@@ -18,8 +19,11 @@ function shellProject() {
   return { ...project, env };
 }
 
-function has(shell: string): boolean {
-  return spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
+/** Why a shell's test cannot run here (it is not installed), or undefined when it can. */
+function missing(shell: string): string | undefined {
+  return spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0
+    ? undefined
+    : `${shell} is not installed here (apt-get install ${shell} runs it)`;
 }
 
 function sh(shell: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): string {
@@ -65,8 +69,7 @@ complete -p awf`;
     ]);
   });
 
-  const zsh = has('zsh') ? it : it.skip;
-  zsh('prints a zsh script that zsh sources and registers for awf (skipped where zsh is not installed)', () => {
+  itUnless(missing('zsh'), 'prints a zsh script that zsh sources and registers for awf', () => {
     const script = join(project.dir, '_awf');
     writeFileSync(script, awf(['completion', 'zsh']).stdout);
     const probe = `autoload -Uz compinit && compinit -u -D
@@ -80,8 +83,7 @@ print -r -- "$(__awf_candidates l '' | tr '\\n' ' ')"`;
     );
   });
 
-  const fish = has('fish') ? it : it.skip;
-  fish('prints a fish script whose completions fish offers (skipped where fish is not installed)', () => {
+  itUnless(missing('fish'), 'prints a fish script whose completions fish offers', () => {
     const script = join(project.dir, 'awf.fish');
     writeFileSync(script, awf(['completion', 'fish']).stdout);
     const names = (line: string): string[] =>
