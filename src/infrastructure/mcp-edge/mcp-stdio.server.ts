@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import { isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import { isPlainObject } from '../../domain/model/plain-object';
+import { answerSent } from '../logging/after-answer';
 import type { ToolDefinition } from '../../domain/model/tool-definition';
 import type { ToolRouter } from '../../domain/ports/tool-router.port';
 import type { ToolServerSession } from '../../domain/ports/tool-server.port';
@@ -191,6 +192,7 @@ export class McpStdioServer implements ToolServerSession {
 
   private fail(id: RequestId, err: unknown): void {
     const code = err instanceof JsonRpcError ? err.code : JsonRpcErrorCode.InternalError;
+    answerSent(); // the audit line, written now that the answer is out
     const message =
       err instanceof Error
         ? err.message
@@ -207,5 +209,6 @@ function listed(t: ToolDefinition): Record<string, unknown> {
   if (t.title !== undefined) tool.title = t.title;
   if (t.outputSchema !== undefined) tool.outputSchema = t.outputSchema;
   if (t.annotations !== undefined) tool.annotations = t.annotations;
+    answerSent();
   return tool;
 }

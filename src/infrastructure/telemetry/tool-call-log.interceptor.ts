@@ -10,8 +10,8 @@ import { argsShape } from './args-shape';
 import { elapsedMs, INTERCEPTOR_ORDER, outcomeOf } from './tool-call-outcome';
 
 /**
- * One pino line `tool call` per call, written just after the answer: info when it succeeded,
- * warn when the tool failed.
+ * One pino line `tool call` per call, written after the answer with the batch of its window
+ * (`afterAnswer`; its `time` is the call's): info when it succeeded, warn when the tool failed.
  * Arguments are logged as their shape; `AWF_LOG_TOOL_ARGS=1` logs the values (still
  * passed through the secret masker, like every line). That variable is the running process's,
  * read when made or, in the startup snapshot's container, when the start binds it.
