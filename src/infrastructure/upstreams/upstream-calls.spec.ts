@@ -1,5 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { getEventListeners } from 'node:events';
+import { answerSent } from '../logging/after-answer';
 import { UpstreamCallError, UpstreamCalls } from './upstream-calls';
 
 /** The wire as a server sees it: what was sent, and a way to answer on it. */
@@ -113,5 +115,18 @@ describe('UpstreamCalls: tools/call on the Client’s transport', () => {
     const waiting = [calls.call('a', {}, { signal }), calls.call('b', {}, { signal })];
     calls.closed();
     for (const call of waiting) await expect(call).rejects.toMatchObject({ kind: 'closed' });
+  });
+
+  it('leaves no listener on the signal once the answer is out, and a cancel after the result tells the server nothing', async () => {
+    const { sent, calls } = wire();
+    const controller = new AbortController();
+    const call = calls.call('echo', {}, { signal: controller.signal });
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+    calls.take(answered(sent[0].id, { content: [] }));
+    await call;
+    controller.abort(); // the client cancels while the answer is on its way
+    answerSent();
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    expect(sent.filter((m) => m.method === 'notifications/cancelled')).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolResult } from '../../domain/model/tool-result';
+import { onceAnswered } from '../logging/after-answer';
 
 export interface UpstreamCallOptions {
   signal: AbortSignal;
@@ -95,8 +96,10 @@ export class UpstreamCalls {
     const id = ID_PREFIX + ++this.next;
     return new Promise<ToolResult>((resolve, reject) => {
       const settle = (): void => {
-        signal.removeEventListener('abort', onAbort);
         this.pending.delete(id);
+        // Unhooked once the answer is out (a listener's removal is no work of the call's); an
+        // abort before that finds the call gone and does nothing.
+        onceAnswered(() => signal.removeEventListener('abort', onAbort));
       };
       const giveUp = (error: UpstreamCallError): void => {
         settle();
@@ -105,8 +108,9 @@ export class UpstreamCalls {
           .catch(() => undefined); // a server that is gone needs no cancellation
         reject(error);
       };
-      const onAbort = (): void => giveUp(new UpstreamCallError('cancelled', 'the call was cancelled'));
-      signal.addEventListener('abort', onAbort);
+      const onAbort = (): void => {
+        if (this.pending.has(id)) giveUp(new UpstreamCallError('cancelled', 'the call was cancelled'));
+      };
       this.pending.set(id, {
         resolve: (result) => (settle(), resolve(result)),
         reject: (error) => (settle(), reject(error)),
@@ -117,6 +121,8 @@ export class UpstreamCalls {
       this.transport
         .send({ jsonrpc: '2.0', id, method: 'tools/call', params: request })
         .catch((err: Error) => this.pending.get(id)?.reject(new UpstreamCallError('closed', err.message)));
+      // Hooked once the request is written (on stdio, synchronously): nothing can abort in between.
+      signal.addEventListener('abort', onAbort);
     });
   }
 
