@@ -138,12 +138,13 @@ export class StdioLineTransport {
       );
       return;
     }
-    const line = (this.pieces.length === 1 ? this.pieces[0] : Buffer.concat(this.pieces))
-      .toString('utf8')
-      .replace(/\r$/, '');
+    const frame = this.pieces.length === 1 ? this.pieces[0] : Buffer.concat(this.pieces);
     this.pieces = [];
     this.pendingBytes = 0;
-    if (line.trim() === '') return;
+    // Byte checks, not a regex and a trim: this runs for every message, and nearly all open with `{`.
+    const end = frame.length > 0 && frame[frame.length - 1] === 0x0d ? frame.length - 1 : frame.length;
+    const line = frame.toString('utf8', 0, end);
+    if (frame[0] !== 0x7b && line.trim() === '') return;
     this.handleLine(line);
   }
 
