@@ -2,12 +2,13 @@ import type { Readable, Writable } from 'node:stream';
 import { isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import { isPlainObject } from '../../domain/model/plain-object';
-import { answerSent } from '../logging/after-answer';
 import type { ToolDefinition } from '../../domain/model/tool-definition';
 import type { ToolRouter } from '../../domain/ports/tool-router.port';
 import type { ToolServerSession } from '../../domain/ports/tool-server.port';
 import type { ToolProgress } from '../../domain/ports/tool-scope';
-import { isRequestId, JsonRpcError, JsonRpcErrorCode, type JsonRpcMessage, type RequestId } from './json-rpc';
+import { answerSent } from '../logging/after-answer';
+import { CallSlots, MAX_CONCURRENT_CALLS } from './call-slots';
+import { JsonRpcError, JsonRpcErrorCode, type JsonRpcMessage, type RequestId } from './json-rpc';
 import { callToolParams, initializeParams, listToolsParams, negotiateProtocolVersion } from './mcp-protocol';
 import { StdioLineTransport } from './stdio-line.transport';
 
@@ -28,13 +29,6 @@ export interface McpStdioServerOptions {
 
 /** `listChanged`: an upstream server's tools/list_changed is passed on (see serve()). */
 const CAPABILITIES = { tools: { listChanged: true } };
-/**
- * A client that sends 1000 calls at once would otherwise have 1000 reads, buffers and promise
- * chains alive together: peak RSS grew by ~50 MB in such a burst, and a 2-core machine gains
- * nothing from more calls in progress than this. A waiting call holds only its params.
- */
-const MAX_CONCURRENT_CALLS = 64;
-
 type CallParams = ReturnType<typeof callToolParams>;
 
 /**
@@ -47,9 +41,7 @@ type CallParams = ReturnType<typeof callToolParams>;
 export class McpStdioServer implements ToolServerSession {
   private readonly transport: StdioLineTransport;
   private readonly stdin: Readable;
-  private readonly inFlight = new Map<RequestId, AbortController>();
-  private readonly waiting: Array<{ id: RequestId; params: CallParams }> = [];
-  private readonly maxConcurrentCalls: number;
+  private readonly calls: CallSlots<CallParams>;
   private readonly serverInfo: { name: string; version: string };
   private finished?: () => void;
   private onFirstAnswer?: () => void;
@@ -61,7 +53,9 @@ export class McpStdioServer implements ToolServerSession {
     options: McpStdioServerOptions,
   ) {
     this.onFirstAnswer = options.onFirstAnswer;
-    this.maxConcurrentCalls = options.maxConcurrentCalls ?? MAX_CONCURRENT_CALLS;
+    this.calls = new CallSlots(options.maxConcurrentCalls ?? MAX_CONCURRENT_CALLS, (id, params, controller) => {
+      void this.callTool(id, params, controller);
+    });
     this.stdin = options.stdin ?? process.stdin;
     this.serverInfo = { name: options.name, version: options.version };
     this.transport = new StdioLineTransport(this.stdin, options.stdout ?? process.stdout, {
@@ -91,16 +85,14 @@ export class McpStdioServer implements ToolServerSession {
 
   /** Aborts calls in flight and closes the transport. Idempotent. */
   async stop(): Promise<void> {
-    this.waiting.length = 0;
-    for (const controller of this.inFlight.values()) controller.abort();
-    this.inFlight.clear();
+    this.calls.abortAll();
     this.transport.close();
     this.finished?.();
   }
 
   private onMessage(message: JsonRpcMessage): void {
     if (message.kind === 'notification') {
-      if (message.method === 'notifications/cancelled') this.cancel(message.params?.requestId);
+      if (message.method === 'notifications/cancelled') this.calls.cancel(message.params?.requestId);
       return; // notifications/initialized and anything else need no answer
     }
     if (message.kind === 'response') return; // this server sends no requests
@@ -120,7 +112,7 @@ export class McpStdioServer implements ToolServerSession {
           listToolsParams(params);
           return this.answer(id, { tools: this.tools.list().map(listed) });
         case 'tools/call':
-          return this.enqueue(id, callToolParams(params));
+          return this.calls.add(id, callToolParams(params));
         default:
           throw new JsonRpcError(JsonRpcErrorCode.MethodNotFound, 'Method not found');
       }
@@ -129,21 +121,7 @@ export class McpStdioServer implements ToolServerSession {
     }
   }
 
-  private enqueue(id: RequestId, params: CallParams): void {
-    if (this.inFlight.size < this.maxConcurrentCalls) void this.callTool(id, params);
-    else this.waiting.push({ id, params });
-  }
-
-  private next(): void {
-    while (this.waiting.length > 0 && this.inFlight.size < this.maxConcurrentCalls) {
-      const { id, params } = this.waiting.shift()!;
-      void this.callTool(id, params);
-    }
-  }
-
-  private async callTool(id: RequestId, params: CallParams): Promise<void> {
-    const controller = new AbortController();
-    this.inFlight.set(id, controller);
+  private async callTool(id: RequestId, params: CallParams, controller: AbortController): Promise<void> {
     try {
       const token = params.progressToken;
       const onProgress =
@@ -157,7 +135,9 @@ export class McpStdioServer implements ToolServerSession {
                   params: { progressToken: token, ...p },
                 });
             };
-      const result = await this.tools.call(params.name, params.arguments, { signal: controller.signal, onProgress });
+      const pending = this.tools.call(params.name, params.arguments, { signal: controller.signal, onProgress });
+      this.calls.dispatched();
+      const result = await pending;
       if (!controller.signal.aborted) this.answer(id, result);
     } catch (err) {
       if (controller.signal.aborted) return; // a cancelled request gets no answer, as in the SDK
@@ -168,21 +148,13 @@ export class McpStdioServer implements ToolServerSession {
           : err,
       );
     } finally {
-      if (this.inFlight.get(id) === controller) this.inFlight.delete(id);
-      this.next();
+      this.calls.finished(id, controller);
     }
-  }
-
-  /** A cancelled call gets no answer, as in the SDK: aborted when running, dropped when waiting. */
-  private cancel(requestId: unknown): void {
-    if (!isRequestId(requestId)) return;
-    this.inFlight.get(requestId)?.abort();
-    const waitingAt = this.waiting.findIndex((w) => w.id === requestId);
-    if (waitingAt !== -1) this.waiting.splice(waitingAt, 1);
   }
 
   private answer(id: RequestId, result: unknown): void {
     this.transport.send({ jsonrpc: '2.0', id, result });
+    answerSent(); // the audit line, written now that the answer is out
     if (this.onFirstAnswer) {
       const told = this.onFirstAnswer;
       this.onFirstAnswer = undefined;
@@ -192,7 +164,6 @@ export class McpStdioServer implements ToolServerSession {
 
   private fail(id: RequestId, err: unknown): void {
     const code = err instanceof JsonRpcError ? err.code : JsonRpcErrorCode.InternalError;
-    answerSent(); // the audit line, written now that the answer is out
     const message =
       err instanceof Error
         ? err.message
@@ -200,6 +171,7 @@ export class McpStdioServer implements ToolServerSession {
           ? err.message
           : 'Internal error';
     this.transport.send({ jsonrpc: '2.0', id, error: { code, message } });
+    answerSent();
   }
 }
 
@@ -209,6 +181,5 @@ function listed(t: ToolDefinition): Record<string, unknown> {
   if (t.title !== undefined) tool.title = t.title;
   if (t.outputSchema !== undefined) tool.outputSchema = t.outputSchema;
   if (t.annotations !== undefined) tool.annotations = t.annotations;
-    answerSent();
   return tool;
 }
