@@ -17,8 +17,8 @@ let answeredFallback: NodeJS.Immediate | undefined;
  * Runs `record` after the answer to the call it records, together with the records of the other
  * calls answered within {@link RECORD_WINDOW_MS}: the log line, the span's end, the metrics. The
  * timer holds the process until the batch has run. Only for recording: what shapes a result, or
- * must be on disk by the time anyone can act on it (the audit line, {@link onceAnswered}), does
- * not wait for a batch. Whatever reads what the records write calls {@link recordWaiting} first.
+ * must be on disk by the time anyone can act on it (the audit line), stays before the answer.
+ * Whatever reads what the records write calls {@link recordWaiting} first.
  */
 export function afterAnswer(record: () => void): void {
   records.push({ record, at: Date.now() });
@@ -27,9 +27,9 @@ export function afterAnswer(record: () => void): void {
 
 /**
  * Runs `work` right after the answer to its call is written, before awf reads anything more:
- * the MCP edge calls {@link answerSent} once the answer is with the kernel. For what must not
- * wait for a batch but need not delay the answer either: the audit line, a listener's removal.
- * A call no edge answers (the in-process path) has it run at the next turn of the loop.
+ * the MCP edge calls {@link answerSent} once the answer is with the kernel. For clean-up that
+ * need not delay the answer (an upstream call's abort listener), not for records. A call no edge
+ * answers (the in-process path, a cancelled call) has it run at the next turn of the loop.
  */
 export function onceAnswered(work: () => void): void {
   answered.push(work);

@@ -154,7 +154,7 @@ export class McpStdioServer implements ToolServerSession {
 
   private answer(id: RequestId, result: unknown): void {
     this.transport.send({ jsonrpc: '2.0', id, result });
-    answerSent(); // the audit line, written now that the answer is out
+    answerSent(); // what waited for the answer to be out (onceAnswered)
     if (this.onFirstAnswer) {
       const told = this.onFirstAnswer;
       this.onFirstAnswer = undefined;

@@ -25,7 +25,7 @@ describe('the audit line of a call served over MCP', () => {
   const events = join(dir, 'events.jsonl');
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('does not hold the answer back, and is on disk before the loop turns to anything else', async () => {
+  it('is on disk when the answer reaches the client', async () => {
     const scope: ToolScope = {
       rootDir: dir,
       interceptBuiltins: false,
@@ -56,7 +56,7 @@ describe('the audit line of a call served over MCP', () => {
       `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } })}\n`,
     );
     await answered;
-    expect(linesWhen).toEqual({ answer: 0, nextPhase: 1 });
+    expect(linesWhen).toEqual({ answer: 1, nextPhase: 1 });
     expect(JSON.parse(readFileSync(events, 'utf8'))).toMatchObject({ tool: 'echo', status: 'ok' });
     stdin.end();
     await served;
