@@ -33,8 +33,8 @@ export class AuditTrailInterceptor implements ToolCallInterceptor {
     const start = Date.now();
     const started = performance.now();
     const pending = next();
-    // A provider sends its request before its first await: what does not depend on the outcome
-    // is worked out while the tool runs, not between its result and the answer (ADR 238).
+    // next() runs the chain down to the provider's first await (an upstream's request is written
+    // by then): what does not depend on the outcome is worked out while the tool runs (ADR 238).
     const { scope } = call.ctx;
     // One literal of fixed shape (an absent field is undefined, which JSON leaves out): spreads of
     // optional fields made V8 build a new hidden class for the object on every call (ADR 182).
