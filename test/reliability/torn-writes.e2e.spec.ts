@@ -102,8 +102,13 @@ describe(`a Write or Edit of a ${(OLD.length / MiB).toFixed(0)} MiB file cut off
     for (let i = 0; i < ROUNDS * 2; i++) {
       const tool = i % 2 === 0 ? 'Write' : 'Edit';
       const signal = i % 4 < 2 ? 'SIGKILL' : 'SIGTERM';
-      // Anywhere from the moment the frame is sent to a little after the call ends when nothing stops it.
-      const delayMs = rng.int(0, Math.ceil(took[tool] * 1.15));
+      // Anywhere from the moment the frame is sent to a little after the call ends when nothing
+      // stops it, stratified: the k-th round of each tool and signal draws from the k-th slice of
+      // that span, so early cuts (the old file) and late ones (the new) both come up whatever the seed.
+      const slices = Math.ceil(ROUNDS / 2);
+      const slice = Math.floor(i / 4);
+      const span = took[tool] * 1.15;
+      const delayMs = rng.int(Math.floor((span * slice) / slices), Math.ceil((span * (slice + 1)) / slices));
       for (const name of readdirSync(dir)) if (TEMP_PATTERN.test(name)) rmSync(join(dir, name));
       writeFileSync(file, OLD);
       const server = await startServe(dir);
