@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
+import { reapGroup } from './process-tree';
 import { AwfError } from '../../domain/errors/awf-error';
 import { withStderrTail } from '../../domain/errors/stderr-tail';
 import { ErrorCodes } from '../../domain/errors/error-codes';
@@ -66,9 +67,10 @@ export function runAgentProcess(spec: AgentProcessSpec): Promise<AgentProcessOut
       stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_KEEP);
     });
 
+    let reaping: Promise<void> | undefined;
     const endGroup = (why: 'timeout' | 'cancelled') => {
       ending ??= why;
-      void reapGroup(child.pid, grace);
+      reaping ??= reapGroup(child.pid, grace);
     };
     const timer = spec.timeoutMs ? setTimeout(() => endGroup('timeout'), spec.timeoutMs) : undefined;
     const onAbort = () => endGroup('cancelled');
@@ -90,7 +92,8 @@ export function runAgentProcess(spec: AgentProcessSpec): Promise<AgentProcessOut
     const drained = new Promise<void>((r) => child.once('close', () => r()));
     child.once('exit', (code, signal) => {
       // Whatever the CLI left in its group (an MCP server it did not stop) goes with it.
-      void reapGroup(child.pid, grace).then(async () => {
+      // A stop that began before the exit took the tree while it was whole: it is waited for too.
+      void Promise.all([reaping, reapGroup(child.pid, grace)]).then(async () => {
         // A grandchild that left the group may still hold the pipes: do not wait on it forever.
         await Promise.race([drained, sleep(2000)]);
         child.stdout.destroy();
@@ -134,31 +137,6 @@ function lineSplitter(onLine: (line: string) => void): { push(chunk: Buffer): vo
       partial = '';
     },
   };
-}
-
-/** SIGTERM to the group, SIGKILL after `grace` if anything is still there. Resolves when it is empty. */
-export async function reapGroup(pid: number | undefined, grace: number): Promise<void> {
-  if (!pid || !signalGroup(pid, 0)) return;
-  signalGroup(pid, 'SIGTERM');
-  const deadline = Date.now() + grace;
-  while (signalGroup(pid, 0)) {
-    if (Date.now() >= deadline) {
-      signalGroup(pid, 'SIGKILL');
-      await sleep(50);
-      if (Date.now() >= deadline + 2000) return;
-      continue;
-    }
-    await sleep(50);
-  }
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
-  try {
-    process.kill(-pid, signal);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
