@@ -93,8 +93,8 @@ export async function interleavedLoad(servers, { calls, block = 50, listRepeats 
         s.listMs.push(performance.now() - t);
       }
     }
-    for (let done = 0; done < calls; done += block) {
-      for (const s of sessions) {
+    for (let done = 0, turn = 0; done < calls; done += block, turn++) {
+      for (const s of turnOrder(sessions, turn)) {
         const t0 = performance.now();
         for (let i = 0; i < Math.min(block, calls - done); i++) {
           const t = performance.now();
@@ -133,6 +133,23 @@ export async function interleavedLoad(servers, { calls, block = 50, listRepeats 
   } finally {
     for (const s of sessions) await s.session.close();
   }
+}
+
+/**
+ * The servers of one turn in an order of that turn's own (a fixed shuffle per turn): what a
+ * server leaves to run after its block (batched log lines and span ends, an export, a GC) lands
+ * in the next one's block, so no server may always follow the same one. A rotation is not
+ * enough: it keeps every server's predecessor.
+ */
+export function turnOrder(items, turn) {
+  const order = [...items];
+  let seed = (turn + 1) * 0x9e3779b1;
+  for (let i = order.length - 1; i > 0; i--) {
+    seed = Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) >>> 0;
+    const j = seed % (i + 1);
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  return order;
 }
 
 /**

@@ -11,7 +11,7 @@ export function printReport({ meta, rows, search, steps, history, upstreams, san
     `awf bench ${meta.date} · node ${meta.node} · ${meta.cpus} cpus · load ${meta.loadavgStart.join('/')} → ${meta.loadavgEnd.join('/')}`,
   );
   out.push(
-    `cold start: median of ${meta.coldRounds} alternating; calls: ${meta.calls} per server per round, servers taking turns in blocks of 50, median of ${meta.loadRounds} rounds; file ${meta.fixtureBytes} B; awf launch: ${meta.awfLaunch}`,
+    `cold start: median of ${meta.coldRounds} alternating; calls: ${meta.calls} per server per round, servers taking turns in blocks of 50 (the order shuffled each turn), median of ${meta.loadRounds} rounds; file ${meta.fixtureBytes} B; awf launch: ${meta.awfLaunch}`,
   );
   out.push('');
   out.push(

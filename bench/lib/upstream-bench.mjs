@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { connect, median, percentile } from './mcp-measure.mjs';
+import { connect, median, percentile, turnOrder } from './mcp-measure.mjs';
 
 /** Calls per turn: the sessions take turns this often, so a burst of load lands on each alike. */
 const BLOCK = 10;
@@ -84,10 +84,10 @@ export async function upstreamBench({ main, work, nodeFlags, cwd, calls = 500, r
       return ms;
     };
     for (let i = 0; i < rows.length; i++) for (let c = 0; c < WARMUP; c++) await call(i);
-    // Interleaved: each session makes BLOCK calls in turn, the order rotating every turn.
+    // Interleaved: each session makes BLOCK calls in turn, in an order of each turn's own.
+    const indices = rows.map((_, i) => i);
     for (let turn = 0; turn < (calls * rounds) / BLOCK; turn++) {
-      for (let k = 0; k < rows.length; k++) {
-        const i = (turn + k) % rows.length;
+      for (const i of turnOrder(indices, turn)) {
         for (let c = 0; c < BLOCK; c++) samples[i].push(await call(i));
       }
     }
