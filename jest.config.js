@@ -10,6 +10,7 @@ module.exports = {
   // Every skipped test is listed with its reason after the run (a skip without one fails it).
   // The `installed` launch path (test/support/launch-paths.ts): npm pack + install, once per build.
   globalSetup: '<rootDir>/test/support/installed-package.setup.ts',
+  globalTeardown: '<rootDir>/test/support/installed-package.teardown.ts',
   // After it, the launch-path parity matrix: each parameterised suite × launch path × ripgrep variant.
   reporters: [
     'default',

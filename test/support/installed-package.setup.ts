@@ -11,6 +11,7 @@ export default function setup(): void {
   const file = join(tmpdir(), `awf-installed-${process.pid}.json`);
   writeFileSync(file, JSON.stringify(pkg));
   process.env[INSTALLED_ENV] = file;
+  process.env.AWF_TEST_INSTALLED_BY_SETUP = file;
   process.stderr.write(
     `\n[installed package] ${pkg.error ? `FAILED: ${pkg.error}` : pkg.packageDir} (${Date.now() - started} ms)\n`,
   );
