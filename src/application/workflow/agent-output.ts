@@ -46,3 +46,26 @@ export function tokenFields(
   const out = Math.ceil(output.length / 4);
   return { TokensInput: input, TokensOutput: out, TokensUsed: input + out, TokensEstimated: true };
 }
+
+type TokenFields = ReturnType<typeof tokenFields>;
+
+/** The Tokens* fields of two turns together: estimated when either turn's were. */
+export function addTokens(a: TokenFields, b: TokenFields): TokenFields {
+  return {
+    TokensInput: a.TokensInput! + b.TokensInput!,
+    TokensOutput: a.TokensOutput! + b.TokensOutput!,
+    TokensUsed: a.TokensUsed! + b.TokensUsed!,
+    TokensEstimated: a.TokensEstimated || b.TokensEstimated,
+  };
+}
+
+/** `Response`: the answer parsed, when it is a JSON object or array; undefined otherwise. */
+export function parsedResponse(text: string): unknown {
+  const t = text.trim();
+  if (!(t.startsWith('{') || t.startsWith('['))) return undefined;
+  try {
+    return JSON.parse(t);
+  } catch {
+    return undefined;
+  }
+}

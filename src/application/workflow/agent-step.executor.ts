@@ -1,7 +1,6 @@
-import { isAbsolute, join, resolve } from 'node:path';
-import { AwfError, isAwfError } from '../../domain/errors/awf-error';
+import { join } from 'node:path';
+import { isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
-import { withStderrTail } from '../../domain/errors/stderr-tail';
 import type { AppLogger } from '../../domain/ports/app-logger.port';
 import type { ToolCallEvent } from '../../domain/model/tool-call-event';
 import type { RunHistory } from '../../domain/ports/run-history.port';
@@ -9,13 +8,14 @@ import type { AgentCatalog } from '../../domain/workflow/ports/agent-catalog.por
 import type { LoopData } from '../../domain/workflow/interpolation.types';
 import type { AgentStep } from '../../domain/workflow/workflow.model';
 import { NativeToolWatch } from '../policy/native-tool-watch';
-import { stepAgentContext } from './agent-context';
 import { StepConversation } from './agent-conversation';
-import { formatOutput, tokenFields } from './agent-output';
-import { externalFilePath, readExternalFile } from './external-files';
-import { interpolate, interpolateDeep, type RunContext } from './run-context';
-import type { StepOutcome } from './step-outcome';
-import { type ProxySession, ToolProxyService } from './tool-proxy.service';
+import { addTokens, formatOutput, parsedResponse, tokenFields } from './agent-output';
+import { agentStepError, failedAgentState } from './agent-step-failure';
+import { type AgentStepInput, agentStepInput } from './agent-step-input';
+import type { RunContext } from './run-context';
+import { failedOutcome, type StepOutcome } from './step-outcome';
+import type { ProxySession } from './proxy-session';
+import { ToolProxyService } from './tool-proxy.service';
 
 /**
  * A `type: agent`: resolve the provider, start the step's proxy when `mcp_proxy` asks for
@@ -31,59 +31,16 @@ export class AgentStepExecutor {
   ) {}
 
   async execute(step: AgentStep, ctx: RunContext): Promise<StepOutcome> {
-    const providerName = interpolate(ctx, step.provider, step.name, 'provider');
-    const provider = this.agents.get(providerName);
-    if (!provider) {
-      const available = this.agents.names().join(', ') || 'none';
-      throw new AwfError(
-        ErrorCodes.WORKFLOW_UNKNOWN_PROVIDER,
-        `states.${step.name}.provider: unknown agent provider "${providerName}" (available: ${available})`,
-        { step: step.name, provider: providerName, available: this.agents.names() },
-        'Use one of the available providers, or load the extension that adds this one (.awf/config.yaml `extensions:`).',
-      );
-    }
-    const rendered = interpolate(ctx, promptText(step, ctx), step.name, step.promptFile ? 'prompt_file' : 'prompt');
-    const context = stepAgentContext(step, ctx);
-    const prompt = context.skills ? `${context.skills}\n\n${rendered}` : rendered;
-    const options = { ...(interpolateDeep(ctx, step.options, step.name, 'options') as Record<string, unknown>) };
-    if (context.systemPrompt !== undefined) {
-      // AWF: role + system_prompt is the system prompt, whatever options.system_prompt said.
-      if (options.system_prompt !== undefined)
-        this.logger.warn({ step: step.name }, "options.system_prompt is replaced by the step's role and system_prompt");
-      options.system_prompt = context.systemPrompt;
-    }
-    const dir = step.dir ? interpolate(ctx, step.dir, step.name, 'dir') : undefined;
-    const cwd = dir ? (isAbsolute(dir) ? dir : resolve(ctx.cwd, dir)) : ctx.cwd;
+    const input = agentStepInput(step, ctx, this.agents, this.logger);
+    const { provider, providerName, prompt, options, systemPrompt, cwd } = input;
     const eventsPath = stepEventsPath(ctx.runDir, step.name, ctx.loop);
     let session: ProxySession | undefined;
-    if (ToolProxyService.wanted(step.mcpProxy)) {
-      try {
-        session = await this.proxies.start({
-          workflow: ctx.workflow.name,
-          step: step.name,
-          runId: ctx.runId,
-          rootDir: cwd,
-          settings: step.mcpProxy,
-          eventsPath,
-          traceparent: ctx.stepSpan?.traceparent,
-        });
-      } catch (err) {
-        // A refused proxy is the step's failure (AWF routes it through on_failure); no agent starts.
-        if (!isAwfError(err)) throw err;
-        return {
-          status: 'failure',
-          state: { Output: '', Stderr: '', ExitCode: 1, Status: 'failure' },
-          error: err,
-          attempts: 1,
-          toolCalls: 0,
-        };
-      }
-      if (!provider.canInterceptBuiltins && step.mcpProxy.interceptBuiltins) {
-        this.logger.warn(
-          { step: step.name, provider: provider.name, code: ErrorCodes.MCP_PROXY_UNSUPPORTED_PROVIDER },
-          'provider cannot switch its own tools off; the proxy runs alongside them (coexistence mode)',
-        );
-      }
+    try {
+      session = await this.startProxy(step, ctx, input, eventsPath);
+    } catch (err) {
+      // A refused proxy is the step's failure (AWF routes it through on_failure); no agent starts.
+      if (!isAwfError(err)) throw err;
+      return failedOutcome(err, { state: { Output: '', Stderr: '', ExitCode: 1, Status: 'failure' } });
     }
     const timeout = step.timeoutMs > 0 ? AbortSignal.timeout(step.timeoutMs) : undefined;
     // The step's mcp-serve could not open its tools (an upstream server would not start): the
@@ -106,7 +63,7 @@ export class AgentStepExecutor {
         provider,
         providerName,
         step.continueFrom ? conversations[step.continueFrom] : undefined,
-        context.systemPrompt,
+        systemPrompt,
       );
       const turn = (text: string) =>
         provider.run({
@@ -134,13 +91,7 @@ export class AgentStepExecutor {
       ) {
         result = await turn(next);
         conversation.answered(next, result);
-        const more = tokenFields(result.tokens, next, result.output);
-        tokens = {
-          TokensInput: tokens.TokensInput! + more.TokensInput!,
-          TokensOutput: tokens.TokensOutput! + more.TokensOutput!,
-          TokensUsed: tokens.TokensUsed! + more.TokensUsed!,
-          TokensEstimated: tokens.TokensEstimated || more.TokensEstimated,
-        };
+        tokens = addTokens(tokens, tokenFields(result.tokens, next, result.output));
       }
       conversations[step.name] = conversation.record(providerName);
       const formatted = formatOutput(step, result.output);
@@ -150,21 +101,14 @@ export class AgentStepExecutor {
         ...tokens,
         ExitCode: result.exitCode,
         Status: 'success' as const,
-        Response: parseJson(formatted.Output),
+        Response: parsedResponse(formatted.Output),
       };
       const proxyError = session?.startFailure();
       if (proxyError) throw proxyError; // the catch below reads the events, once
       const events = this.events(session, eventsPath, watch, ctx, step.name);
       const bypass = watch?.failure(step.name);
       if (bypass)
-        return {
-          status: 'failure',
-          state: { ...state, Status: 'failure' },
-          error: bypass,
-          attempts: 1,
-          events,
-          toolCalls: events!.length,
-        };
+        return failedOutcome(bypass, { state: { ...state, Status: 'failure' }, events, toolCalls: events!.length });
       return { status: 'success', state, attempts: 1, toolCalls: events?.length ?? 0, events };
     } catch (err) {
       const events = this.events(session, eventsPath, watch, ctx, step.name);
@@ -177,33 +121,44 @@ export class AgentStepExecutor {
           toolCalls,
           events,
         };
-      const error =
-        session?.startFailure() ??
-        watch?.failure(step.name) ??
-        (timeout?.aborted
-          ? stepTimedOut(step, err)
-          : isAwfError(err)
-            ? err
-            : new AwfError(
-                ErrorCodes.EXECUTION_AGENT_FAILED,
-                `step "${step.name}": ${err instanceof Error ? err.message : String(err)}`,
-                { step: step.name },
-              ));
-      const output = typeof error.details.output === 'string' ? error.details.output : '';
-      const exitCode =
-        typeof error.details.exit_code === 'number' ? error.details.exit_code : timeout?.aborted ? -1 : 1;
-      return {
-        status: 'failure',
-        state: { ...base, Output: output, ExitCode: exitCode, Status: 'failure' },
-        error,
-        attempts: 1,
-        toolCalls,
-        events,
-      };
+      const timedOut = timeout?.aborted ?? false;
+      const error = agentStepError(step, err, {
+        proxyFailure: session?.startFailure(),
+        bypass: watch?.failure(step.name),
+        timedOut,
+      });
+      const state = { ...base, ...failedAgentState(error, timedOut), Status: 'failure' as const };
+      return failedOutcome(error, { state, toolCalls, events });
     } finally {
       unwatch?.();
       session?.close();
     }
+  }
+
+  /** The step's `mcp-serve`, when `mcp_proxy` asks for one; a refusal is thrown as the AwfError it is. */
+  private async startProxy(
+    step: AgentStep,
+    ctx: RunContext,
+    { provider, cwd }: AgentStepInput,
+    eventsPath: string,
+  ): Promise<ProxySession | undefined> {
+    if (!ToolProxyService.wanted(step.mcpProxy)) return undefined;
+    const session = await this.proxies.start({
+      workflow: ctx.workflow.name,
+      step: step.name,
+      runId: ctx.runId,
+      rootDir: cwd,
+      settings: step.mcpProxy,
+      eventsPath,
+      traceparent: ctx.stepSpan?.traceparent,
+    });
+    if (!provider.canInterceptBuiltins && step.mcpProxy.interceptBuiltins) {
+      this.logger.warn(
+        { step: step.name, provider: provider.name, code: ErrorCodes.MCP_PROXY_UNSUPPORTED_PROVIDER },
+        'provider cannot switch its own tools off; the proxy runs alongside them (coexistence mode)',
+      );
+    }
+    return session;
   }
 
   /**
@@ -232,30 +187,6 @@ export class AgentStepExecutor {
 }
 
 /**
- * The step's own deadline wins over whatever the provider reported as it was stopped, but the
- * provider's last stderr lines are kept: they usually say what the agent was stuck on.
- */
-function stepTimedOut(step: AgentStep, cause: unknown): AwfError {
-  const stderr = isAwfError(cause) && Array.isArray(cause.details.stderr) ? (cause.details.stderr as string[]) : [];
-  return new AwfError(
-    ErrorCodes.EXECUTION_AGENT_TIMEOUT,
-    withStderrTail(`step "${step.name}" timed out after ${step.timeoutMs} ms`, stderr),
-    { step: step.name, timeout_ms: step.timeoutMs, ...(stderr.length ? { stderr } : {}) },
-    'Raise the step timeout, or make the prompt ask for less.',
-  );
-}
-
-function parseJson(text: string): unknown {
-  const t = text.trim();
-  if (!(t.startsWith('{') || t.startsWith('['))) return undefined;
-  try {
-    return JSON.parse(t);
-  } catch {
-    return undefined;
-  }
-}
-
-/**
  * The step's audit trail in the run's directory, where `mcp-serve` appends and `run` reads.
  * In a loop body each iteration has its own (`review.i2.events.jsonl`; nested: `i1-3`).
  */
@@ -264,14 +195,4 @@ export function stepEventsPath(runDir: string, step: string, loop?: LoopData): s
   for (let l: LoopData | null | undefined = loop; l; l = l.Parent) indices.unshift(l.Index);
   const iteration = indices.length ? `.i${indices.join('-')}` : '';
   return join(runDir, `${step.replace(/[^A-Za-z0-9_-]/g, '_')}${iteration}.events.jsonl`);
-}
-
-/** The prompt's template: `prompt`, or the text of `prompt_file` (its path a template too, AWF's lookup). */
-function promptText(step: AgentStep, ctx: RunContext): string {
-  if (step.promptFile === undefined) return step.prompt;
-  const rendered = interpolate(ctx, step.promptFile, step.name, 'prompt_file');
-  const path = ctx.files
-    ? externalFilePath(rendered, ctx.workflow.sourceDir ?? ctx.cwd, ctx.awf, ctx.files, ctx.env)
-    : rendered;
-  return readExternalFile(ctx.files, path, `states.${step.name}.prompt_file`);
 }

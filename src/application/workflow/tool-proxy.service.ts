@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { ProxyInjection } from '../../domain/ports/agent-provider.port';
 import { join } from 'node:path';
 import type { ApprovalChannel, ApprovalChannels } from '../../domain/ports/approval-channel.port';
 import { type PolicySpec, strictRule } from '../../domain/policy/policy.model';
@@ -9,6 +8,7 @@ import type { ProxyStartFailures } from '../../domain/ports/proxy-start-failures
 import type { UpstreamServerProbe } from '../../domain/ports/upstream-server-probe.port';
 import type { TelemetryControl } from '../../domain/ports/telemetry-control.port';
 import { AwfError } from '../../domain/errors/awf-error';
+import type { ProxySession, ProxyStartRequest } from './proxy-session';
 import type { ToolRouterFactory } from '../../domain/ports/tool-router-factory.port';
 import type { ToolScopeResolver } from '../../domain/ports/tool-scope-resolver.port';
 import { PROXY_CONFIG_VERSION, type ProxyConfig } from '../../domain/proxy/proxy-config';
@@ -17,30 +17,6 @@ import { formatIssue, type ValidationIssue } from '../../domain/workflow/validat
 import type { McpProxySettings } from '../../domain/workflow/workflow.model';
 
 export const PROXY_SERVER_NAME = 'awf-proxy';
-
-export interface ProxyStartRequest {
-  workflow: string;
-  step: string;
-  runId: string;
-  /** The sandbox root: the step's working directory. */
-  rootDir: string;
-  settings: McpProxySettings;
-  eventsPath?: string;
-  /** The step span's W3C traceparent: `mcp-serve` parents its tool-call spans under it. */
-  traceparent?: string;
-}
-
-export interface ProxySession {
-  injection: ProxyInjection;
-  /** The error the step's mcp-serve recorded when it could not open its tools (ADR 181), if it did. */
-  startFailure(): AwfError | undefined;
-  /** Calls `listener` once when mcp-serve records such an error; returns what stops watching. */
-  onStartFailure(listener: (error: AwfError) => void): () => void;
-  /** The rule that makes the step's policy strict (`step review: enforce "strict"`); absent: audit only. */
-  strictRule?: string;
-  /** Removes the config and its private directory. Idempotent. */
-  close(): void;
-}
 
 /** What an agent runs to start a step's `mcp-serve`. */
 export interface ProxyLaunch {
