@@ -1,4 +1,6 @@
-import type { RunIndex, StepRecord } from '../../domain/ports/run-index.port';
+import { isAwfError } from '../../domain/errors/awf-error';
+import { ErrorCodes } from '../../domain/errors/error-codes';
+import type { RunIndex, RunStart, StepRecord } from '../../domain/ports/run-index.port';
 import type { StepStateData } from '../../domain/workflow/interpolation.types';
 import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
 import type { RunReport, StepReport } from '../../domain/workflow/run-report.model';
@@ -11,6 +13,29 @@ import type { RunReport, StepReport } from '../../domain/workflow/run-report.mod
  */
 export class RunJournal implements RunObserver {
   private warned = false;
+
+  /**
+   * Records the run's start and journals it from there. Without SQLite's native build (an install
+   * whose npm skipped better-sqlite3's build script) the run goes on unrecorded, with one warning:
+   * the history is an index of runs, and losing it must not stop a user from running anything.
+   * Any other failure to write it stops the run before its first step.
+   */
+  static begin(
+    index: RunIndex,
+    run: Omit<RunStart, 'started_at'>,
+    seq: number,
+    eventsPath: (step: string) => string | undefined,
+    observer?: RunObserver,
+  ): RunJournal | undefined {
+    try {
+      index.begin({ ...run, started_at: new Date().toISOString() });
+    } catch (err) {
+      if (!isAwfError(err) || err.code !== ErrorCodes.HISTORY_UNAVAILABLE) throw err;
+      observer?.warn?.(`${err.message}; this run is not recorded in the history. ${err.hint ?? ''}`.trim());
+      return undefined;
+    }
+    return new RunJournal(index, run.run_id, seq, eventsPath, observer);
+  }
 
   constructor(
     private readonly index: RunIndex,

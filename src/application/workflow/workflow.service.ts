@@ -1,29 +1,23 @@
-import { secretEnvValues, workflowEnv } from './workflow-env';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { AwfError, isAwfError } from '../../domain/errors/awf-error';
+import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
-import type { RunIndex, RunStart, RunSummary } from '../../domain/ports/run-index.port';
+import type { RunIndex, RunSummary } from '../../domain/ports/run-index.port';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
-import type {
-  LoadedWorkflow,
-  WorkflowRepository,
-  WorkflowSummary,
-} from '../../domain/workflow/ports/workflow-repository.port';
+import type { WorkflowRepository, WorkflowSummary } from '../../domain/workflow/ports/workflow-repository.port';
 import type { WorkflowFiles } from '../../domain/workflow/ports/workflow-files.port';
 import type { RunReport } from '../../domain/workflow/run-report.model';
-import { formatIssue, type ValidationIssue } from '../../domain/workflow/validation-issue.model';
-import { awfDirs } from './awf-dirs';
-import { resolveInputs } from './input-resolver';
-import { promptSearchPaths, resolvePromptInputs } from './prompt-inputs';
+import { formatIssue } from '../../domain/workflow/validation-issue.model';
 import type { StepStateData } from '../../domain/workflow/interpolation.types';
 import type { StepGate } from '../../domain/workflow/ports/step-gate.port';
-import { findStep, type InputDef, type Workflow } from '../../domain/workflow/workflow.model';
+import { findStep, type Workflow } from '../../domain/workflow/workflow.model';
 import { type DryRunPlan, dryRunPlan } from './dry-run-plan';
 import { stepEventsPath } from './agent-step.executor';
 import { planResume } from './resume-plan';
+import { type InputSources, RunInputs } from './run-inputs';
 import { RunJournal } from './run-journal';
+import { workflowEnv } from './workflow-env';
 import type { RunOptions, WorkflowRunner } from './workflow-runner.service';
 import { type ValidationReport, validationError, validationReport } from './validation-report';
 import type { WorkflowValidator } from './workflow-validator.service';
@@ -36,20 +30,14 @@ export interface ResumeRequest extends Omit<RunRequest, 'target'> {
   from?: string;
 }
 
-export interface RunRequest {
+export interface RunRequest extends InputSources {
   target: string;
-  inputs: Record<string, string>;
-  projectInputs?: Record<string, unknown>;
   signal: AbortSignal;
   observer?: RunObserver;
-  cwd: string;
-  env: Record<string, string>;
   runsDir: string;
   userInput?: (step: string) => Promise<string | undefined>;
   /** `--interactive`: asked before each top-level step. */
   gate?: StepGate;
-  /** On a terminal: asked for each required input that has no value yet (AWF prompts for them). */
-  askInput?: (input: InputDef) => Promise<string | undefined>;
 }
 
 /** `awf run -s <step> -m states.x.Output=…`: one step alone, on mocked states. */
@@ -67,19 +55,26 @@ export class WorkflowService {
     private readonly masker: SecretMasker,
     private readonly files: WorkflowFiles,
     private readonly index?: RunIndex,
-  ) {}
+  ) {
+    this.inputs = new RunInputs(masker, files);
+  }
+
+  private readonly inputs: RunInputs;
 
   /** `strict`: every warning (an unknown key, an unknown provider, …) counts as an error. */
   async validate(target: string, options: { strict?: boolean } = {}): Promise<ValidationReport> {
     const loaded = await this.repository.load(target);
     const issues = await this.validator.validate(loaded);
-    return this.report(loaded, options.strict ? issues.map((i) => ({ ...i, severity: 'error' as const })) : issues);
+    return validationReport(
+      loaded,
+      options.strict ? issues.map((i) => ({ ...i, severity: 'error' as const })) : issues,
+    );
   }
 
   /** Validates as `awf validate` does, then runs; invalid workflows never start a step. */
   async run(request: RunRequest): Promise<RunReport> {
     const { workflow, file } = await this.loadValid(request.target, request.observer);
-    const inputs = await this.inputsOf(workflow, request);
+    const inputs = await this.inputs.of(workflow, request);
     return this.execute(workflow, file, inputs, request, { runId: randomUUID(), seq: 0 });
   }
 
@@ -87,7 +82,7 @@ export class WorkflowService {
   async describe(target: string): Promise<Workflow> {
     const loaded = await this.repository.load(target);
     if (loaded.workflow) return loaded.workflow;
-    throw validationError(this.report(loaded, await this.validator.validate(loaded)));
+    throw validationError(validationReport(loaded, await this.validator.validate(loaded)));
   }
 
   /** `--dry-run`: the plan with its commands interpolated; nothing runs, nothing is recorded. */
@@ -95,8 +90,8 @@ export class WorkflowService {
     request: Pick<RunRequest, 'target' | 'inputs' | 'projectInputs' | 'observer' | 'env' | 'cwd'>,
   ): Promise<DryRunPlan> {
     const { workflow } = await this.loadValid(request.target, request.observer);
-    const inputs = resolveInputs(workflow.inputs, this.flagInputs(request), request.projectInputs ?? {}, this.files);
-    this.maskSecrets(workflow, inputs);
+    const inputs = this.inputs.resolve(workflow, this.inputs.flags(request), request);
+    this.inputs.maskSecrets(workflow, inputs);
     return dryRunPlan(workflow, inputs, request.inputs);
   }
 
@@ -113,8 +108,8 @@ export class WorkflowService {
         `Pick one of: ${names.join(', ')}.`,
       );
     }
-    const inputs = await this.inputsOf(workflow, request);
-    this.maskSecrets(workflow, inputs);
+    const inputs = await this.inputs.of(workflow, request);
+    this.inputs.maskSecrets(workflow, inputs);
     workflowEnv(workflow, request.env);
     return this.runner.run(workflow, {
       inputs,
@@ -137,12 +132,7 @@ export class WorkflowService {
     const run = index.get(index.resolve(request.runId));
     const { workflow, file } = await this.loadValid(run.file, request.observer);
     const plan = planResume(run, workflow, request.from);
-    const inputs = resolveInputs(
-      workflow.inputs,
-      { ...run.inputs, ...this.flagInputs(request) },
-      request.projectInputs ?? {},
-      this.files,
-    );
+    const inputs = this.inputs.resolve(workflow, { ...run.inputs, ...this.inputs.flags(request) }, request);
     return this.execute(
       workflow,
       file,
@@ -163,38 +153,10 @@ export class WorkflowService {
 
   private async loadValid(target: string, observer?: RunObserver): Promise<{ workflow: Workflow; file: string }> {
     const loaded = await this.repository.load(target);
-    const validation = this.report(loaded, await this.validator.validate(loaded));
+    const validation = validationReport(loaded, await this.validator.validate(loaded));
     if (!validation.valid || !loaded.workflow) throw validationError(validation);
     validation.warnings.forEach((w) => observer?.warn?.(formatIssue(w)));
     return { workflow: loaded.workflow, file: loaded.file };
-  }
-
-  /** Defaults, project inputs and flags; on a terminal, the required ones still missing are asked for. */
-  private async inputsOf(workflow: Workflow, request: RunRequest): Promise<Record<string, string>> {
-    const given = this.flagInputs(request);
-    if (request.askInput) {
-      const project = request.projectInputs ?? {};
-      for (const def of workflow.inputs) {
-        if (!def.required || def.default !== undefined || given[def.name] !== undefined) continue;
-        if (project[def.name] !== undefined && project[def.name] !== null) continue;
-        const answer = await request.askInput(def);
-        if (answer !== undefined && answer !== '') given[def.name] = answer;
-      }
-    }
-    return resolveInputs(workflow.inputs, given, request.projectInputs ?? {}, this.files);
-  }
-
-  /** `--input` values, with `@prompts/<file>` replaced by that prompt's text (AWF: flags only, not config). */
-  private flagInputs(request: Pick<RunRequest, 'inputs' | 'env' | 'cwd'>): Record<string, string> {
-    const search = promptSearchPaths(request.env, request.cwd, awfDirs(request.env));
-    return resolvePromptInputs(request.inputs, search, this.files);
-  }
-
-  private maskSecrets(workflow: Workflow, inputs: Record<string, string>): Set<string> {
-    const secret = new Set(workflow.inputs.filter((d) => d.secret).map((d) => d.name));
-    this.masker.add(...[...secret].filter((name) => inputs[name] !== undefined).map((name) => inputs[name]));
-    this.masker.add(...secretEnvValues(workflow));
-    return secret;
   }
 
   private async execute(
@@ -204,18 +166,14 @@ export class WorkflowService {
     request: Omit<RunRequest, 'target' | 'inputs'>,
     start: { runId: string; seq: number; startAt?: string; states?: RunOptions['seedStates'] },
   ): Promise<RunReport> {
-    const secret = this.maskSecrets(workflow, inputs);
+    const secret = this.inputs.maskSecrets(workflow, inputs);
     workflowEnv(workflow, request.env);
     const runDir = join(request.runsDir, start.runId);
     // Secret inputs are never written down: a resumed run asks for them again.
     const kept = Object.fromEntries(Object.entries(inputs).filter(([k]) => !secret.has(k)));
-    const indexed = this.begin(
-      { run_id: start.runId, workflow: workflow.name, file, cwd: request.cwd, inputs: kept },
-      request.observer,
-    );
-    const journal =
-      indexed &&
-      new RunJournal(indexed, start.runId, start.seq, (step) => stepEventsPath(runDir, step), request.observer);
+    const run = { run_id: start.runId, workflow: workflow.name, file, cwd: request.cwd, inputs: kept };
+    const eventsPath = (step: string) => stepEventsPath(runDir, step);
+    const journal = this.index && RunJournal.begin(this.index, run, start.seq, eventsPath, request.observer);
     const report = await this.runner.run(workflow, {
       inputs,
       env: request.env,
@@ -231,24 +189,6 @@ export class WorkflowService {
     });
     journal?.finished(report);
     return report;
-  }
-
-  /**
-   * Records the run in the history. Without SQLite's native build (an install whose npm skipped
-   * better-sqlite3's build script) the run goes on unrecorded, with one warning: the history is an
-   * index of runs, and losing it must not stop a user from running anything. Any other failure to
-   * write it stops the run before its first step.
-   */
-  private begin(run: Omit<RunStart, 'started_at'>, observer?: RunObserver): RunIndex | undefined {
-    if (!this.index) return undefined;
-    try {
-      this.index.begin({ ...run, started_at: new Date().toISOString() });
-      return this.index;
-    } catch (err) {
-      if (!isAwfError(err) || err.code !== ErrorCodes.HISTORY_UNAVAILABLE) throw err;
-      observer?.warn?.(`${err.message}; this run is not recorded in the history. ${err.hint ?? ''}`.trim());
-      return undefined;
-    }
   }
 
   private requireIndex(): RunIndex {
@@ -267,9 +207,5 @@ export class WorkflowService {
 
   searchPaths(): string[] {
     return this.repository.searchPaths();
-  }
-
-  private report(loaded: LoadedWorkflow, issues: ValidationIssue[]): ValidationReport {
-    return validationReport(loaded, issues);
   }
 }
