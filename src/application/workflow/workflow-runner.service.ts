@@ -1,13 +1,10 @@
-import { workflowEnv } from './workflow-env';
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { AwfError, isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { RunReport, StepReport } from '../../domain/workflow/run-report.model';
-import { type ExecutableStep, findStep, type TerminalStep, type Workflow } from '../../domain/workflow/workflow.model';
+import { type ExecutableStep, findStep, type Workflow } from '../../domain/workflow/workflow.model';
 import type { WorkflowFiles } from '../../domain/workflow/ports/workflow-files.port';
 import type { RunTelemetry } from '../run-telemetry.service';
-import { awfDirs } from './awf-dirs';
 import type { AgentStepExecutor } from './agent-step.executor';
 import type { CallWorkflowStepExecutor } from './call-workflow-step.executor';
 import type { CommandStepExecutor } from './command-step.executor';
@@ -15,8 +12,9 @@ import type { OperationStepExecutor } from './operation-step.executor';
 import type { HookRunner } from './hook-runner';
 import { LoopStepExecutor } from './loop-step.executor';
 import { ParallelStepExecutor } from './parallel-step.executor';
-import { interpolate, type RunContext } from './run-context';
-import { errorData, errorJson, stepReport } from './run-report';
+import type { RunContext } from './run-context';
+import { startContext } from './run-start';
+import { errorData, errorJson, runReport, singleStepReport, stepReport, terminalReport } from './run-report';
 import { failedOutcome, type StepOutcome } from './step-outcome';
 import { route } from './step-routing';
 import { PausedRun, skipTarget } from './paused-run';
@@ -65,27 +63,7 @@ export class WorkflowRunner implements StepRunner {
   async execute(workflow: Workflow, options: RunOptions): Promise<WorkflowResult> {
     const runId = options.runId ?? randomUUID();
     const child = (options.callStack?.length ?? 0) > 0;
-    const ctx: RunContext = {
-      workflow,
-      runId,
-      runDir: join(options.runsDir, runId),
-      inputs: options.inputs,
-      // The workflow's own `env:` mapping over the caller's (a called workflow's too).
-      env: workflowEnv(workflow, options.env),
-      states: { ...options.seedStates },
-      startedAt: new Date(),
-      current: options.startAt ?? workflow.initial,
-      signal: options.signal,
-      cwd: options.cwd,
-      callStack: [...(options.callStack ?? []), workflow.id],
-      reports: [],
-      // Shared by reference with every step's scoped copy, so a later step can continue an earlier one.
-      conversations: {},
-      observer: options.observer,
-      userInput: options.userInput,
-      files: this.files,
-      awf: awfDirs(options.env),
-    };
+    const ctx = startContext(workflow, runId, options, this.files);
     // A child run's steps hang under the parent's call_workflow span; only a top run has its own.
     const runSpan = child ? undefined : this.telemetry?.startRun(workflow.name, runId);
     ctx.parentSpan = child ? options.parentSpan : runSpan;
@@ -95,7 +73,7 @@ export class WorkflowRunner implements StepRunner {
     const hooks = options.only ? undefined : workflow.hooks.workflow_start;
     const startError = await this.steps.hooks.run(hooks, ctx, 'hooks.workflow_start', true);
     const report = startError
-      ? this.report(ctx, options.signal.aborted ? 'cancelled' : 'failure', { error: errorJson(startError) })
+      ? runReport(ctx, options.signal.aborted ? 'cancelled' : 'failure', { error: errorJson(startError) })
       : await this.loop(ctx, options);
     if (!startError && !options.only) await this.endHooks(ctx, report);
     if (runSpan) this.telemetry?.finishRun(runSpan, report, ctx.runDir, ctx.startedAt);
@@ -157,10 +135,10 @@ export class WorkflowRunner implements StepRunner {
     const gate = ctx.callStack.length === 1 ? options.gate : undefined;
     const paused = gate && new PausedRun(gate, ctx);
     for (let executed = 0; executed < MAX_STEP_EXECUTIONS; executed++) {
-      if (ctx.signal.aborted) return this.report(ctx, 'cancelled');
+      if (ctx.signal.aborted) return runReport(ctx, 'cancelled');
       const step = findStep(ctx.workflow, ctx.current);
       if (!step) {
-        return this.report(ctx, 'failure', {
+        return runReport(ctx, 'failure', {
           error: errorJson(
             new AwfError(ErrorCodes.WORKFLOW_MISSING_STATE, `state "${ctx.current}" does not exist`, {
               state: ctx.current,
@@ -168,26 +146,26 @@ export class WorkflowRunner implements StepRunner {
           ),
         });
       }
-      if (step.type === 'terminal') return this.terminal(step, ctx);
+      if (step.type === 'terminal') return terminalReport(step, ctx);
       const decision = paused ? await paused.ask(step) : 'continue';
-      if (decision === 'abort') return this.report(ctx, 'cancelled');
+      if (decision === 'abort') return runReport(ctx, 'cancelled');
       if (decision !== 'continue') {
         const next = decision === 'skip' ? skipTarget(step) : paused!.previous;
-        if (!next) return this.report(ctx, 'failure', { error: errorJson(noRoute(step.name)) });
+        if (!next) return runReport(ctx, 'failure', { error: errorJson(noRoute(step.name)) });
         ctx.current = next;
         continue;
       }
       const outcome = await this.runStep(step, ctx);
-      if (options.only) return this.single(ctx, outcome);
-      if (outcome.status === 'cancelled' || ctx.signal.aborted) return this.report(ctx, 'cancelled');
+      if (options.only) return singleStepReport(ctx, outcome);
+      if (outcome.status === 'cancelled' || ctx.signal.aborted) return runReport(ctx, 'cancelled');
       const next = outcome.fatal ? undefined : route(step, outcome, ctx);
       // The run history keeps the top run's states, so that `awf resume` can seed them.
       if (ctx.callStack.length === 1) ctx.observer?.stepRecorded?.(ctx.reports.at(-1)!, outcome.state, next);
       paused?.ran(step.name, outcome.state, next);
-      if (!next) return this.report(ctx, 'failure', { error: errorJson(outcome.error ?? noRoute(step.name)) });
+      if (!next) return runReport(ctx, 'failure', { error: errorJson(outcome.error ?? noRoute(step.name)) });
       ctx.current = next;
     }
-    return this.report(ctx, 'failure', {
+    return runReport(ctx, 'failure', {
       error: {
         code: ErrorCodes.EXECUTION_STEP_FAILED,
         message: `stopped after ${MAX_STEP_EXECUTIONS} steps: the transitions loop forever`,
@@ -219,42 +197,5 @@ export class WorkflowRunner implements StepRunner {
     if (!span || !this.telemetry) return;
     const calls = this.telemetry.finishStep(span, report, events, ctx.workflow.name);
     if (calls && calls.events.length > 0) Object.assign(report, calls);
-  }
-
-  /** `-s`: the run is the one step; its failure is the run's. */
-  private single(ctx: RunContext, outcome: StepOutcome): RunReport {
-    if (outcome.status === 'success') return this.report(ctx, 'success');
-    return this.report(ctx, outcome.status, outcome.error ? { error: errorJson(outcome.error) } : {});
-  }
-
-  private terminal(step: TerminalStep, ctx: RunContext): RunReport {
-    let message = step.message;
-    if (message) {
-      try {
-        message = interpolate(ctx, message, step.name, 'message');
-      } catch {
-        // AWF keeps the raw text when the message cannot be rendered.
-      }
-    }
-    if (step.status === 'success')
-      return this.report(ctx, 'success', { terminal: step.name, ...(message ? { output: message } : {}) });
-    const text = message ?? `workflow reached terminal failure state: ${step.name}`;
-    return this.report(ctx, 'failure', {
-      terminal: step.name,
-      error: { code: ErrorCodes.EXECUTION_TERMINAL_FAILURE, message: text },
-    });
-  }
-
-  private report(ctx: RunContext, status: RunReport['status'], extra: Partial<RunReport> = {}): RunReport {
-    const steps = ctx.reports;
-    return {
-      workflow: ctx.workflow.name,
-      run_id: ctx.runId,
-      status,
-      duration_ms: Date.now() - ctx.startedAt.getTime(),
-      output: steps.at(-1)?.output ?? '',
-      steps,
-      ...extra,
-    };
   }
 }
