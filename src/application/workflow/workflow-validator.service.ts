@@ -1,14 +1,15 @@
 import { isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
-import { type PluginCatalog, unusablePlugin } from '../../domain/ports/plugin-catalog.port';
+import type { PluginCatalog } from '../../domain/ports/plugin-catalog.port';
 import { resolveUpstreamServers, type UpstreamServerSpec } from '../../domain/proxy/upstream-server';
 import { type ValidationIssue, issue } from '../../domain/workflow/validation-issue.model';
 import type { AgentCatalog } from '../../domain/workflow/ports/agent-catalog.port';
 import type { LoadedWorkflow, WorkflowRepository } from '../../domain/workflow/ports/workflow-repository.port';
 import { checkWorkflow } from '../../domain/workflow/workflow.rules';
-import type { AgentStep, OperationStep, Workflow } from '../../domain/workflow/workflow.model';
+import type { AgentStep, Workflow } from '../../domain/workflow/workflow.model';
 import { checkAgentContext } from './agent-context.check';
 import { checkCalls } from './call-graph.check';
+import { checkOperations, checkPluginTools } from './plugin-use.check';
 import { checkExternalFiles, type FileCheckContext } from './external-files.check';
 import { Condition } from './condition-evaluator';
 import { checkTemplates } from './template-references';
@@ -47,9 +48,9 @@ export class WorkflowValidator {
     issues.push(...checkExternalFiles(wf, this.files), ...checkAgentContext(wf, this.files));
     for (const step of wf.steps) if (step.type === 'agent') issues.push(...this.checkProvider(step));
     issues.push(
-      ...(await this.checkPlugins(wf)),
+      ...(await checkPluginTools(wf, this.plugins)),
       ...(await checkCalls(wf, this.workflows)),
-      ...(await this.checkOperations(wf)),
+      ...(await checkOperations(wf, this.plugins, this.builtinOperations)),
     );
     issues.push(...(await this.checkPolicies(wf)));
     issues.push(...this.checkServers(wf));
@@ -150,96 +151,6 @@ export class WorkflowValidator {
     const named = this.servers();
     for (const step of steps)
       resolveUpstreamServers(step.mcpProxy!.servers!, named, `states.${step.name}.mcp_proxy.servers`, out);
-    return out;
-  }
-
-  /** An operation step names a built-in operation or an operation of an installed plugin. */
-  private async checkOperations(wf: Workflow): Promise<ValidationIssue[]> {
-    const steps = wf.steps.filter(
-      (s): s is OperationStep =>
-        s.type === 'operation' && !!s.operation && !this.builtinOperations.includes(s.operation),
-    );
-    if (steps.length === 0) return [];
-    const catalog = this.plugins ? await this.plugins.list() : [];
-    const installed = new Map(catalog.map((p) => [p.name, p.operations.map((o) => o.name)]));
-    const out: ValidationIssue[] = [];
-    for (const step of steps) {
-      const [plugin, ...rest] = step.operation.split('.');
-      const unusable = catalog.find((p) => p.name === plugin);
-      const why = unusable && unusablePlugin(unusable);
-      if (why) {
-        out.push(issue(ErrorCodes.WORKFLOW_UNKNOWN_OPERATION, `states.${step.name}.operation`, why));
-        continue;
-      }
-      const ops = installed.get(plugin);
-      const known =
-        [...this.builtinOperations, ...[...installed].flatMap(([p, o]) => o.map((op) => `${p}.${op}`))].join(', ') ||
-        'none';
-      if (ops?.includes(rest.join('.'))) continue;
-      out.push(
-        issue(
-          ErrorCodes.WORKFLOW_UNKNOWN_OPERATION,
-          `states.${step.name}.operation`,
-          `unknown operation "${step.operation}" (known: ${known})`,
-        ),
-      );
-    }
-    return out;
-  }
-
-  private async checkPlugins(wf: Workflow): Promise<ValidationIssue[]> {
-    const steps = wf.steps.filter((s) => s.mcpProxy?.enable && s.mcpProxy.pluginTools.length > 0);
-    if (steps.length === 0) return [];
-    const catalog = this.plugins ? await this.plugins.list() : [];
-    const installed = new Map(catalog.map((p) => [p.name, new Set(p.operations.map((o) => o.name))]));
-    const out: ValidationIssue[] = [];
-    for (const step of steps) {
-      const at = `states.${step.name}.mcp_proxy.plugin_tools`;
-      const toolNames = new Map<string, string>();
-      step.mcpProxy!.pluginTools.forEach((spec, i) => {
-        const listed = catalog.find((p) => p.name === spec.plugin);
-        const why = listed && unusablePlugin(listed);
-        if (why) {
-          out.push(issue(ErrorCodes.MCP_PROXY_UNKNOWN_PLUGIN, `${at}[${i}].plugin`, why));
-          return;
-        }
-        const ops = installed.get(spec.plugin);
-        if (!ops) {
-          out.push(
-            issue(
-              ErrorCodes.MCP_PROXY_UNKNOWN_PLUGIN,
-              `${at}[${i}].plugin`,
-              `plugin "${spec.plugin}" not found (installed: ${[...installed.keys()].join(', ') || 'none'})`,
-            ),
-          );
-          return;
-        }
-        spec.expose.forEach((op, j) => {
-          if (!ops.has(op))
-            out.push(
-              issue(
-                ErrorCodes.MCP_PROXY_UNKNOWN_OPERATION,
-                `${at}[${i}].expose[${j}]`,
-                `operation "${op}" not found in plugin "${spec.plugin}"`,
-              ),
-            );
-        });
-        for (const op of spec.expose.length > 0 ? spec.expose : [...ops]) {
-          const tool = `${spec.plugin}_${op}`;
-          const other = toolNames.get(tool);
-          if (other && other !== spec.plugin) {
-            out.push(
-              issue(
-                ErrorCodes.MCP_PROXY_NAME_COLLISION,
-                `${at}[${i}]`,
-                `tool "${tool}" is exposed by both plugin "${other}" and plugin "${spec.plugin}"`,
-              ),
-            );
-          }
-          toolNames.set(tool, spec.plugin);
-        }
-      });
-    }
     return out;
   }
 }
