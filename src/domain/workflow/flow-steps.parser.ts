@@ -2,29 +2,18 @@ import { ErrorCodes } from '../errors/error-codes';
 import { type ValidationIssue, issue } from './validation-issue.model';
 import {
   type CallWorkflowStep,
-  type HookAction,
   type LoopStep,
   MAX_ALLOWED_ITERATIONS,
   type OperationStep,
   type ParallelStep,
   type ParallelStrategy,
-  type StepHooks,
-  type WorkflowHookName,
-  type WorkflowHooks,
-  type WorkflowOutput,
 } from './workflow.model';
-import { isMap, type Raw } from './raw-yaml';
+import { isMap, type Raw, text } from './raw-yaml';
 
 /** The fields every step shares, already parsed by workflow.parser.ts. */
 type Base = Omit<ParallelStep, 'type' | 'branches' | 'strategy' | 'maxConcurrent'>;
 
 const STRATEGIES: ParallelStrategy[] = ['all_succeed', 'any_succeed', 'best_effort'];
-export const WORKFLOW_HOOK_NAMES: WorkflowHookName[] = [
-  'workflow_start',
-  'workflow_end',
-  'workflow_error',
-  'workflow_cancel',
-];
 
 export function parseParallel(base: Base, raw: Raw, at: string, issues: ValidationIssue[]): ParallelStep {
   const branches = nameList(raw.parallel, `${at}.parallel`, 'parallel', issues);
@@ -148,72 +137,6 @@ export function parseOperation(base: Base, raw: Raw, at: string, issues: Validat
   return { ...base, type: 'operation', operation: operation ?? '', inputs: isMap(raw.inputs) ? raw.inputs : {} };
 }
 
-export function parseStepHooks(raw: unknown, at: string, issues: ValidationIssue[]): StepHooks | undefined {
-  if (raw === undefined || raw === null) return undefined;
-  if (!isMap(raw)) {
-    issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, at, 'hooks must be a mapping with pre and/or post'));
-    return undefined;
-  }
-  return { pre: hookList(raw.pre, `${at}.pre`, issues), post: hookList(raw.post, `${at}.post`, issues) };
-}
-
-export function parseWorkflowHooks(raw: unknown, issues: ValidationIssue[]): WorkflowHooks {
-  if (raw === undefined || raw === null) return {};
-  if (!isMap(raw)) {
-    issues.push(
-      issue(ErrorCodes.WORKFLOW_INVALID_FIELD, 'hooks', `hooks must be a mapping of ${WORKFLOW_HOOK_NAMES.join(', ')}`),
-    );
-    return {};
-  }
-  const hooks: WorkflowHooks = {};
-  for (const name of WORKFLOW_HOOK_NAMES)
-    if (raw[name] !== undefined) hooks[name] = hookList(raw[name], `hooks.${name}`, issues);
-  return hooks;
-}
-
-/** AWF's loader ignores a child's `outputs:`; awf reads it so `call_workflow.outputs` can name them. */
-export function parseWorkflowOutputs(raw: unknown, issues: ValidationIssue[]): WorkflowOutput[] {
-  if (raw === undefined || raw === null) return [];
-  if (!Array.isArray(raw)) {
-    issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, 'outputs', 'outputs must be a list of {name, from}'));
-    return [];
-  }
-  const out: WorkflowOutput[] = [];
-  raw.forEach((o, i) => {
-    const name = isMap(o) ? text(o.name) : undefined;
-    const from = isMap(o) ? text(o.from) : undefined;
-    if (name && from) out.push({ name, from });
-    else
-      issues.push(
-        issue(
-          ErrorCodes.WORKFLOW_MISSING_FIELD,
-          `outputs[${i}]`,
-          'an output needs a name and a from (e.g. states.build.Output)',
-        ),
-      );
-  });
-  return out;
-}
-
-function hookList(raw: unknown, at: string, issues: ValidationIssue[]): HookAction[] {
-  if (raw === undefined || raw === null) return [];
-  if (!Array.isArray(raw)) {
-    issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, at, 'a hook is a list of {log: …} or {command: …}'));
-    return [];
-  }
-  const out: HookAction[] = [];
-  raw.forEach((a, i) => {
-    const log = isMap(a) ? text(a.log) : undefined;
-    const command = isMap(a) ? text(a.command) : undefined;
-    if ((log === undefined) === (command === undefined)) {
-      issues.push(
-        issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}[${i}]`, 'a hook action has exactly one of log or command'),
-      );
-    } else out.push(log !== undefined ? { log } : { command });
-  });
-  return out;
-}
-
 function nameList(raw: unknown, at: string, key: string, issues: ValidationIssue[]): string[] {
   if (!Array.isArray(raw) || raw.length === 0 || raw.some((n) => typeof n !== 'string' || !n)) {
     issues.push(
@@ -241,10 +164,4 @@ function stringMap(raw: unknown, at: string, issues: ValidationIssue[]): Record<
     return {};
   }
   return Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
-}
-
-/** Scalars as text: `while: true` and `items: 3` are written without quotes in YAML. */
-function text(value: unknown): string | undefined {
-  if (typeof value === 'string') return value;
-  return typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
 }

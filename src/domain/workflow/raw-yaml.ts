@@ -13,3 +13,9 @@ export function str(value: unknown): string | undefined {
 export function scalar(value: unknown): string | undefined {
   return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
 }
+
+/** Scalars as text: `while: true` and `items: 3` are written without quotes in YAML. */
+export function text(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  return typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
+}

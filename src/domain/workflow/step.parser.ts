@@ -1,6 +1,7 @@
 import { ErrorCodes } from '../errors/error-codes';
 import { parseAgentContext } from './agent-context.parser';
-import { parseCallWorkflow, parseLoop, parseOperation, parseParallel, parseStepHooks } from './flow-steps.parser';
+import { parseCallWorkflow, parseLoop, parseOperation, parseParallel } from './flow-steps.parser';
+import { parseStepHooks } from './hooks.parser';
 import { parseMcpProxy } from './mcp-proxy.parser';
 import { isMap, type Raw, str } from './raw-yaml';
 import { parseAgentConversation, parseRetry, parseTimeout, parseTransitions } from './step-fields.parser';

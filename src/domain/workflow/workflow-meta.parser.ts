@@ -1,6 +1,7 @@
 import { ErrorCodes } from '../errors/error-codes';
 import { type ValidationIssue, issue } from './validation-issue.model';
-import type { WorkflowEnv } from './workflow.model';
+import type { WorkflowEnv, WorkflowOutput } from './workflow.model';
+import { isMap, text } from './raw-yaml';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -44,4 +45,28 @@ export function parseTags(raw: unknown, issues: ValidationIssue[]): string[] | u
     return undefined;
   }
   return list.map((t) => String(t).trim()).filter(Boolean);
+}
+
+/** AWF's loader ignores a child's `outputs:`; awf reads it so `call_workflow.outputs` can name them. */
+export function parseWorkflowOutputs(raw: unknown, issues: ValidationIssue[]): WorkflowOutput[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) {
+    issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, 'outputs', 'outputs must be a list of {name, from}'));
+    return [];
+  }
+  const out: WorkflowOutput[] = [];
+  raw.forEach((o, i) => {
+    const name = isMap(o) ? text(o.name) : undefined;
+    const from = isMap(o) ? text(o.from) : undefined;
+    if (name && from) out.push({ name, from });
+    else
+      issues.push(
+        issue(
+          ErrorCodes.WORKFLOW_MISSING_FIELD,
+          `outputs[${i}]`,
+          'an output needs a name and a from (e.g. states.build.Output)',
+        ),
+      );
+  });
+  return out;
 }

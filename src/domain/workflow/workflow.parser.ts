@@ -1,6 +1,6 @@
 import { ErrorCodes } from '../errors/error-codes';
-import { parseTags, parseWorkflowEnv } from './workflow-meta.parser';
-import { parseWorkflowHooks, parseWorkflowOutputs } from './flow-steps.parser';
+import { parseTags, parseWorkflowEnv, parseWorkflowOutputs } from './workflow-meta.parser';
+import { parseWorkflowHooks } from './hooks.parser';
 import { parseInputs } from './input.parser';
 import { isMap, type Raw, scalar, str } from './raw-yaml';
 import { expandStepTemplates, NO_STEP_TEMPLATES, type StepTemplateSource } from './step-templates';
