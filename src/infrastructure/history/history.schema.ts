@@ -1,3 +1,5 @@
+import type { Database } from './sqlite.loader';
+
 /**
  * history.db, version 1. `IF NOT EXISTS` throughout: every process that opens the file may
  * be the first, and concurrent first opens must agree. A later version adds a migration
@@ -60,3 +62,18 @@ PRAGMA user_version = 1;
  */
 export const HISTORY_VERSION = 2;
 export const ADD_EVENT_COLUMN = 'ALTER TABLE tool_calls ADD COLUMN event TEXT';
+
+/**
+ * Brings the file to HISTORY_VERSION in one IMMEDIATE transaction, so that concurrent first
+ * opens take turns and the second finds the work done. The column check also covers a file
+ * that an older awf, which re-applies version 1, has opened since.
+ */
+export function migrate(db: Database): void {
+  if (Number(db.pragma('user_version', { simple: true })) >= HISTORY_VERSION) return;
+  db.transaction(() => {
+    db.exec(HISTORY_SCHEMA);
+    const columns = db.prepare('PRAGMA table_info(tool_calls)').all() as { name: string }[];
+    if (!columns.some((c) => c.name === 'event')) db.exec(ADD_EVENT_COLUMN);
+    db.pragma(`user_version = ${HISTORY_VERSION}`);
+  }).immediate();
+}

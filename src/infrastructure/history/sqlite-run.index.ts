@@ -14,10 +14,10 @@ import type {
   StepRecord,
   StepToolCalls,
 } from '../../domain/ports/run-index.port';
-import { ADD_EVENT_COLUMN, HISTORY_SCHEMA, HISTORY_VERSION } from './history.schema';
+import { notFound, type Row, stepRecord, summary, toolCall } from './history-rows';
+import { migrate } from './history.schema';
 import { type Database, openDatabase } from './sqlite.loader';
 
-type Row = Record<string, unknown>;
 const ID_PREFIX = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 /**
@@ -216,88 +216,6 @@ export class SqliteRunIndex implements RunIndex {
     this.logger?.debug({ file }, 'run history opened');
     return db;
   }
-}
-
-/**
- * Brings the file to HISTORY_VERSION in one IMMEDIATE transaction, so that concurrent first
- * opens take turns and the second finds the work done. The column check also covers a file
- * that an older awf, which re-applies version 1, has opened since.
- */
-function migrate(db: Database): void {
-  if (Number(db.pragma('user_version', { simple: true })) >= HISTORY_VERSION) return;
-  db.transaction(() => {
-    db.exec(HISTORY_SCHEMA);
-    const columns = db.prepare('PRAGMA table_info(tool_calls)').all() as Row[];
-    if (!columns.some((c) => c.name === 'event')) db.exec(ADD_EVENT_COLUMN);
-    db.pragma(`user_version = ${HISTORY_VERSION}`);
-  }).immediate();
-}
-
-function toolCall(r: Row): ToolCallEvent {
-  if (typeof r.event === 'string') return JSON.parse(r.event) as ToolCallEvent;
-  return {
-    tool: String(r.tool),
-    source: String(r.source),
-    start: String(r.start),
-    duration_ms: Number(r.duration_ms),
-    status: r.status === 'error' ? 'error' : 'ok',
-    ...(r.error ? { error: String(r.error) } : {}),
-    args_shape: {},
-  };
-}
-
-function summary(r: Row): RunSummary {
-  const status = String(r.status) as RunSummary['status'];
-  return {
-    run_id: String(r.run_id),
-    workflow: String(r.workflow),
-    file: String(r.file ?? ''),
-    cwd: String(r.cwd ?? ''),
-    status: status === 'running' && !alive(Number(r.pid)) ? 'interrupted' : status,
-    started_at: String(r.started_at),
-    steps: Number(r.step_count ?? 0),
-    ...(r.finished_at ? { finished_at: String(r.finished_at) } : {}),
-    ...(r.duration_ms !== null ? { duration_ms: Number(r.duration_ms) } : {}),
-    ...(r.current_step ? { current_step: String(r.current_step) } : {}),
-    ...(r.terminal ? { terminal: String(r.terminal) } : {}),
-    ...(r.error_code ? { error: { code: String(r.error_code), message: String(r.error_message ?? '') } } : {}),
-  };
-}
-
-function stepRecord(r: Row): StepRecord {
-  return {
-    seq: Number(r.seq),
-    name: String(r.name),
-    type: String(r.type),
-    status: String(r.status),
-    started_at: String(r.started_at),
-    duration_ms: Number(r.duration_ms),
-    exit_code: Number(r.exit_code),
-    tool_calls: Number(r.tool_calls),
-    state: JSON.parse(String(r.state)) as StepRecord['state'],
-    ...(r.next ? { next: String(r.next) } : {}),
-    ...(r.error_code ? { error: { code: String(r.error_code), message: String(r.error_message ?? '') } } : {}),
-  };
-}
-
-/** A run marked running whose process is gone was killed: it can be resumed. */
-function alive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-function notFound(id: string): AwfError {
-  return new AwfError(
-    ErrorCodes.RUN_NOT_FOUND,
-    `no run "${id}" in the history`,
-    { run_id: id },
-    'Use the id that `awf run` printed (a unique prefix is enough); `awf history` lists past runs.',
-  );
 }
 
 export function historyFile(storage: string): string {

@@ -9,7 +9,7 @@ import type { AppLogger } from '../../domain/ports/app-logger.port';
 import { type HandshakeEndpoint, MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE, parseHandshake } from '../../sdk/wire/handshake';
 import type { PluginLaunch } from './plugin-manifest';
 import { dieWithParent, killOnHostExit } from '../core/child-orphan.guard';
-import { meaningfulStderrLine } from './plugin-stderr';
+import { logPluginLine, meaningfulStderrLine } from './plugin-stderr';
 
 /**
  * From spawn to the handshake line. AWF allows 5 s, for Go plugins that answer in
@@ -217,31 +217,4 @@ export class PluginProcess {
     const tail = this.stderrTail();
     return `${reason ? `: ${reason}` : ''}${tail.length ? `\nits last stderr lines:\n${tail.join('\n')}` : ''}`;
   }
-}
-
-/** hclog JSON lines keep their level; anything else is logged as the plugin's own output. */
-function logPluginLine(logger: AppLogger, line: string): void {
-  if (line.startsWith('{')) {
-    try {
-      const entry = JSON.parse(line) as Record<string, unknown>;
-      if (typeof entry['@message'] === 'string') {
-        const level = String(entry['@level'] ?? 'info');
-        const { '@message': msg, '@level': _l, '@timestamp': _t, ...fields } = entry;
-        const log =
-          level === 'error'
-            ? logger.error
-            : level === 'warn'
-              ? logger.warn
-              : level === 'debug' || level === 'trace'
-                ? logger.debug
-                : logger.info;
-        log.call(logger, { stream: 'stderr', ...fields }, String(msg));
-        return;
-      }
-    } catch {
-      // not JSON after all: logged as text below
-    }
-  }
-  const level = /^\s*(panic:|\[ERROR\])/.test(line) ? 'error' : /^\s*\[WARN\]/.test(line) ? 'warn' : 'info';
-  logger[level]({ stream: 'stderr' }, line);
 }

@@ -1,3 +1,5 @@
+import type { AppLogger } from '../../domain/ports/app-logger.port';
+
 /**
  * The one stderr line that says why a plugin failed, for the first line of an error message
  * (the one `awf plugin list` shows). A plugin's stderr often starts with noise: a logger's
@@ -50,4 +52,31 @@ function parseLogEntry(line: string): { message: string; error: boolean } | unde
   const err = entry.err as { message?: unknown } | undefined;
   const detail = typeof err?.message === 'string' && !msg.includes(err.message) ? `: ${err.message}` : '';
   return { message: `${msg}${detail}` || line, error };
+}
+
+/** hclog JSON lines keep their level; anything else is logged as the plugin's own output. */
+export function logPluginLine(logger: AppLogger, line: string): void {
+  if (line.startsWith('{')) {
+    try {
+      const entry = JSON.parse(line) as Record<string, unknown>;
+      if (typeof entry['@message'] === 'string') {
+        const level = String(entry['@level'] ?? 'info');
+        const { '@message': msg, '@level': _l, '@timestamp': _t, ...fields } = entry;
+        const log =
+          level === 'error'
+            ? logger.error
+            : level === 'warn'
+              ? logger.warn
+              : level === 'debug' || level === 'trace'
+                ? logger.debug
+                : logger.info;
+        log.call(logger, { stream: 'stderr', ...fields }, String(msg));
+        return;
+      }
+    } catch {
+      // not JSON after all: logged as text below
+    }
+  }
+  const level = /^\s*(panic:|\[ERROR\])/.test(line) ? 'error' : /^\s*\[WARN\]/.test(line) ? 'warn' : 'info';
+  logger[level]({ stream: 'stderr' }, line);
 }

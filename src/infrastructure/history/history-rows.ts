@@ -1,0 +1,75 @@
+import { AwfError } from '../../domain/errors/awf-error';
+import { ErrorCodes } from '../../domain/errors/error-codes';
+import type { ToolCallEvent } from '../../domain/model/tool-call-event';
+import type { RunSummary, StepRecord } from '../../domain/ports/run-index.port';
+
+/** A row as better-sqlite3 returns it; the functions below make the RunIndex port's records of them. */
+export type Row = Record<string, unknown>;
+
+/** The event as written since the `event` column; a row of an older awf gets what it lacks. */
+export function toolCall(r: Row): ToolCallEvent {
+  if (typeof r.event === 'string') return JSON.parse(r.event) as ToolCallEvent;
+  return {
+    tool: String(r.tool),
+    source: String(r.source),
+    start: String(r.start),
+    duration_ms: Number(r.duration_ms),
+    status: r.status === 'error' ? 'error' : 'ok',
+    ...(r.error ? { error: String(r.error) } : {}),
+    args_shape: {},
+  };
+}
+
+export function summary(r: Row): RunSummary {
+  const status = String(r.status) as RunSummary['status'];
+  return {
+    run_id: String(r.run_id),
+    workflow: String(r.workflow),
+    file: String(r.file ?? ''),
+    cwd: String(r.cwd ?? ''),
+    status: status === 'running' && !alive(Number(r.pid)) ? 'interrupted' : status,
+    started_at: String(r.started_at),
+    steps: Number(r.step_count ?? 0),
+    ...(r.finished_at ? { finished_at: String(r.finished_at) } : {}),
+    ...(r.duration_ms !== null ? { duration_ms: Number(r.duration_ms) } : {}),
+    ...(r.current_step ? { current_step: String(r.current_step) } : {}),
+    ...(r.terminal ? { terminal: String(r.terminal) } : {}),
+    ...(r.error_code ? { error: { code: String(r.error_code), message: String(r.error_message ?? '') } } : {}),
+  };
+}
+
+export function stepRecord(r: Row): StepRecord {
+  return {
+    seq: Number(r.seq),
+    name: String(r.name),
+    type: String(r.type),
+    status: String(r.status),
+    started_at: String(r.started_at),
+    duration_ms: Number(r.duration_ms),
+    exit_code: Number(r.exit_code),
+    tool_calls: Number(r.tool_calls),
+    state: JSON.parse(String(r.state)) as StepRecord['state'],
+    ...(r.next ? { next: String(r.next) } : {}),
+    ...(r.error_code ? { error: { code: String(r.error_code), message: String(r.error_message ?? '') } } : {}),
+  };
+}
+
+/** A run marked running whose process is gone was killed: it can be resumed. */
+function alive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export function notFound(id: string): AwfError {
+  return new AwfError(
+    ErrorCodes.RUN_NOT_FOUND,
+    `no run "${id}" in the history`,
+    { run_id: id },
+    'Use the id that `awf run` printed (a unique prefix is enough); `awf history` lists past runs.',
+  );
+}
