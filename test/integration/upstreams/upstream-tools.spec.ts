@@ -175,12 +175,15 @@ describe('other MCP servers through the ToolRouter (UpstreamsModule wired by Nes
   });
 
   it('turns a crash mid-call into an isError naming the server, and the next call starts it again', async () => {
+    // The servers of earlier tests may still be exiting (zombies included): only the one this
+    // dispatcher started is killed.
+    const earlier = new Set(childrenOf(process.pid, 'server-everything'));
     const d = await dispatcher([{ ...everything, name: 'crashy' }]);
-    const [pid] = childrenOf(process.pid, 'server-everything').filter((p) => isAlive(p));
+    const started = childrenOf(process.pid, 'server-everything').filter((p) => !earlier.has(p) && isAlive(p));
+    expect(started).toHaveLength(1);
     const pending = d.call('crashy_trigger-long-running-operation', { duration: 20, steps: 2 });
     await new Promise((r) => setTimeout(r, 300));
-    const before = childrenOf(process.pid, 'server-everything');
-    for (const p of before) if (p !== pid || before.length === 1) process.kill(p, 'SIGKILL');
+    process.kill(started[0], 'SIGKILL');
     const crashed = await pending;
     expect(crashed.isError).toBe(true);
     expect(resultText(crashed)).toMatch(
