@@ -48,18 +48,18 @@ export interface StepRequest extends RunRequest {
 
 /** What the CLI commands call: one method per command. */
 export class WorkflowService {
+  private readonly inputs: RunInputs;
+
   constructor(
     private readonly repository: WorkflowRepository,
     private readonly validator: WorkflowValidator,
     private readonly runner: WorkflowRunner,
-    private readonly masker: SecretMasker,
+    masker: SecretMasker,
     private readonly files: WorkflowFiles,
     private readonly index?: RunIndex,
   ) {
     this.inputs = new RunInputs(masker, files);
   }
-
-  private readonly inputs: RunInputs;
 
   /** `strict`: every warning (an unknown key, an unknown provider, …) counts as an error. */
   async validate(target: string, options: { strict?: boolean } = {}): Promise<ValidationReport> {
