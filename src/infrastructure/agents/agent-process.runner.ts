@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
-import { reapGroup } from './process-tree';
+import { reapGroup } from '../core/process-tree';
 import { AwfError } from '../../domain/errors/awf-error';
 import { withStderrTail } from '../../domain/errors/stderr-tail';
 import { ErrorCodes } from '../../domain/errors/error-codes';

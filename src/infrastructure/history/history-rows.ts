@@ -2,6 +2,7 @@ import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { ToolCallEvent } from '../../domain/model/tool-call-event';
 import type { RunSummary, StepRecord } from '../../domain/ports/run-index.port';
+import { isAlive } from '../core/owner-watch';
 
 /** A row as better-sqlite3 returns it; the functions below make the RunIndex port's records of them. */
 export type Row = Record<string, unknown>;
@@ -27,7 +28,8 @@ export function summary(r: Row): RunSummary {
     workflow: String(r.workflow),
     file: String(r.file ?? ''),
     cwd: String(r.cwd ?? ''),
-    status: status === 'running' && !alive(Number(r.pid)) ? 'interrupted' : status,
+    // A run marked running whose process is gone was killed: it can be resumed.
+    status: status === 'running' && !ownerAlive(Number(r.pid)) ? 'interrupted' : status,
     started_at: String(r.started_at),
     steps: Number(r.step_count ?? 0),
     ...(r.finished_at ? { finished_at: String(r.finished_at) } : {}),
@@ -54,17 +56,6 @@ export function stepRecord(r: Row): StepRecord {
   };
 }
 
-/** A run marked running whose process is gone was killed: it can be resumed. */
-function alive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 export function notFound(id: string): AwfError {
   return new AwfError(
     ErrorCodes.RUN_NOT_FOUND,
@@ -72,4 +63,8 @@ export function notFound(id: string): AwfError {
     { run_id: id },
     'Use the id that `awf run` printed (a unique prefix is enough); `awf history` lists past runs.',
   );
+}
+
+function ownerAlive(pid: number): boolean {
+  return Number.isInteger(pid) && pid > 0 && isAlive(pid);
 }

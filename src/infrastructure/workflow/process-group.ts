@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { signalGroup } from '../core/process-tree';
 
 export const KILL_GRACE_MS = 5_000;
 
@@ -19,12 +20,4 @@ export function stopProcessGroup(child: ChildProcess, graceMs: number = KILL_GRA
     });
     signalGroup(pid, 'SIGTERM');
   });
-}
-
-export function signalGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // The group is already gone.
-  }
 }

@@ -4,7 +4,8 @@ import { isAbsolute } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { CommandExecutor, CommandRequest, CommandResult } from '../../domain/workflow/ports/command-executor.port';
 import { PrivateTempDir } from '../core/private-temp-dir';
-import { signalGroup, stopProcessGroup } from './process-group';
+import { signalGroup } from '../core/process-tree';
+import { stopProcessGroup } from './process-group';
 
 /** Captured output beyond this is dropped (the step still sees the exit code). */
 const MAX_CAPTURE_CHARS = 10 * 1024 * 1024;

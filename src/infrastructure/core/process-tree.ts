@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { isAlive } from './owner-watch';
 
 /**
  * The processes under `root` now (its children, theirs, …), read from /proc; none where there
@@ -43,12 +44,7 @@ export function alive(pid: number): boolean {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     return stat[stat.lastIndexOf(')') + 2] !== 'Z';
   } catch {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
+    return isAlive(pid); // no /proc here
   }
 }
 
@@ -87,7 +83,8 @@ function signalOne(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
+/** Sends `signal` to the process group `pid` leads; 0 only asks whether any of it is left. False: nothing was there. */
+export function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
   try {
     process.kill(-pid, signal);
     return true;
