@@ -157,7 +157,7 @@ describe('examples/ that run offline', () => {
   it('hooks.yaml: hooks in order on success, and workflow_error with .error on failure', () => {
     const ok = run('examples/hooks.yaml');
     expect(ok.stderr).toMatch(
-      /^Workflow started: hooks\nWorkflow ID: [0-9a-f-]{36}\nstarting hooks \(run [0-9a-f-]{36}\)\nabout to build\nbuild exited 0\n✓ build .*\nfinished: built ok\n$/,
+      /^Workflow started: hooks\nWorkflow ID: [0-9a-f-]{36}\nstarting hooks \(run [0-9a-f-]{36}\)\nabout to build\nbuild exited 0\n✓ build .*\nfinished: built ok\n✓ hooks succeeded in \S+\n$/,
     );
     expect(ok.status).toBe(0);
     const failed = run('examples/hooks.yaml', ['--input', 'fail=yes']);

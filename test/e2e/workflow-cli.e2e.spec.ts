@@ -150,6 +150,52 @@ states:
     }
   });
 
+  it('ends each run with one closing line; a failed step’s error is printed once, with how to resume', () => {
+    const p = workflowProject({
+      '.awf/workflows/three.yaml': `name: three
+states:
+  initial: a
+  a: {type: step, command: echo one, on_success: b}
+  b: {type: step, command: exit 3, on_success: done}
+  done: {type: terminal}
+`,
+    });
+    try {
+      const failed = awf(['run', 'three', '--no-color'], { cwd: p.dir, env: p.env });
+      expect(failed.status).toBe(3);
+      const id = /Workflow ID: (\S+)/.exec(failed.stderr)![1];
+      expect(failed.stderr.match(/\[EXECUTION\.STEP\.FAILED\]/g)).toHaveLength(1);
+      expect(failed.stderr).toMatch(
+        new RegExp(`\\n✗ three failed at step b after \\d+(ms|\\.\\ds) — resume with: awf resume ${id}\\n$`),
+      );
+      const quiet = awf(['run', 'three', '-q'], { cwd: p.dir, env: p.env });
+      expect(quiet.stderr).not.toContain('Workflow ID');
+      expect(quiet.stderr.trimEnd().split('\n')).toEqual([
+        expect.stringMatching(/^✗ b {2}failure/),
+        '    [EXECUTION.STEP.FAILED] step "b" failed (exit code 3): exit code 3',
+        expect.stringMatching(/^✗ three failed at step b after .* — resume with: awf resume \S+$/),
+      ]);
+      const json = awf(['run', 'three', '-f', 'json'], { cwd: p.dir, env: p.env });
+      expect(json.stderr).not.toContain('three failed');
+      expect(JSON.parse(json.stdout)).toMatchObject({ status: 'failure', duration_ms: expect.any(Number) });
+    } finally {
+      p.cleanup();
+    }
+  });
+
+  it('ends a run that succeeded with ✓ name succeeded in <duration>, and -q keeps it out', () => {
+    const p = workflowProject({ '.awf/workflows/pipeline.yaml': pipeline });
+    try {
+      const r = awf(['run', 'pipeline', '-i', 'text=a b'], { cwd: p.dir, env: p.env });
+      expect(r.stderr).toMatch(/\n✓ pipeline succeeded in \d+(ms|\.\ds)\n$/);
+      const quiet = awf(['run', 'pipeline', '-i', 'text=a b', '-q'], { cwd: p.dir, env: p.env });
+      expect(quiet.stderr).toBe('');
+      expect(quiet.stdout).toBe('words=2 token=*** env=\n');
+    } finally {
+      p.cleanup();
+    }
+  });
+
   it('refuses missing or undeclared inputs with exit 1 before running anything', () => {
     const p = workflowProject({ '.awf/workflows/pipeline.yaml': pipeline });
     try {

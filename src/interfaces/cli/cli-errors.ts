@@ -62,6 +62,14 @@ export function wasReportedOnStdout(err: AwfError): boolean {
   return reportedOnStdout.has(err);
 }
 
+/** Errors the command already printed in full (a run's progress showed its failure): only the exit code is left. */
+const shownAlready = new WeakSet<AwfError>();
+
+export function markShown(err: AwfError): AwfError {
+  shownAlready.add(err);
+  return err;
+}
+
 export interface ErrorStyle {
   hints?: boolean;
   color?: boolean;
@@ -107,6 +115,7 @@ export function reportOutcome(outcome: CommandOutcome, options: ReportOptions = 
   const normalized = normalizeError(outcome.failure);
   if ('silentExit' in normalized) return normalized.silentExit;
   const json = options.format === 'json';
+  if (shownAlready.has(normalized) && !json) return exitCodeFor(normalized.code);
   const out = json && !wasReportedOnStdout(normalized) ? process.stdout : process.stderr;
   out.write(
     renderError(normalized, json ? 'json' : 'text', options.mask, {

@@ -1,5 +1,5 @@
 import { ValueSecretMasker } from '../../application/secret-masker.service';
-import type { StepReport } from '../../domain/workflow/run-report.model';
+import type { RunReport, StepReport } from '../../domain/workflow/run-report.model';
 import { renderRunReport } from './run-report.renderer';
 import { RunProgressRenderer } from './run-progress.renderer';
 
@@ -47,6 +47,66 @@ describe('RunProgressRenderer', () => {
     expect(chunks.some((c) => c.startsWith('\r\x1b[2K') && c.includes('build'))).toBe(true);
     expect(chunks.at(-1)?.replace(new RegExp(`${'\u001b'}\\[[0-9;]*m`, 'g'), '')).toBe('✓ build  success  1.2s\n');
     expect(chunks.at(-2)).toBe('\r\x1b[2K');
+  });
+});
+
+describe('RunProgressRenderer closing line', () => {
+  const masker = new ValueSecretMasker({});
+  const run = (r: Partial<RunReport>): RunReport => ({
+    workflow: 'deploy',
+    run_id: 'r-1',
+    status: 'success',
+    duration_ms: 1234,
+    output: '',
+    steps: [],
+    ...r,
+  });
+  const failedB = step({
+    name: 'b',
+    status: 'failure',
+    exit_code: 3,
+    error: { code: 'EXECUTION.STEP.FAILED', message: 'boom' },
+  });
+
+  it('ends a run with one line: how it ended, where, after how long, and how to resume it', () => {
+    const { chunks, out } = stream(false);
+    const progress = new RunProgressRenderer(out, masker);
+    expect(progress.runFinished(run({}), { resumable: true })).toBe(false);
+    const failed = run({ status: 'failure', duration_ms: 3400, steps: [step({}), failedB], error: failedB.error });
+    expect(progress.runFinished(failed, { resumable: true })).toBe(true);
+    progress.runFinished(run({ status: 'cancelled', steps: [step({ name: 'b', status: 'cancelled' })] }), {
+      resumable: true,
+    });
+    expect(chunks).toEqual([
+      '✓ deploy succeeded in 1.2s\n',
+      '✗ deploy failed at step b after 3.4s — resume with: awf resume r-1\n',
+      '■ deploy cancelled at step b after 1.2s — resume with: awf resume r-1\n',
+    ]);
+  });
+
+  it('prints a run error no step showed (a failure terminal) once, before the closing line; -q keeps only failures', () => {
+    const { chunks, out } = stream(false);
+    const progress = new RunProgressRenderer(out, masker, { quiet: true });
+    expect(progress.runFinished(run({}), { resumable: true })).toBe(false);
+    const error = { code: 'EXECUTION.WORKFLOW.TERMINAL_FAILURE', message: 'no words', hint: 'Give some words.' };
+    const ended = run({ status: 'failure', terminal: 'empty', steps: [step({})], error });
+    expect(progress.runFinished(ended, { resumable: true })).toBe(true);
+    expect(chunks).toEqual([
+      '[EXECUTION.WORKFLOW.TERMINAL_FAILURE] no words\n',
+      '  hint: Give some words.\n',
+      '✗ deploy failed at terminal empty after 1.2s\n',
+    ]);
+  });
+
+  it('names no resume command for a single step (-s)', () => {
+    const { chunks, out } = stream(false);
+    new RunProgressRenderer(out, masker).runFinished(
+      run({ status: 'failure', steps: [failedB], error: failedB.error }),
+      {
+        resumable: false,
+      },
+    );
+    expect(chunks).toEqual(['✗ deploy failed at step b after 1.2s\n']);
   });
 });
 

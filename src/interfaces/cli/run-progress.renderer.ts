@@ -2,7 +2,7 @@ import { formatToolCallSummary } from '../../domain/model/tool-call-summary';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import { formatDuration } from '../../domain/workflow/duration';
 import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
-import type { StepReport } from '../../domain/workflow/run-report.model';
+import type { RunError, RunReport, StepReport } from '../../domain/workflow/run-report.model';
 import type { StepOutputPrinter } from './step-output.printer';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -24,6 +24,7 @@ export interface ProgressStyle {
 }
 
 const PAINT: Record<StepReport['status'], string> = { success: '32', failure: '31', cancelled: '33' };
+const ENDED: Record<RunReport['status'], string> = { success: 'succeeded', failure: 'failed', cancelled: 'cancelled' };
 
 export class RunProgressRenderer implements RunObserver {
   private timer?: NodeJS.Timeout;
@@ -77,11 +78,33 @@ export class RunProgressRenderer implements RunObserver {
     this.line(`${mark} ${r.name}  ${r.status}  ${formatDuration(r.duration_ms)}${detail ? `  (${detail})` : ''}`);
     // Why a step failed matters even when on_failure recovers the run.
     // The lines after the first are the agent's last stderr lines: often the only clue.
-    if (r.status === 'failure' && r.error) {
-      const [first, ...rest] = this.masker.mask(r.error.message).split('\n');
-      this.line(`    [${r.error.code}] ${first}`);
-      for (const more of rest.slice(0, MAX_DETAIL_LINES)) this.line(`      ${more.trim()}`);
-    }
+    if (r.status === 'failure' && r.error) this.error(r.error, '    ');
+  }
+
+  /**
+   * The run's closing line (`✓ name succeeded in 1.2s`, `✗ name failed at step b after 3.4s —
+   * resume with: awf resume <id>`), after the run's error when no step line showed it. Returns
+   * whether the run's error has been printed, so the caller does not print it again.
+   */
+  runFinished(report: RunReport, how: { resumable: boolean }): boolean {
+    this.stopSpinner();
+    const stopped = [...report.steps].reverse().find((s) => s.status !== 'success');
+    const error = report.error;
+    const shown =
+      !!error && report.steps.some((s) => s.error?.code === error.code && s.error.message === error.message);
+    if (error && !shown) this.error(error, '');
+    if (this.style.quiet && report.status === 'success') return !!error;
+    const where = stopped ? ` at step ${stopped.name}` : report.terminal ? ` at terminal ${report.terminal}` : '';
+    const took = formatDuration(report.duration_ms);
+    const resume = stopped && how.resumable ? ` — resume with: awf resume ${report.run_id}` : '';
+    const mark =
+      report.status === 'success' ? MARK.success : report.status === 'failure' ? MARK.failure : MARK.cancelled;
+    const head = this.style.color ? `\x1b[${PAINT[report.status]}m${mark}\x1b[0m` : mark;
+    const ended = ENDED[report.status];
+    this.line(
+      `${head} ${report.workflow} ${ended}${report.status === 'success' ? ` in ${took}` : `${where} after ${took}`}${resume}`,
+    );
+    return !!error;
   }
 
   stepRetrying(step: string, attempt: number, delayMs: number): void {
@@ -101,6 +124,14 @@ export class RunProgressRenderer implements RunObserver {
 
   close(): void {
     this.stopSpinner();
+  }
+
+  /** `[CODE] message`, the message's later lines (often an agent's last stderr lines), the hint. */
+  private error(error: RunError, indent: string): void {
+    const [first, ...rest] = this.masker.mask(error.message).split('\n');
+    this.line(`${indent}[${error.code}] ${first}`);
+    for (const more of rest.slice(0, MAX_DETAIL_LINES)) this.line(`${indent}  ${more.trim()}`);
+    if (error.hint) this.line(`${indent}  hint: ${error.hint}`);
   }
 
   private line(text: string): void {

@@ -19,7 +19,7 @@ import type { InputDef } from '../../domain/workflow/workflow.model';
 import { askForInput } from './input-prompt';
 import { StdinTurns } from './stdin-turns.reader';
 import { type OutputMode, StepOutputPrinter } from './step-output.printer';
-import { markReportedOnStdout } from './cli-errors';
+import { markReportedOnStdout, markShown } from './cli-errors';
 import { colorEnabled, globalFlags } from './global-flags';
 import { RunProgressRenderer } from './run-progress.renderer';
 import { renderRunReport } from './run-report.renderer';
@@ -68,7 +68,12 @@ export abstract class RunSessionCommand extends CommandRunner {
     super();
   }
 
-  protected async session(options: RunSessionOptions, start: (base: RunStart) => Promise<RunReport>): Promise<void> {
+  /** `resumable: false` (`awf run -s`): the closing line names no `awf resume`. */
+  protected async session(
+    options: RunSessionOptions,
+    start: (base: RunStart) => Promise<RunReport>,
+    { resumable } = { resumable: true },
+  ): Promise<void> {
     const flags = globalFlags(this.command);
     const mode = options.output ?? 'silent';
     const output =
@@ -113,6 +118,8 @@ export abstract class RunSessionCommand extends CommandRunner {
       // The step lines already showed the last step's output; a terminal's message is still printed.
       const shown = output && report.output === report.steps.at(-1)?.output;
       if (!shown || flags.format === 'json') process.stdout.write(renderRunReport(report, flags.format, mask));
+      // -f json: the report has how it ended; no closing line.
+      const errorShown = flags.format !== 'json' && progress.runFinished(report, { resumable });
       if (report.status === 'failure' && report.error) {
         const error = new AwfError(
           report.error.code as AwfError['code'],
@@ -120,7 +127,7 @@ export abstract class RunSessionCommand extends CommandRunner {
           { run_id: report.run_id, terminal: report.terminal },
           report.error.hint,
         );
-        throw flags.format === 'json' ? markReportedOnStdout(error) : error;
+        throw flags.format === 'json' ? markReportedOnStdout(error) : errorShown ? markShown(error) : error;
       }
     } finally {
       turns.close();

@@ -56,7 +56,9 @@ export class RunCommand extends RunSessionCommand {
       const mocks = parseMockFlags(options.mock ?? []);
       if (!flags.quiet && flags.format !== 'json')
         process.stderr.write(`Running single step: ${step} from workflow: ${target}\n`);
-      await this.session(options, (base) => this.workflows.runStep({ ...base, target, step, mocks }));
+      await this.session(options, (base) => this.workflows.runStep({ ...base, target, step, mocks }), {
+        resumable: false,
+      });
       return;
     }
     const breakpoints = (options.breakpoint ?? [])
