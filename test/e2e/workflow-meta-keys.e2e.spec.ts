@@ -2,7 +2,8 @@
  * The keys AWF parses and ignores are no longer silent: `author` and `tags` are shown by
  * `awf list` (and filtered with --tag), `awf validate` and `awf run <wf> --help`; `env:` as a
  * list refuses to start without those variables and as a mapping sets them (secret-looking
- * values masked); `depends_on` and `capture` warn that they do nothing, saying what does.
+ * values masked); `capture` warns that it does nothing, saying what does; `depends_on` warns where the routes do not
+ * already run what it names first.
  */
 import { awf, workflowProject } from './workflow-support';
 
@@ -67,8 +68,10 @@ describe('author, tags, env, depends_on and capture (built CLI)', () => {
   it('awf validate and awf run --help show author and tags; depends_on and capture warn', () => {
     const v = run(['validate', 'review']);
     expect(v.stdout).toBe("Workflow 'review' is valid\nAuthor: Platform Team\nTags: ci, review\n");
-    expect(v.stderr).toContain('warning: [WORKFLOW.PARSE.NO_EFFECT] states.show.depends_on: depends_on has no effect');
-    expect(v.stderr).toContain('list them in a parallel step');
+    expect(v.stderr).toContain(
+      'warning: [WORKFLOW.PARSE.NO_EFFECT] states.show.depends_on: "nothing" is not a state of this workflow; ' +
+        'depends_on does not order steps',
+    );
     expect(v.stderr).toContain('[WORKFLOW.PARSE.NO_EFFECT] states.show.capture: capture has no effect');
     expect(v.status).toBe(0);
     expect(run(['validate', 'review', '--strict']).status).not.toBe(0);

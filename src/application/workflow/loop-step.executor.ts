@@ -57,8 +57,11 @@ export class LoopStepExecutor {
           }
         : { Index: i, Index1: i + 1, First: i === 0, Last: false, Length: -1, Parent: ctx.loop ?? null };
       const body = scopedContext(ctx, { loop, parentSpan: ctx.stepSpan ?? ctx.parentSpan });
-      if (step.condition !== undefined && !Condition.compile(step.condition).evaluate(conditionEnv(body, step.name)))
+      if (step.condition !== undefined && !Condition.compile(step.condition).evaluate(conditionEnv(body, step.name))) {
+        // A loop that never ran would otherwise pass in silence, like one that did its work.
+        if (i === 0) ctx.observer?.info?.(`loop ${step.name}: condition false, 0 iterations`);
         break;
+      }
       const it = await this.iteration(step, body, runner);
       done++;
       if (it.kind === 'cancelled') return this.result(step, done, 'cancelled');

@@ -94,6 +94,10 @@ export class RunJournal implements RunObserver {
     this.inner?.log?.(message);
   }
 
+  info(message: string): void {
+    this.inner?.info?.(message);
+  }
+
   finished(report: RunReport): void {
     this.safely(() =>
       this.index.finish(this.runId, {

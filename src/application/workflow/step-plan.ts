@@ -1,4 +1,4 @@
-import { findStep, type Step, type Workflow } from '../../domain/workflow/workflow.model';
+import { findStep, nextStates, type Step, type Workflow } from '../../domain/workflow/workflow.model';
 import { interpolate, type RunContext } from './run-context';
 
 /**
@@ -16,17 +16,9 @@ export function reachableSteps(workflow: Workflow): Step[] {
     const step = findStep(workflow, name);
     if (!step) continue;
     order.push(step);
-    queue.push(...successors(step));
+    queue.push(...nextStates(step));
   }
   return order;
-}
-
-function successors(step: Step): string[] {
-  const next = step.transitions.map((t) => t.goto);
-  if (step.type === 'parallel') next.push(...step.branches);
-  if (step.type === 'for_each' || step.type === 'while')
-    next.push(...step.body, ...(step.onComplete ? [step.onComplete] : []));
-  return [...next, ...[step.onSuccess, step.onFailure].filter((s): s is string => s !== undefined)];
 }
 
 /** Where a step can go, one line each: `when "…" → x`, `on_success → y`, `on_failure → z`. */

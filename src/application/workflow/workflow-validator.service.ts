@@ -15,7 +15,7 @@ import { Condition } from './condition-evaluator';
 import { checkTemplates } from './template-references';
 import type { PolicySpec } from '../../domain/policy/policy.model';
 import { PROJECT_POLICY_ORIGIN, stepPolicyLayers } from '../../domain/policy/policy-layers';
-import { lintPolicy } from '../../domain/policy/policy-lint';
+import { type LintedProblem, lintPolicy } from '../../domain/policy/policy-lint';
 
 /** What `intercept_builtins` serves. */
 const BUILTIN_TOOL_NAMES = ['Bash', 'Edit', 'Glob', 'Grep', 'Read', 'Write'];
@@ -124,6 +124,8 @@ export class WorkflowValidator {
       (this.plugins ? await this.plugins.list() : []).map((p) => [p.name, p.operations.map((o) => o.name)]),
     );
     const out: ValidationIssue[] = [];
+    // A project-wide default is one rule, whatever number of steps it meets: said once, naming them.
+    const defaults = new Map<string, { problem: LintedProblem; steps: string[] }>();
     for (const step of steps) {
       const proxy = step.mcpProxy!;
       const layers = stepPolicyLayers(this.project.policy, proxy.policy, step.name);
@@ -134,11 +136,23 @@ export class WorkflowValidator {
         ),
       ];
       const where = (origin: string): string =>
-        origin === PROJECT_POLICY_ORIGIN
-          ? `.awf/config.yaml (for step ${step.name}): policy`
-          : `states.${step.name}.mcp_proxy.policy`;
-      for (const p of lintPolicy(layers, served, !this.project.extensions && !proxy.servers?.length, where))
-        out.push(issue(p.code, p.path, p.message, p.severity));
+        origin === PROJECT_POLICY_ORIGIN ? `.awf/config.yaml: policy` : `states.${step.name}.mcp_proxy.policy`;
+      for (const p of lintPolicy(layers, served, !this.project.extensions && !proxy.servers?.length, where)) {
+        if (!p.path.startsWith('.awf/')) out.push(issue(p.code, p.path, p.message, p.severity));
+        else {
+          const key = `${p.severity} ${p.code} ${p.path} ${p.message}`;
+          defaults.set(key, { problem: p, steps: [...(defaults.get(key)?.steps ?? []), step.name] });
+        }
+      }
+    }
+    for (const { problem: p, steps: met } of defaults.values()) {
+      const named = `step${met.length > 1 ? 's' : ''} ${met.join(', ')}`;
+      const message = p.message.includes('this step')
+        ? p.message
+            .replace(/this step serves/g, `${named} serve${met.length > 1 ? '' : 's'}`)
+            .replace(/this step/g, named)
+        : `${p.message} (in ${named})`;
+      out.push(issue(p.code, p.path, message, p.severity));
     }
     return out;
   }

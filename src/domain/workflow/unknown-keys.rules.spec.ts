@@ -94,7 +94,7 @@ states:
     ).toEqual(['warning WORKFLOW.PARSE.UNKNOWN_FIELD states.a.parameters: unknown key "parameters"; it is ignored']);
   });
 
-  it('names the step keys AWF accepts and never acts on (depends_on, capture), with what does the job', () => {
+  it('names the step key AWF accepts and never acts on (capture), with what does the job; depends_on is checked elsewhere', () => {
     expect(
       check(`
 name: x
@@ -105,8 +105,6 @@ states:
 `),
     ).toEqual([
       'warning WORKFLOW.PARSE.UNKNOWN_FIELD states.a.capture.max_sise: unknown key "max_sise" (did you mean "max_size"?); it is ignored',
-      'warning WORKFLOW.PARSE.NO_EFFECT states.a.depends_on: depends_on has no effect (nor in AWF): steps run in the order ' +
-        'on_success and transitions give; to run steps side by side, list them in a parallel step',
       "warning WORKFLOW.PARSE.NO_EFFECT states.a.capture: capture has no effect (nor in AWF): a step's output is always " +
         'kept as {{.states.<step>.Output}} and its stderr as {{.states.<step>.Stderr}}',
     ]);

@@ -54,11 +54,11 @@ function walkStates(value: unknown, at: string, out: ValidationIssue[]): void {
   }
 }
 
-/** Step keys AWF parses and never acts on: named, with what does the job, rather than ignored in silence. */
+/**
+ * Step keys AWF parses and never acts on: named, with what does the job, rather than ignored in silence.
+ * `depends_on` is checked against the routes instead (depends-on.rules.ts).
+ */
 const NO_EFFECT: Record<string, string> = {
-  depends_on:
-    'depends_on has no effect (nor in AWF): steps run in the order on_success and transitions give; ' +
-    'to run steps side by side, list them in a parallel step',
   capture:
     "capture has no effect (nor in AWF): a step's output is always kept as {{.states.<step>.Output}} " +
     'and its stderr as {{.states.<step>.Stderr}}',

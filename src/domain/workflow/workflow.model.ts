@@ -218,3 +218,12 @@ export interface Workflow {
 export function findStep(workflow: Workflow, name: string): Step | undefined {
   return workflow.steps.find((s) => s.name === name);
 }
+
+/** The states a step can lead to: transitions, parallel branches, loop body and exit, on_success, on_failure. */
+export function nextStates(step: Step): string[] {
+  const next = step.transitions.map((t) => t.goto);
+  if (step.type === 'parallel') next.push(...step.branches);
+  if (step.type === 'for_each' || step.type === 'while')
+    next.push(...step.body, ...(step.onComplete ? [step.onComplete] : []));
+  return [...next, ...[step.onSuccess, step.onFailure].filter((s): s is string => s !== undefined)];
+}

@@ -4,6 +4,7 @@ import { parseWorkflowHooks } from './hooks.parser';
 import { parseInputs } from './input.parser';
 import { isMap, type Raw, scalar, str } from './raw-yaml';
 import { expandStepTemplates, NO_STEP_TEMPLATES, type StepTemplateSource } from './step-templates';
+import { checkDependsOn } from './depends-on.rules';
 import { inlineTerminal, parseStep } from './step.parser';
 import { checkUnknownKeys } from './unknown-keys.rules';
 import { type ValidationIssue, issue } from './validation-issue.model';
@@ -77,5 +78,6 @@ export function parseWorkflow(
     tags: parseTags(doc.tags, issues),
     env: parseWorkflowEnv(doc.env, issues),
   };
+  issues.push(...checkDependsOn(states, workflow));
   return { workflow, issues };
 }

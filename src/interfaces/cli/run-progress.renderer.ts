@@ -117,6 +117,12 @@ export class RunProgressRenderer implements RunObserver {
     this.line(`warning: ${message}`);
   }
 
+  info(message: string): void {
+    if (this.style.quiet) return;
+    this.stopSpinner();
+    this.line(message);
+  }
+
   log(message: string): void {
     this.stopSpinner();
     this.line(message);

@@ -16,8 +16,8 @@ export const WORKFLOW_ERRORS: Record<CodesOf<'WORKFLOW'>, CatalogueText> = {
     'Correct or remove it; the message suggests the closest known key.',
   ),
   [C.WORKFLOW_NO_EFFECT]: entry(
-    'A key AWF accepts but never acts on (`depends_on`, `capture`): it does nothing in awf either (a warning unless --strict).',
-    'Remove it; the message names what does the job (on_success and parallel steps; {{.states.<step>.Output}}).',
+    'A key AWF accepts but never acts on: `capture`, or a `depends_on` that some path to its step skips (a warning unless --strict).',
+    'Remove it, or route through the dependency; the message names what does the job (on_success, transitions, {{.states.<step>.Output}}).',
     C.WORKFLOW_UNKNOWN_FIELD,
   ),
   [C.WORKFLOW_MISSING_FIELD]: entry(

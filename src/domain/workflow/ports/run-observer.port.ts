@@ -17,6 +17,8 @@ export interface RunObserver {
   /** A chunk of a command step's output as it arrives (`-o streaming|buffered`). */
   stepOutput?(step: string, stream: 'stdout' | 'stderr', text: string): void;
   warn?(message: string): void;
+  /** Something the user would otherwise not see happen (a loop that ran 0 times); hidden by -q. */
+  info?(message: string): void;
   /** A hook's `log:` line, or a line a hook command printed. */
   log?(message: string): void;
 }
