@@ -89,3 +89,47 @@ inputs: [{name: go, default: 'no'}]
     }
   });
 });
+
+describe('awf run: a hook that reads an unset environment variable', () => {
+  it('names the file that holds the hook, the hook, and the variable, with what to do', () => {
+    const p = workflowProject({
+      '.awf/workflows/child.yaml': `name: child
+states:
+  initial: work
+  work:
+    type: step
+    command: echo working
+    hooks:
+      pre:
+        - command: echo "to {{.env.STEP_TARGET}}"
+    on_success: done
+  done: {type: terminal}
+`,
+      'deploy.yaml': `name: deploy
+hooks:
+  workflow_start:
+    - log: "deploying to {{.env.DEPLOY_TARGET}}"
+states:
+  initial: call
+  call: {type: call_workflow, workflow: child, on_success: done}
+  done: {type: terminal}
+`,
+    });
+    try {
+      const stopped = awf(['run', 'deploy.yaml', '--no-color'], { cwd: p.dir, env: p.env });
+      expect(stopped.status).toBe(3);
+      expect(stopped.stderr).toContain(
+        '[EXECUTION.HOOK.FAILED] deploy.yaml: hooks.workflow_start[0].log: environment variable DEPLOY_TARGET is not set',
+      );
+      expect(stopped.stderr).toContain('hint: Set DEPLOY_TARGET for the run (DEPLOY_TARGET=… awf run …)');
+      expect(stopped.stderr).not.toContain('states.call');
+      const warned = awf(['run', 'deploy.yaml'], { cwd: p.dir, env: { ...p.env, DEPLOY_TARGET: 'prod' } });
+      expect(warned.status).toBe(0);
+      expect(warned.stderr).toContain(
+        'warning: .awf/workflows/child.yaml: states.work.hooks.pre[0].command: environment variable STEP_TARGET is not set',
+      );
+    } finally {
+      p.cleanup();
+    }
+  });
+});

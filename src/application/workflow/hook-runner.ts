@@ -1,8 +1,9 @@
+import { relative } from 'node:path';
 import { AwfError, isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { CommandExecutor } from '../../domain/workflow/ports/command-executor.port';
 import type { HookAction } from '../../domain/workflow/workflow.model';
-import { interpolate, type RunContext } from './run-context';
+import { interpolateAt, type RunContext } from './run-context';
 
 /**
  * Runs one hook list (AWF's HookExecutor): actions in order, `log` written through the run's
@@ -34,9 +35,10 @@ export class HookRunner {
     const [field, text] = action.log !== undefined ? ['log', action.log] : ['command', action.command ?? ''];
     let rendered: string;
     try {
-      rendered = interpolate(ctx, text, ctx.current, `${at.replace(/^states\.[^.]+\./, '')}.${field}`);
+      rendered = interpolateAt(ctx, text, `${at}.${field}`);
     } catch (err) {
-      return isAwfError(err) ? hookError(at, err.message) : hookError(at, String(err));
+      if (!isAwfError(err)) throw err;
+      return hookError(ctx, at, err.message, err.hint);
     }
     if (field === 'log') {
       ctx.observer?.log?.(rendered);
@@ -50,20 +52,24 @@ export class HookRunner {
       signal: ctx.signal,
     });
     for (const line of result.stdout.split('\n')) if (line.trim()) ctx.observer?.log?.(line);
-    if (result.cancelled) return hookError(at, 'hook command was cancelled');
+    if (result.cancelled) return hookError(ctx, at, `${at}: hook command was cancelled`);
     if (result.exitCode !== 0) {
       const why = result.stderr.trim().split('\n').slice(-3).join('\n');
-      return hookError(at, `hook command exited with code ${result.exitCode}${why ? `: ${why}` : ''}`, result.exitCode);
+      const message = `${at}: hook command exited with code ${result.exitCode}${why ? `: ${why}` : ''}`;
+      return hookError(ctx, at, message, undefined, result.exitCode);
     }
     return undefined;
   }
 }
 
-function hookError(at: string, message: string, exitCode?: number): AwfError {
+/** Prefixed by the file that holds the hook (a called workflow's own file), as the user would open it. */
+function hookError(ctx: RunContext, at: string, message: string, hint?: string, exitCode?: number): AwfError {
+  const file = ctx.workflow.file;
+  const shown = file && !relative(ctx.cwd, file).startsWith('..') ? relative(ctx.cwd, file) : file;
   return new AwfError(
     ErrorCodes.EXECUTION_HOOK_FAILED,
-    `${at}: ${message}`,
-    { hook: at, ...(exitCode !== undefined ? { exit_code: exitCode } : {}) },
-    'Fix the hook command, or remove it; run it by hand in a shell to see why it fails.',
+    `${shown ? `${shown}: ` : ''}${message}`,
+    { hook: at, ...(file ? { file } : {}), ...(exitCode !== undefined ? { exit_code: exitCode } : {}) },
+    hint ?? 'Fix the hook command, or remove it; run it by hand in a shell to see why it fails.',
   );
 }

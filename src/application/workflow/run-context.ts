@@ -78,17 +78,32 @@ export function templateData(ctx: RunContext): TemplateContext {
 
 /** Renders one field of a step; a failure names the step and the field. */
 export function interpolate(ctx: RunContext, text: string, step: string, field: string): string {
+  return interpolateAt(ctx, text, `states.${step}.${field}`, { step, field });
+}
+
+/**
+ * Renders a template of the workflow at `path` (`states.x.command`, `hooks.workflow_start[0].log`);
+ * a failure names the path, and an unset `{{.env.X}}` names the variable and how to set it.
+ */
+export function interpolateAt(ctx: RunContext, text: string, path: string, details: Record<string, unknown> = {}) {
   try {
     const files = ctx.files && { files: ctx.files, cwd: ctx.cwd };
     return renderTemplate(text, templateData(ctx) as unknown as Record<string, unknown>, files);
   } catch (err) {
     if (!isAwfError(err)) throw err;
-    throw new AwfError(
-      err.code,
-      `states.${step}.${field}: ${err.message}`,
-      { ...err.details, step, field },
+    const env = /^\.env\.(\w+)$/.exec(String(err.details.reference ?? ''))?.[1];
+    if (env)
+      return fail(
+        `${path}: environment variable ${env} is not set`,
+        `Set ${env} for the run (${env}=… awf run …), or give it a value in the workflow's env: mapping.`,
+      );
+    return fail(
+      `${path}: ${err.message}`,
       'Run `awf validate` on the workflow; a state can only be read after it has run.',
     );
+    function fail(message: string, hint: string): never {
+      throw new AwfError((err as AwfError).code, message, { ...(err as AwfError).details, ...details }, hint);
+    }
   }
 }
 

@@ -52,7 +52,7 @@ states:
       steps: [],
       error: {
         code: 'EXECUTION.HOOK.FAILED',
-        message: 'hooks.workflow_start[1]: hook command exited with code 3: nope',
+        message: 'wf.yaml: hooks.workflow_start[1]: hook command exited with code 3: nope',
       },
     });
     expect(h.read('hook.log')).toBe('one\n');
@@ -74,7 +74,7 @@ states:
     expect(report.status).toBe('success');
     expect(h.lines.filter((l) => l.startsWith('warning'))).toEqual([
       expect.stringContaining('states.s.hooks.pre[0]: hook command exited with code 9'),
-      expect.stringContaining('states.s.hooks.post[0]:'),
+      expect.stringContaining('wf.yaml: states.s.hooks.post[0].log: undefined reference .states.later'),
     ]);
   });
 
