@@ -145,3 +145,45 @@ describe('awf plugins (alias of awf plugin)', () => {
     expect(JSON.parse(alias.stdout)).toEqual({ schema_version: 1, plugins: [] });
   });
 });
+
+describe('typos: did-you-mean, and YAML syntax errors shown where they are', () => {
+  const project = scratchDir({
+    '.awf/workflows/three.yaml': GOOD.replace('name: good', 'name: three'),
+    '.awf/workflows/deploy-prod.yaml': GOOD.replace('name: good', 'name: deploy-prod'),
+    'broken.yaml': 'name: broken\nstates:\n  initial: a\n  a:\n    type: step\n   command: echo\n',
+  });
+  afterAll(() => project.cleanup());
+  const run = (args: string[]) => awf(args, { cwd: project.dir, env: { AWF_WORKFLOWS_PATH: '' } });
+
+  it('suggests the nearest workflow name for a typo, and says nothing when none is near', () => {
+    const typo = run(['run', 'thre']);
+    expect(typo.status).toBe(1);
+    expect(typo.stderr).toMatch(/^\[USER\.WORKFLOW\.NOT_FOUND\] workflow "thre" not found; did you mean "three"\?/);
+    expect(run(['validate', 'deploy-prd']).stderr).toContain('did you mean "deploy-prod"?');
+    expect(run(['run', 'zzzzzz']).stderr).not.toContain('did you mean');
+  });
+
+  it('refuses an unknown subcommand with the nearest one instead of printing help and exiting 0', () => {
+    const runs = run(['runs', 'shw', 'x']);
+    expect(runs.status).toBe(1);
+    expect(runs.stderr).toContain('[USER.CLI.INVALID_ARGS] unknown command "shw" for awf runs; did you mean "show"?');
+    expect(run(['plugin', 'lst']).stderr).toContain('did you mean "list"?');
+    expect(run(['config', 'shwo']).stderr).toContain('did you mean "show"?');
+    expect(run(['runs']).status).toBe(0);
+  });
+
+  it('shows a YAML syntax error as file:line:col with the line and a caret under the column', () => {
+    const r = run(['validate', 'broken.yaml']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(
+      [
+        '[WORKFLOW.PARSE.YAML_SYNTAX] broken.yaml:6:4: All mapping items must start at the same column',
+        '     5 |     type: step',
+        '     6 |    command: echo',
+        '       |    ^',
+      ].join('\n'),
+    );
+    const json = JSON.parse(run(['validate', 'broken.yaml', '-f', 'json']).stdout);
+    expect(json.errors[0]).toMatchObject({ code: 'WORKFLOW.PARSE.YAML_SYNTAX', line: 6, column: 4 });
+  });
+});

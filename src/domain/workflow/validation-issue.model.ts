@@ -7,6 +7,10 @@ export interface ValidationIssue {
   path: string;
   message: string;
   severity: 'error' | 'warning';
+  /** Where a YAML syntax error is (1-based), and the lines around it with a caret under the column. */
+  line?: number;
+  column?: number;
+  excerpt?: string;
 }
 
 export function issue(
@@ -19,5 +23,5 @@ export function issue(
 }
 
 export function formatIssue(i: ValidationIssue): string {
-  return `[${i.code}] ${i.path ? `${i.path}: ` : ''}${i.message}`;
+  return `[${i.code}] ${i.path ? `${i.path}: ` : ''}${i.message}${i.excerpt ? `\n${i.excerpt}` : ''}`;
 }

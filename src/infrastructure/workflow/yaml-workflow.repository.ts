@@ -9,10 +9,12 @@ import type {
   WorkflowRepository,
   WorkflowSummary,
 } from '../../domain/workflow/ports/workflow-repository.port';
+import { closest } from '../../domain/workflow/unknown-keys.rules';
 import { parseWorkflow } from '../../domain/workflow/workflow.parser';
 import { FsStepTemplates, stepTemplateDirs } from './step-template.files';
 import { workflowDirs } from './workflow-paths';
 import { offsetPastErrorBudget } from './yaml-error-budget';
+import { yamlSyntaxIssue } from './yaml-syntax-issue';
 
 /** Workflows are single `.yaml` files, as in AWF (`.yml` is not recognised there either). */
 const EXT = '.yaml';
@@ -74,12 +76,21 @@ export class YamlWorkflowRepository implements WorkflowRepository {
     if (target.includes('..') || target.includes('\\')) throw notFound(target, []);
     const tried: string[] = looksLikePath ? [resolve(this.cwd(), target)] : [];
     const name = target.endsWith(EXT) ? target.slice(0, -EXT.length) : target;
-    for (const { dir } of workflowDirs(this.env, this.cwd())) {
+    const dirs = workflowDirs(this.env, this.cwd()).map((d) => d.dir);
+    for (const dir of dirs) {
       const file = join(dir, name + EXT);
       tried.push(file);
       if (existsSync(file)) return file;
     }
-    throw notFound(target, tried);
+    const known = dirs.flatMap((d) => (isDir(d) ? readdirSync(d) : []).filter((f) => f.endsWith(EXT)));
+    throw notFound(
+      target,
+      tried,
+      closest(
+        name,
+        known.map((f) => f.slice(0, -EXT.length)),
+      ),
+    );
   }
 }
 
@@ -101,9 +112,7 @@ export function loadFile(file: string, env: NodeJS.ProcessEnv = process.env, cwd
   const cut = offsetPastErrorBudget(text, MAX_YAML_ERRORS);
   const doc = parseDocument(cut < 0 ? text : text.slice(0, cut), { prettyErrors: true });
   if (doc.errors.length > 0 || cut >= 0) {
-    const shown = doc.errors
-      .slice(0, MAX_YAML_ERRORS)
-      .map((e) => issue(ErrorCodes.WORKFLOW_YAML_SYNTAX, '', e.message.split('\n')[0]));
+    const shown = doc.errors.slice(0, MAX_YAML_ERRORS).map((e, i) => yamlSyntaxIssue(e, text, file, cwd, i === 0));
     const more =
       cut >= 0
         ? `more YAML syntax errors after line ${lineOf(text, cut)}`
@@ -138,10 +147,11 @@ function lineOf(text: string, offset: number): number {
   return line;
 }
 
-function notFound(target: string, tried: string[]): AwfError {
+function notFound(target: string, tried: string[], near?: string): AwfError {
   return new AwfError(
     ErrorCodes.WORKFLOW_NOT_FOUND,
-    `workflow "${target}" not found${tried.length ? ` (looked in: ${tried.join(', ')})` : ''}`,
+    `workflow "${target}" not found${near ? `; did you mean "${near}"?` : ''}` +
+      (tried.length ? ` (looked in: ${tried.join(', ')})` : ''),
     { workflow: target, searched: tried },
     'Pass a path to a .yaml file, or put the workflow in ./.awf/workflows; `awf list` shows what is found.',
   );

@@ -3,6 +3,7 @@ import { ConfigShowService } from '../../application/project/config-show.service
 import type { ConfigReport } from '../../domain/ports/effective-config.port';
 import { globalFlags, jsonLine, type OutputFormat } from './global-flags';
 import { renderTable } from './table.renderer';
+import { unknownSubcommand } from './unknown-subcommand';
 
 /** `awf config show`: the settings awf runs with here, secrets masked, each with its source. */
 @SubCommand({ name: 'show', description: 'Print the effective settings (secrets masked) and where each comes from' })
@@ -25,7 +26,8 @@ export class ConfigShowCommand extends CommandRunner {
   subCommands: [ConfigShowCommand],
 })
 export class ConfigCommand extends CommandRunner {
-  async run(): Promise<void> {
+  async run([given]: string[]): Promise<void> {
+    if (given !== undefined) throw unknownSubcommand(this.command, given);
     this.command.help();
   }
 }

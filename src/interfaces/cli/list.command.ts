@@ -3,6 +3,7 @@ import { WorkflowService } from '../../application/workflow/workflow.service';
 import { globalFlags } from './global-flags';
 import { ListPromptsCommand } from './list-prompts.command';
 import { renderWorkflowList } from './workflow-list.renderer';
+import { unknownSubcommand } from './unknown-subcommand';
 
 /** `awf list`: the workflows found in the lookup paths, first hit per name. */
 @Command({
@@ -16,7 +17,8 @@ export class ListCommand extends CommandRunner {
     super();
   }
 
-  async run(_args: string[], options: { tag?: string[] }): Promise<void> {
+  async run([given]: string[], options: { tag?: string[] }): Promise<void> {
+    if (given !== undefined) throw unknownSubcommand(this.command, given);
     const wanted = options.tag?.map((t) => t.toLowerCase());
     // Every tag asked for must be on the workflow (case does not matter).
     const list = (await this.workflows.list()).filter(

@@ -7,6 +7,7 @@ import { PluginInitCommand } from './plugin-init.command';
 import { PluginInstallCommand } from './plugin-install.command';
 import { PluginListCommand } from './plugin-list.command';
 import { PluginRemoveCommand } from './plugin-remove.command';
+import { unknownSubcommand } from './unknown-subcommand';
 
 export const PLUGIN_SUBCOMMANDS = [
   PluginListCommand,
@@ -25,6 +26,7 @@ export const PLUGIN_SUBCOMMANDS = [
 })
 export class PluginCommand extends CommandRunner {
   async run(args: string[]): Promise<void> {
+    if (args.length) throw unknownSubcommand(this.command, args[0]);
     throw new AwfError(
       ErrorCodes.CLI_INVALID_ARGS,
       args.length ? `unknown plugin command: ${args[0]}` : 'awf plugin needs a command',

@@ -2,6 +2,7 @@ import { Command, CommandRunner } from 'nest-commander';
 import { RunsListCommand } from './history.command';
 import { RunsPruneCommand } from './runs-prune.command';
 import { RunsShowCommand } from './runs-show.command';
+import { unknownSubcommand } from './unknown-subcommand';
 
 export const RUNS_SUBCOMMANDS = [RunsListCommand, RunsShowCommand, RunsPruneCommand];
 
@@ -12,7 +13,8 @@ export const RUNS_SUBCOMMANDS = [RunsListCommand, RunsShowCommand, RunsPruneComm
   subCommands: RUNS_SUBCOMMANDS,
 })
 export class RunsCommand extends CommandRunner {
-  async run(): Promise<void> {
+  async run([given]: string[]): Promise<void> {
+    if (given !== undefined) throw unknownSubcommand(this.command, given);
     this.command.help();
   }
 }

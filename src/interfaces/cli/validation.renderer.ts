@@ -5,7 +5,7 @@ import { renderTable } from './table.renderer';
 
 /** `awf validate`: what goes to stdout (the verdict) and to stderr (each issue, one line). */
 export function renderValidation(v: ValidationReport, format: OutputFormat): { stdout: string; stderr: string } {
-  const strip = (i: ValidationReport['errors'][number]) => ({ code: i.code, path: i.path, message: i.message });
+  const strip = jsonIssue;
   // AWF's shape `{valid, workflow, errors}`, with the file and the warnings added.
   if (format === 'json')
     return {
@@ -49,7 +49,7 @@ export function renderValidation(v: ValidationReport, format: OutputFormat): { s
 
 /** `awf validate --dir`: one line per file, then the count (AWF's batch mode). */
 export function renderBatch(reports: ValidationReport[], format: OutputFormat): string {
-  const strip = (i: ValidationReport['errors'][number]) => ({ code: i.code, path: i.path, message: i.message });
+  const strip = jsonIssue;
   if (format === 'json') {
     const workflows = reports.map((v) => ({
       valid: v.valid,
@@ -73,4 +73,9 @@ export function renderBatch(reports: ValidationReport[], format: OutputFormat): 
   );
   if (reports.every((r) => r.valid)) lines.push(`All ${reports.length} workflow(s) valid`);
   return `${lines.join('\n')}\n`;
+}
+
+/** An issue in `-f json`: a YAML syntax error adds its line and column. */
+function jsonIssue(i: ValidationReport['errors'][number]) {
+  return { code: i.code, path: i.path, message: i.message, ...(i.line ? { line: i.line, column: i.column } : {}) };
 }

@@ -80,7 +80,9 @@ describe('validate on the mcp_proxy fixtures', () => {
   });
 
   it('reports YAML syntax errors and a missing terminal as WORKFLOW errors', async () => {
-    expect((await check('yaml-syntax')).lines[0]).toMatch(/^error \[WORKFLOW\.PARSE\.YAML_SYNTAX\] : .*line 5/);
+    expect((await check('yaml-syntax')).lines[0]).toMatch(
+      /^error \[WORKFLOW\.PARSE\.YAML_SYNTAX\] : .*yaml-syntax\.yaml:5:\d+: /,
+    );
     expect((await check('no-terminal')).lines).toEqual([
       'error [WORKFLOW.VALIDATION.NO_TERMINAL] states: a workflow needs at least one terminal state',
     ]);
