@@ -46,7 +46,16 @@ const common = {
   // gRPC and protobufjs into every start. Plugins use @grpc/grpc-js directly.
   // better-sqlite3 loads its native addon by path (bindings): it stays a package, required
   // on first use of the run history, never by mcp-serve.
-  external: ['@nestjs/microservices', 'better-sqlite3'],
+  // The image libraries of `awf diagram -o` (WebAssembly, a native module) load from node_modules
+  // on their first use, as packages, never at start.
+  external: [
+    '@nestjs/microservices',
+    'better-sqlite3',
+    '@hpcc-js/wasm-graphviz',
+    '@resvg/resvg-js',
+    'pdfkit',
+    'svg-to-pdfkit',
+  ],
   plugins: [optionalPeers()],
 };
 

@@ -50,6 +50,8 @@ const AREAS = {
   'infrastructure/policy': { may: ['domain', 'application', ...SHARED] },
   'infrastructure/mcp-edge': { may: ['domain', 'application', ...SHARED] },
   'infrastructure/mcp-client': { may: ['domain'] },
+  // `awf diagram -o x.svg|png|pdf`: Graphviz (WebAssembly), resvg, pdfkit; loaded on first use.
+  'infrastructure/diagram': { may: ['domain'] },
   // `awf run` owns the approval desk its steps' mcp-serve processes ask (infrastructure/policy).
   'infrastructure/workflow': { may: ['domain', 'application', 'infrastructure/policy', ...SHARED] },
   // `awf init`, `list prompts`, `config show`: reads the settings where each area reads them.
@@ -81,6 +83,7 @@ const PACKAGES = {
   'nestjs-otel': ['infrastructure/telemetry'],
   '@grpc/[^/]+': ['infrastructure/plugins', 'sdk'],
   'better-sqlite3': ['infrastructure/history'],
+  '(?:@hpcc-js/wasm-graphviz|@resvg/resvg-js|pdfkit|svg-to-pdfkit)': ['infrastructure/diagram'],
   'nest-commander': ['interfaces/cli', 'extensions'], // extensions share awf's instance
   '@nestjs/[^/]+': Object.keys(AREAS).filter(
     (a) => !['domain', 'application', 'sdk', 'version.ts', 'index.ts'].includes(a),

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { REPO_ROOT, scratchDir } from '../support/cli';
 import { graphvizSvg, svgNode } from '../support/graphviz';
@@ -77,7 +77,7 @@ describe('awf diagram', () => {
     expect(lines.filter((l) => /^ +\w+ -(-|\.-)>/.test(l))).toHaveLength(13);
   });
 
-  it('writes --output files whole, and refuses image formats it cannot make', () => {
+  it('writes --output files whole: DOT and Mermaid text, and SVG, PNG and PDF images', () => {
     const scratch = scratchDir();
     try {
       const dot = join(scratch.dir, 'wf.dot');
@@ -86,21 +86,71 @@ describe('awf diagram', () => {
       const mmd = join(scratch.dir, 'wf.mmd');
       expect(awf(['diagram', FIXTURE, '--output', mmd]).status).toBe(0);
       expect(readFileSync(mmd, 'utf8')).toMatch(/^flowchart TB\n/);
-      const png = awf(['diagram', FIXTURE, '-o', join(scratch.dir, 'wf.png')]);
-      expect(png.status).toBe(1);
-      expect(png.stderr).toContain('[USER.CLI.INVALID_ARGS] --output');
-      expect(png.stderr).toContain('| dot -Tpng -o');
+
+      for (const ext of ['svg', 'png', 'pdf']) {
+        const r = awf(['diagram', FIXTURE, '-o', join(scratch.dir, `wf.${ext}`)]);
+        expect({ ext, status: r.status, stderr: r.stderr }).toEqual({ ext, status: 0, stderr: '' });
+      }
+      const svg = readFileSync(join(scratch.dir, 'wf.svg'), 'utf8');
+      expect(svg).toMatch(/^<\?xml[^>]*>\s*<!DOCTYPE svg/);
+      expect(svgNode(svg, 'failed').match(/<ellipse/g)).toHaveLength(2);
+      const [, wPt, hPt] = /<svg width="(\d+)pt" height="(\d+)pt"/.exec(svg)!.map(Number);
+
+      const png = pngSize(readFileSync(join(scratch.dir, 'wf.png')));
+      // Drawn at twice the SVG's size in CSS pixels (a point is 4/3 of one).
+      expect(Math.abs(png.width - (2 * wPt * 4) / 3)).toBeLessThanOrEqual(2);
+      expect(Math.abs(png.height - (2 * hPt * 4) / 3)).toBeLessThanOrEqual(2);
+
+      const pdf = readFileSync(join(scratch.dir, 'wf.pdf'));
+      expect(pdfObjects(pdf)).toBeGreaterThan(3);
+      expect(pdf.toString('latin1')).toMatch(new RegExp(`/MediaBox \\[0 0 ${wPt} ${hPt}\\]`));
+      expect(readdirSync(scratch.dir).sort()).toEqual(['wf.dot', 'wf.mmd', 'wf.pdf', 'wf.png', 'wf.svg']);
+
+      const jpg = awf(['diagram', FIXTURE, '-o', join(scratch.dir, 'wf.jpg')]);
+      expect(jpg.status).toBe(1);
+      expect(jpg.stderr).toContain('[USER.CLI.INVALID_ARGS] --output');
+      expect(jpg.stderr).toContain('.svg, .png or .pdf');
     } finally {
       scratch.cleanup();
     }
   });
 
-  it('refuses a broken workflow, a bad direction or highlight, and -f mermaid on other commands', () => {
-    const scratch = scratchDir({ 'broken.yaml': 'name: broken\nstates:\n  initial: nowhere\n' });
+  it('draws a draft that does not validate, its problems in red where they are; refuses a file with no workflow', () => {
+    const scratch = scratchDir({
+      'draft.yaml': 'name: draft\nstates:\n  initial: build\n  build: {type: step, command: make, on_success: tset}\n',
+      'garbage.yaml': 'name: [\n',
+    });
     try {
-      const broken = awf(['diagram', join(scratch.dir, 'broken.yaml')]);
-      expect(broken.status).toBe(2);
-      expect(broken.stderr).toMatch(/^\[WORKFLOW\./);
+      const r = awf(['diagram', join(scratch.dir, 'draft.yaml')]);
+      expect(r.status).toBe(0);
+      expect(r.stderr).toBe(
+        'warning: the workflow does not validate (2 errors, drawn in red); `awf validate` lists them\n',
+      );
+      expect(r.stdout).toContain(
+        '    build [label="build\\nWORKFLOW.VALIDATION.MISSING_STATE", shape=box, color=red, fontcolor=red, penwidth=2];',
+      );
+      expect(r.stdout).toContain(
+        '    tset [label="tset\\n(no such state)", shape=box, style=dashed, color=red, fontcolor=red];',
+      );
+      expect(r.stdout).toContain('    build -> tset [color=red];');
+      expect(r.stdout).toContain('label="WORKFLOW.VALIDATION.NO_TERMINAL at states", shape=note, color=red');
+      const png = join(scratch.dir, 'draft.png');
+      expect(awf(['diagram', join(scratch.dir, 'draft.yaml'), '-o', png]).status).toBe(0);
+      expect(pngSize(readFileSync(png)).width).toBeGreaterThan(100);
+      const svg = graphvizSvg(r.stdout);
+      expect(svgNode(svg, 'tset')).toContain('stroke-dasharray');
+      const garbage = awf(['diagram', join(scratch.dir, 'garbage.yaml'), '-o', join(scratch.dir, 'g.png')]);
+      expect(garbage.status).toBe(2);
+      expect(garbage.stderr).toMatch(/^\[WORKFLOW\.PARSE\.YAML_SYNTAX\]/);
+      expect(readdirSync(scratch.dir).sort()).toEqual(['draft.png', 'draft.yaml', 'garbage.yaml']);
+    } finally {
+      scratch.cleanup();
+    }
+  });
+
+  it('refuses a bad direction or highlight, and -f mermaid on other commands', () => {
+    const scratch = scratchDir();
+    try {
       expect(awf(['diagram', FIXTURE, '--direction', 'up']).stderr).toContain('invalid direction "up"');
       const highlight = awf(['diagram', FIXTURE, '--highlight', 'nope']);
       expect(highlight.status).toBe(1);
@@ -114,3 +164,34 @@ describe('awf diagram', () => {
     }
   });
 });
+
+/** A PNG's size from its IHDR chunk, after checking the signature. */
+function pngSize(png: Buffer): { width: number; height: number } {
+  expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+  expect(png.toString('latin1', 12, 16)).toBe('IHDR');
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
+/**
+ * Parses a PDF's skeleton as a reader would: the %PDF header, `startxref` at the end, the
+ * cross-reference table it points to, and an `N 0 obj` at every offset that table gives.
+ * Returns the number of objects.
+ */
+function pdfObjects(pdf: Buffer): number {
+  const text = pdf.toString('latin1');
+  expect(text.startsWith('%PDF-1.')).toBe(true);
+  expect(text.trimEnd().endsWith('%%EOF')).toBe(true);
+  const xrefAt = Number(/startxref\s+(\d+)\s+%%EOF\s*$/.exec(text)![1]);
+  const table = /^xref\s+0 (\d+)\s+/.exec(text.slice(xrefAt))!;
+  const count = Number(table[1]);
+  const entries = text
+    .slice(xrefAt + table[0].length)
+    .split(/\r?\n/)
+    .slice(0, count);
+  entries.forEach((entry, n) => {
+    const [offset, , kind] = entry.trim().split(' ');
+    if (kind === 'n') expect(text.slice(Number(offset)).startsWith(`${n} 0 obj`)).toBe(true);
+  });
+  expect(text.slice(xrefAt)).toMatch(/trailer\s*<<[^]*\/Root \d+ 0 R/);
+  return count;
+}

@@ -13,6 +13,7 @@ const SHAPE: Record<NodeRole, string> = {
   call: 'folder',
   success: 'oval',
   failure: 'oval',
+  missing: 'box',
 };
 
 /**
@@ -27,8 +28,11 @@ export function renderDot(graph: WorkflowGraph, direction: DiagramDirection = 'T
     '    node [fontname="Arial", fontsize=10];',
     '    edge [fontname="Arial", fontsize=9];',
     '    __start__ [shape=point, width=0.2];',
-    `    __start__ -> ${id(graph.initial)};`,
+    ...(graph.initial ? [`    __start__ -> ${id(graph.initial)};`] : []),
   ];
+  // An invalid draft: what belongs to no step goes in a red note beside the graph.
+  if (graph.problems.length)
+    out.push(`    __problems__ [label=${quote(graph.problems.join('\n'))}, shape=note, color=red, fontcolor=red];`);
   for (const node of graph.nodes) {
     out.push(`    ${id(node.name)} [${attributes(node, true).join(', ')}];`);
     const cluster = graph.clusters.find((c) => c.step === node.name);
@@ -44,7 +48,16 @@ export function renderDot(graph: WorkflowGraph, direction: DiagramDirection = 'T
 
 /** AWF colours terminals only in the top-level node list, not inside a parallel cluster. */
 function attributes(node: GraphNode, colourTerminals: boolean): string[] {
-  const attrs = [`label=${quote(node.calls ? `${node.name}\n(calls ${node.calls})` : node.name)}`];
+  if (node.role === 'missing')
+    return [
+      `label=${quote(`${node.name}\n(no such state)`)}`,
+      'shape=box',
+      'style=dashed',
+      'color=red',
+      'fontcolor=red',
+    ];
+  const lines = [node.name, ...(node.calls ? [`(calls ${node.calls})`] : []), ...(node.problems ?? [])];
+  const attrs = [`label=${quote(lines.join('\n'))}`];
   attrs.push(`shape=${SHAPE[node.role]}`);
   if (node.role === 'failure') attrs.push('peripheries=2');
   const terminal = colourTerminals && (node.role === 'success' || node.role === 'failure');
@@ -52,12 +65,14 @@ function attributes(node: GraphNode, colourTerminals: boolean): string[] {
   else if (terminal)
     attrs.push(`fillcolor=${quote(node.role === 'success' ? '#90EE90' : '#FFB6C1')}`, 'style="filled"');
   if (node.highlighted && colourTerminals) attrs.push('penwidth=3');
+  if (node.problems) attrs.push('color=red', 'fontcolor=red', ...(node.highlighted ? [] : ['penwidth=2']));
   return attrs;
 }
 
 function edgeAttributes(edge: GraphEdge): string {
   const attrs = edge.label !== undefined ? [`label=${quote(edge.label)}`] : [];
   if (edge.kind === 'failure') attrs.push('style=dashed, color=red');
+  else if (edge.broken) attrs.push('color=red');
   return attrs.length ? ` [${attrs.join(', ')}]` : '';
 }
 

@@ -11,6 +11,7 @@ const SHAPE: Record<NodeRole, [string, string]> = {
   call: ['[[', ']]'],
   success: ['([', '])'],
   failure: ['(((', ')))'],
+  missing: ['[', ']'],
 };
 
 /**
@@ -21,7 +22,7 @@ const SHAPE: Record<NodeRole, [string, string]> = {
  */
 export function renderMermaid(graph: WorkflowGraph, direction: DiagramDirection = 'TB'): string {
   const ids = new Map(graph.nodes.map((n, i) => [n.name, `s${i}`]));
-  const idOf = (name: string): string => ids.get(name) ?? `missing_${ids.size}`;
+  const idOf = (name: string): string => ids.get(name) ?? 'missing';
   const out = [`flowchart ${direction}`, '    start((" "))', `    start --> ${idOf(graph.initial)}`];
   for (const node of graph.nodes) {
     const [open, close] = SHAPE[node.role];
@@ -39,11 +40,12 @@ export function renderMermaid(graph: WorkflowGraph, direction: DiagramDirection 
     out.push(`    ${idOf(e.from)} ${arrow}${e.label !== undefined ? `|${quote(e.label)}|` : ''} ${idOf(e.to)}`);
   });
   if (failures.length) out.push(`    linkStyle ${failures.join(',')} stroke:red`);
-  out.push(...classes(graph.nodes, idOf));
+  if (graph.problems.length) out.push(`    problems[${quote(graph.problems.join('\n'))}]`);
+  out.push(...classes(graph.nodes, idOf, graph.problems.length > 0));
   return `${out.join('\n')}\n`;
 }
 
-function classes(nodes: GraphNode[], idOf: (name: string) => string): string[] {
+function classes(nodes: GraphNode[], idOf: (name: string) => string, graphProblems: boolean): string[] {
   const of = (pick: (n: GraphNode) => boolean): string =>
     nodes
       .filter(pick)
@@ -68,11 +70,14 @@ function classes(nodes: GraphNode[], idOf: (name: string) => string): string[] {
     'fill:#BBDEFB,stroke:#2196F3,stroke-width:3px',
     of((n) => n.highlighted),
   );
+  const broken = [of((n) => !!n.problems || n.role === 'missing'), graphProblems ? 'problems' : ''];
+  add('problem', 'stroke:red,color:red,stroke-width:2px', broken.filter(Boolean).join(','));
   return out;
 }
 
 function label(node: GraphNode): string {
-  return quote(node.calls ? `${node.name}\n(calls ${node.calls})` : node.name);
+  if (node.role === 'missing') return quote(`${node.name}\n(no such state)`);
+  return quote([node.name, ...(node.calls ? [`(calls ${node.calls})`] : []), ...(node.problems ?? [])].join('\n'));
 }
 
 /** A Mermaid string: `"` and the characters Mermaid reads as markup become entity codes. */

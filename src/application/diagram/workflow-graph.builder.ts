@@ -1,7 +1,12 @@
+import type { ValidationIssue } from '../../domain/workflow/validation-issue.model';
 import type { Step, Workflow } from '../../domain/workflow/workflow.model';
 
-/** How a node is drawn; the renderers map each role to their own shapes (AWF's table for DOT). */
-export type NodeRole = 'command' | 'agent' | 'parallel' | 'loop' | 'operation' | 'call' | 'success' | 'failure';
+/**
+ * How a node is drawn; the renderers map each role to their own shapes (AWF's table for DOT).
+ * `missing`: a state a route names that does not exist, drawn so the broken edge shows.
+ */
+export type NodeRole =
+  'command' | 'agent' | 'parallel' | 'loop' | 'operation' | 'call' | 'success' | 'failure' | 'missing';
 
 export interface GraphNode {
   name: string;
@@ -9,6 +14,8 @@ export interface GraphNode {
   /** `call_workflow`: the workflow it calls, drawn under its name. */
   calls?: string;
   highlighted: boolean;
+  /** The codes of the validation errors found in this step (an invalid draft is still drawn). */
+  problems?: string[];
 }
 
 /** `success`/`failure`: on_success / on_failure; `when`: a transition; `branch`, `body`, `complete`: AWF's. */
@@ -19,6 +26,8 @@ export interface GraphEdge {
   to: string;
   kind: EdgeKind;
   label?: string;
+  /** It leads to a state that does not exist. */
+  broken?: boolean;
 }
 
 export interface WorkflowGraph {
@@ -29,6 +38,8 @@ export interface WorkflowGraph {
   /** A parallel step's branches, drawn as a cluster after the step's own node. */
   clusters: { step: string; branches: GraphNode[] }[];
   edges: GraphEdge[];
+  /** Errors that belong to no step (`CODE at path`): a missing initial state, no terminal. */
+  problems: string[];
 }
 
 const ROLE: Record<Exclude<Step['type'], 'terminal'>, NodeRole> = {
@@ -46,21 +57,51 @@ const ROLE: Record<Exclude<Step['type'], 'terminal'>, NodeRole> = {
  * skipped) its parallel branches, loop body and `complete` exit, on_success, on_failure, and its
  * transitions labelled by their `when`.
  */
-export function buildWorkflowGraph(workflow: Workflow, highlight?: string): WorkflowGraph {
-  const steps = [...workflow.steps].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+export function buildWorkflowGraph(
+  workflow: Workflow,
+  highlight?: string,
+  errors: ValidationIssue[] = [],
+): WorkflowGraph {
+  const steps = [...workflow.steps].sort(nameOrder);
   const byName = new Map(steps.map((s) => [s.name, s]));
+  const { perStep, problems } = placeProblems(errors, steps);
   const node = (step: Step): GraphNode => ({
     name: step.name,
     role: step.type === 'terminal' ? step.status : ROLE[step.type],
     ...(step.type === 'call_workflow' ? { calls: step.workflow } : {}),
     highlighted: step.name === highlight,
+    ...(perStep.has(step.name) ? { problems: [...perStep.get(step.name)!] } : {}),
   });
   const clusters = steps.flatMap((s) =>
     s.type === 'parallel'
       ? [{ step: s.name, branches: s.branches.flatMap((b) => (byName.has(b) ? [node(byName.get(b)!)] : [])) }]
       : [],
   );
-  return { name: workflow.name, initial: workflow.initial, nodes: steps.map(node), clusters, edges: edgesOf(steps) };
+  const edges = edgesOf(steps).map((e) => (byName.has(e.to) ? e : { ...e, broken: true }));
+  const absent = new Set([workflow.initial, ...edges.map((e) => e.to)].filter((n) => n && !byName.has(n)));
+  const missing = [...absent].map((name): GraphNode => ({ name, role: 'missing', highlighted: false }));
+  const nodes = [...steps.map(node), ...missing].sort(nameOrder);
+  return { name: workflow.name, initial: workflow.initial, nodes, clusters, edges, problems };
+}
+
+function nameOrder(a: { name: string }, b: { name: string }): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+/** Each error goes to the step its path is in (`states.<step>…`, the longest name that fits), else to the graph. */
+function placeProblems(errors: ValidationIssue[], steps: Step[]) {
+  const perStep = new Map<string, Set<string>>();
+  const problems: string[] = [];
+  for (const error of errors) {
+    const inStep = (s: Step): boolean =>
+      [`states.${s.name}`, `states.${s.name}.`, `states.${s.name}[`].some((p, k) =>
+        k === 0 ? error.path === p : error.path.startsWith(p),
+      );
+    const owner = steps.filter(inStep).sort((a, b) => b.name.length - a.name.length)[0];
+    if (owner) perStep.set(owner.name, (perStep.get(owner.name) ?? new Set()).add(error.code));
+    else problems.push(`${error.code}${error.path ? ` at ${error.path}` : ''}`);
+  }
+  return { perStep, problems: [...new Set(problems)] };
 }
 
 function edgesOf(steps: Step[]): GraphEdge[] {

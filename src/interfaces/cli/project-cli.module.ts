@@ -7,11 +7,13 @@ import { ConfigShowService } from '../../application/project/config-show.service
 import { ProjectInitService } from '../../application/project/project-init.service';
 
 import { WorkflowValidator } from '../../application/workflow/workflow-validator.service';
+import { DIAGRAM_IMAGES, type DiagramImages } from '../../domain/ports/diagram-images.port';
 import { EFFECTIVE_CONFIG, type EffectiveConfig } from '../../domain/ports/effective-config.port';
 import { PROJECT_FILES, type ProjectFiles } from '../../domain/ports/project-files.port';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import { SECRET_MASKER } from '../../domain/ports/tokens';
 import { WORKFLOW_REPOSITORY, type WorkflowRepository } from '../../domain/workflow/ports/workflow-repository.port';
+import { DiagramModule } from '../../infrastructure/diagram/diagram.module';
 import { ProjectModule } from '../../infrastructure/project/project.module';
 import { WorkflowModule } from '../../infrastructure/workflow/workflow.module';
 import { CompletionCommand } from './completion.command';
@@ -22,12 +24,13 @@ import { InitCommand } from './init.command';
 import { ListPromptsCommand } from './list-prompts.command';
 
 @Module({
-  imports: [ProjectModule, WorkflowModule],
+  imports: [ProjectModule, WorkflowModule, DiagramModule],
   providers: [
     {
       provide: DiagramService,
-      useFactory: (repo: WorkflowRepository, validator: WorkflowValidator) => new DiagramService(repo, validator),
-      inject: [WORKFLOW_REPOSITORY, WorkflowValidator],
+      useFactory: (repo: WorkflowRepository, validator: WorkflowValidator, images: DiagramImages) =>
+        new DiagramService(repo, validator, images),
+      inject: [WORKFLOW_REPOSITORY, WorkflowValidator, DIAGRAM_IMAGES],
     },
     {
       provide: ProjectInitService,
