@@ -17,7 +17,7 @@ import { deadCollectorBench } from './lib/telemetry-bench.mjs';
 import { startOtlpSink } from './lib/otlp-sink.mjs';
 import { sandboxBench } from './lib/sandbox-bench.mjs';
 import { printReport } from './lib/report.mjs';
-import { readLaunch } from './lib/launch.mjs';
+import { cliStartBench } from './lib/cli-start-bench.mjs';
 
 // 1000 requests in flight make the client's stdin wait for drain 1000 times: expected here.
 events.defaultMaxListeners = 0;
@@ -36,7 +36,7 @@ const ONLY = process.argv
   .find((a) => a.startsWith('--only='))
   ?.split('=')[1]
   ?.split(',');
-// --skip=search,steps,load,sandbox: leave out parts of the run (while iterating on one figure).
+// --skip=start,search,steps,load,sandbox: leave out parts of the run (while iterating on one figure).
 const SKIP = new Set(
   process.argv
     .find((a) => a.startsWith('--skip='))
@@ -49,9 +49,8 @@ if (!existsSync(MAIN)) {
   console.error('dist/main.js is missing: run `npm run build` first (npm run bench does).');
   process.exit(1);
 }
-// awf rows start mcp-serve the way `awf run` injects it into the agent's MCP config: the build's
-// own selfCommand(), a plain `node [flags] main.js mcp-serve --config=…` (ADR 120).
-const launch = readLaunch(join(REPO, 'dist'));
+// awf rows start mcp-serve the way `awf run` injects it into the agent's MCP config:
+// `node dist/main.js mcp-serve --config=…` (ADR 240).
 
 const work = mkdtempSync(join(tmpdir(), 'awf-bench-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
@@ -81,27 +80,13 @@ const servers = [
   },
   { ...awfServer('awf mcp-serve (logging + audit on)', { events: true }), id: 'awf', tool: awfTool },
 ];
-if (launch.snapshot) {
-  servers.push({
-    ...awfServer('awf mcp-serve, plain bundle (no snapshot)', { events: true, plain: true }),
-    id: 'awf-plain',
-    tool: awfTool,
-  });
-}
 if (BEFORE) {
-  // Started as that build's own launch command would start it (its snapshot, when it has one).
-  const beforeLaunch = readLaunch(dirname(resolve(BEFORE)));
-  const before = awfServer(`awf mcp-serve before (--before build${beforeLaunch.snapshot ? ', its snapshot' : ''})`, {
-    events: true,
-    plain: true,
-    main: resolve(BEFORE),
-  });
-  before.args = [...beforeLaunch.nodeFlags, ...before.args];
+  const before = awfServer('awf mcp-serve before (--before build)', { events: true, main: resolve(BEFORE) });
   servers.push({ ...before, id: 'awf-before', tool: await pickAwfTool(before) });
 }
 if (process.env.NODE_EXTRA_CA_CERTS) {
   notes.push(
-    `NODE_EXTRA_CA_CERTS is set here (${process.env.NODE_EXTRA_CA_CERTS}): every Node process parses it as it starts, every server in the table and node -e 0 included (ADR 120).`,
+    `NODE_EXTRA_CA_CERTS is set here (${process.env.NODE_EXTRA_CA_CERTS}): every Node process parses it as it starts, every server in the table and node -e 0 included.`,
   );
 }
 const spansFile = join(work, 'spans.jsonl');
@@ -168,11 +153,11 @@ const meta = {
   loadRounds: LOAD_ROUNDS,
   calls: CALLS,
   awfTool: awfTool.name,
-  awfLaunch: launch.describe,
+  awfLaunch: 'node dist/main.js mcp-serve',
   fixtureBytes: statSync(fixture.file).size,
 };
 console.error(
-  `bench: node ${meta.node}, ${meta.cpus} cpus, load ${meta.loadavgStart.join(' ')}; awf tool ${awfTool.name}; launch: ${launch.describe}`,
+  `bench: node ${meta.node}, ${meta.cpus} cpus, load ${meta.loadavgStart.join(' ')}; awf tool ${awfTool.name}`,
 );
 
 // Cold start: spawn → initialize answered. Servers alternate, the order rotating each round,
@@ -240,14 +225,13 @@ if (!SKIP.has('load') && (!existsSync(eventsFile) || readFileSync(eventsFile, 'u
     'audit: this build wrote no audit events to events_path yet, so "logging and audit on" covers logging only.',
   );
 
+const cliStart = SKIP.has('start') ? null : await cliStartBench({ main: MAIN, work, notes });
 const search = SKIP.has('search') ? null : await searchBench({ awfServer, rounds: SEARCH_ROUNDS, repo: REPO, notes });
 const steps = SKIP.has('steps') ? null : await stepOverheadBench({ main: MAIN, work, notes });
 const history = SKIP.has('history') ? null : await historyBench({ main: MAIN, work, notes });
 const collector = SKIP.has('collector') ? null : await deadCollectorBench({ main: MAIN, work, notes });
 await sink.close();
-const upstreams = SKIP.has('upstreams')
-  ? null
-  : await upstreamBench({ main: MAIN, work, nodeFlags: launch.nodeFlags, cwd: fixture.dir, notes });
+const upstreams = SKIP.has('upstreams') ? null : await upstreamBench({ main: MAIN, work, cwd: fixture.dir, notes });
 const sandbox = SKIP.has('sandbox')
   ? null
   : await sandboxBench({
@@ -257,15 +241,13 @@ const sandbox = SKIP.has('sandbox')
         ...nodeServer([resolvePackage('@modelcontextprotocol/server-filesystem/dist/index.js'), root]),
         cwd: root,
       }),
-      before: BEFORE
-        ? (root) => awfServer('awf before', { events: false, plain: true, root, main: resolve(BEFORE) })
-        : undefined,
+      before: BEFORE ? (root) => awfServer('awf before', { events: false, root, main: resolve(BEFORE) }) : undefined,
       work,
       notes,
     });
 
 meta.loadavgEnd = loadavg().map((x) => +x.toFixed(2));
-const report = { meta, rows, search, steps, history, upstreams, sandbox, collector, notes };
+const report = { meta, rows, cliStart, search, steps, history, upstreams, sandbox, collector, notes };
 const outDir = join(REPO, 'bench', 'results');
 mkdirSync(outDir, { recursive: true });
 const { targets, text } = printReport(report);
@@ -283,7 +265,7 @@ function nodeServer(args, nodeFlags = []) {
 }
 
 /** An `awf mcp-serve` as `awf run` would inject it: same launcher, a fresh step config. */
-function awfServer(label, { events = true, plain = false, telemetry, root, limits, policy, env, main = MAIN } = {}) {
+function awfServer(label, { events = true, telemetry, root, limits, policy, env, main = MAIN } = {}) {
   const config = {
     version: 1,
     intercept_builtins: true,
@@ -299,11 +281,10 @@ function awfServer(label, { events = true, plain = false, telemetry, root, limit
   };
   const file = join(work, `proxy-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(file, JSON.stringify(config), { mode: 0o600 });
-  const flags = plain ? [] : launch.nodeFlags;
   return {
     label,
     command: process.execPath,
-    args: [...flags, main, 'mcp-serve', `--config=${file}`],
+    args: [main, 'mcp-serve', `--config=${file}`],
     cwd: awfProject,
     env: { AWF_LOG_LEVEL: 'info', ...env },
   };

@@ -43,7 +43,10 @@ describe('ToolProxyService', () => {
 
   it('writes the step config 0600 in a private 0700 dir and hands out the mcp-serve command', async () => {
     const proxies = new ToolProxyService(factory, {
-      mainScript: '/opt/awf/dist/main.js',
+      launch: (file) => ({
+        command: '/usr/bin/node',
+        args: ['/opt/awf/dist/main.js', 'mcp-serve', `--config=${file}`],
+      }),
       dirs: new PrivateTempDirs(tmp),
       scopes: new RealToolScopeResolver(),
       projectDir: '/home/ada/project',
@@ -67,7 +70,7 @@ describe('ToolProxyService', () => {
     });
     expect(session.injection).toMatchObject({
       serverName: 'awf-proxy',
-      command: process.execPath,
+      command: '/usr/bin/node',
       args: ['/opt/awf/dist/main.js', 'mcp-serve', `--config=${file}`],
       interceptBuiltins: true,
     });
@@ -79,7 +82,7 @@ describe('ToolProxyService', () => {
 
   it('runs the preflight in-process: opens the step scope once and closes it', async () => {
     const session = await new ToolProxyService(factory, {
-      mainScript: 'm.js',
+      launch: (file) => ({ command: 'node', args: ['m.js', 'mcp-serve', `--config=${file}`] }),
       dirs: new PrivateTempDirs(tmp),
       scopes: new RealToolScopeResolver(),
     }).start(request());
@@ -97,7 +100,7 @@ describe('ToolProxyService', () => {
     const checked: string[] = [];
     const docs = { name: 'docs', command: 'docs-server' };
     const session = await new ToolProxyService(factory, {
-      mainScript: 'm.js',
+      launch: (file) => ({ command: 'node', args: ['m.js', 'mcp-serve', `--config=${file}`] }),
       dirs: new PrivateTempDirs(tmp),
       scopes: new RealToolScopeResolver(),
       mcpServers: () => ({ docs }),
@@ -118,7 +121,7 @@ describe('ToolProxyService', () => {
     };
     await expect(
       new ToolProxyService(refusing, {
-        mainScript: 'm.js',
+        launch: (file) => ({ command: 'node', args: ['m.js', 'mcp-serve', `--config=${file}`] }),
         dirs: new PrivateTempDirs(tmp),
         scopes: new RealToolScopeResolver(),
       }).start(request()),
@@ -129,7 +132,7 @@ describe('ToolProxyService', () => {
   it('refuses a sandbox root that does not exist', async () => {
     await expect(
       new ToolProxyService(factory, {
-        mainScript: 'm.js',
+        launch: (file) => ({ command: 'node', args: ['m.js', 'mcp-serve', `--config=${file}`] }),
         dirs: new PrivateTempDirs(tmp),
         scopes: new RealToolScopeResolver(),
       }).start({ ...request(), rootDir: join(root, 'missing') }),
@@ -139,7 +142,7 @@ describe('ToolProxyService', () => {
 
   it('closeAll removes whatever is still open', async () => {
     const proxies = new ToolProxyService(factory, {
-      mainScript: 'm.js',
+      launch: (file) => ({ command: 'node', args: ['m.js', 'mcp-serve', `--config=${file}`] }),
       dirs: new PrivateTempDirs(tmp),
       scopes: new RealToolScopeResolver(),
     });

@@ -25,12 +25,9 @@ export interface ProxyLaunch {
 }
 
 export interface ToolProxyOptions {
-  /** Absolute path of the built CLI (`dist/main.js`) that agents start as `mcp-serve`. */
-  mainScript: string;
-  /** Node flags before the script, e.g. the startup snapshot (docs/performance.md); a function is
-   * asked at each step that needs a proxy, not before (it may build the snapshot, ADR 121). */
-  nodeArgs?: string[] | (() => string[]);
-  nodeBinary?: string;
+  /** The command an agent runs to start the `mcp-serve` of the step whose config is `file`: the
+   * same for every agent CLI, and what a user would type (`node …/main.js mcp-serve --config=…`). */
+  launch: (file: string) => ProxyLaunch;
   /** Where each step's private directory (its config) is made. */
   dirs: PrivateDirs;
   /** Resolves the preflight's scope as `mcp-serve` will. */
@@ -49,21 +46,6 @@ export interface ToolProxyOptions {
   startFailures?: ProxyStartFailures;
   /** The named servers of `.awf/config.yaml` (`mcp_servers`), read when a step names one. */
   mcpServers?: () => Readonly<Record<string, UpstreamServerSpec>>;
-}
-
-/**
- * The command an agent runs to start the `mcp-serve` of the step whose config is `file`: a plain
- * command, the same for every agent CLI, `node [flags] main.js mcp-serve --config=…` (ADR 120).
- */
-export function proxyLaunch(
-  options: Pick<ToolProxyOptions, 'mainScript' | 'nodeArgs' | 'nodeBinary'>,
-  file: string,
-): ProxyLaunch {
-  const flags = typeof options.nodeArgs === 'function' ? options.nodeArgs() : (options.nodeArgs ?? []);
-  return {
-    command: options.nodeBinary ?? process.execPath,
-    args: [...flags, options.mainScript, 'mcp-serve', `--config=${file}`],
-  };
 }
 
 /**
@@ -129,7 +111,7 @@ export class ToolProxyService {
         ...(strict ? { strictRule: strict } : {}),
         injection: {
           serverName: PROXY_SERVER_NAME,
-          ...proxyLaunch(this.options, file),
+          ...this.options.launch(file),
           env: {},
           configPath: file,
           interceptBuiltins: config.intercept_builtins,

@@ -4,7 +4,6 @@ import type { AppLogger } from '../../domain/ports/app-logger.port';
 import { InterceptsToolCalls } from '../../domain/ports/markers';
 import type { ToolCall, ToolCallInterceptor } from '../../domain/ports/tool-call-interceptor.port';
 import { APP_LOGGER } from '../../domain/ports/tokens';
-import { onProcess } from '../core/process-bound';
 import { afterAnswer } from '../logging/after-answer';
 import { argsShape } from './args-shape';
 import { elapsedMs, INTERCEPTOR_ORDER, outcomeOf } from './tool-call-outcome';
@@ -14,7 +13,7 @@ import { elapsedMs, INTERCEPTOR_ORDER, outcomeOf } from './tool-call-outcome';
  * (`afterAnswer`; its `time` is the call's): info when it succeeded, warn when the tool failed.
  * Arguments are logged as their shape; `AWF_LOG_TOOL_ARGS=1` logs the values (still
  * passed through the secret masker, like every line). That variable is the running process's,
- * read when made or, in the startup snapshot's container, when the start binds it.
+ * read when the interceptor is made.
  */
 @InterceptsToolCalls()
 @Injectable()
@@ -23,7 +22,7 @@ export class ToolCallLogInterceptor implements ToolCallInterceptor {
   private logArgs = false;
 
   constructor(@Inject(APP_LOGGER) private readonly logger: AppLogger) {
-    onProcess(() => this.readEnvironment());
+    this.readEnvironment();
   }
 
   private readEnvironment(): void {

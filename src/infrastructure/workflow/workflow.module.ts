@@ -38,7 +38,7 @@ import type { ProjectConfig } from '../config/project-config.loader';
 import { PROJECT_CONFIG } from '../config/project-config.module';
 import { ApprovalDesk } from '../policy/approval-desk';
 import { SocketApprovalChannels } from '../policy/approval-channels.service';
-import { proxyLaunchOptions } from './main-script';
+import { selfCommand } from '../core/self-command';
 import { RegistryAgentCatalog } from './registry-agent-catalog.adapter';
 import { ShellCommandExecutor } from './shell-command.executor';
 import { YamlWorkflowRepository } from './yaml-workflow.repository';
@@ -67,7 +67,7 @@ const FILES = new FsWorkflowFiles();
         telemetry?: TelemetryControl,
       ) =>
         new ToolProxyService(tools, {
-          ...proxyLaunchOptions(),
+          launch: (file) => selfCommand(['mcp-serve', `--config=${file}`]),
           dirs: new PrivateTempDirs(),
           projectDir: process.cwd(),
           scopes: new RealToolScopeResolver(),

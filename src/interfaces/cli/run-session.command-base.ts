@@ -35,7 +35,7 @@ export interface RunSessionOptions {
   output?: OutputMode;
 }
 
-export interface RunStart {
+export interface RunSessionContext {
   inputs: Record<string, string>;
   projectInputs: Record<string, unknown>;
   signal: AbortSignal;
@@ -68,7 +68,7 @@ export abstract class RunSessionCommand extends CommandRunner {
     super();
   }
 
-  protected async session(options: RunSessionOptions, start: (base: RunStart) => Promise<RunReport>): Promise<void> {
+  protected async session(options: RunSessionOptions, start: (base: RunSessionContext) => Promise<RunReport>): Promise<void> {
     const flags = globalFlags(this.command);
     const mode = options.output ?? 'silent';
     const output =

@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { selfCommand } from '../../src/infrastructure/core/self-command';
 import { ECHO_EXTENSION, REPO_ROOT, projectWithExtensions } from '../support/cli';
@@ -9,30 +9,14 @@ const MODULE_REF_EXTENSION = resolve(REPO_ROOT, 'test/fixtures/perf/module-ref-t
 const DIST = resolve(REPO_ROOT, 'dist');
 const SECRET = 'perf-launch-s3cr3t-value';
 
-/** Every way awf starts: the snapshot launch that `awf run` injects, the bundle, and plain tsc output. */
-const launches: Array<{
-  name: string;
-  args: (a: string[]) => { command: string; args: string[] };
-  env: Record<string, string>;
-}> = [
-  {
-    name: 'the launch command (startup snapshot when built)',
-    args: (a: string[]) => selfCommand(a, { distDir: DIST }),
-    env: {},
-  },
-  {
-    name: 'the bundle',
-    args: (a: string[]) => selfCommand(a, { distDir: DIST, env: { AWF_NO_SNAPSHOT: '1' } }),
-    env: {},
-  },
-  {
-    name: 'plain tsc output',
-    args: (a: string[]) => selfCommand(a, { distDir: DIST, env: { AWF_NO_SNAPSHOT: '1' } }),
-    env: { AWF_NO_BUNDLE: '1' },
-  },
+/** Both ways awf starts: the bundle (what the launch command runs) and the plain tsc output. */
+const launches: Array<{ name: string; env: Record<string, string> }> = [
+  { name: 'the bundle', env: {} },
+  { name: 'plain tsc output', env: { AWF_NO_BUNDLE: '1' } },
 ];
+const args = (a: string[]): { command: string; args: string[] } => selfCommand(a, DIST);
 
-describe.each(launches)('awf mcp-serve started from $name', ({ args, env }) => {
+describe.each(launches)('awf mcp-serve started from $name', ({ env }) => {
   const project = projectWithExtensions([ECHO_EXTENSION, MODULE_REF_EXTENSION]);
   // The sandbox root's name carries the secret, so the "ready" log line must mask it.
   const root = join(project.dir, SECRET);
@@ -74,7 +58,7 @@ describe.each(launches)('awf mcp-serve started from $name', ({ args, env }) => {
     });
   });
 
-  it('reads the environment, pid and log level of its own process, not of the build', () => {
+  it('logs its own pid and masks secrets in its log lines', () => {
     const ready = stderr
       .split('\n')
       .filter(Boolean)
@@ -87,13 +71,10 @@ describe.each(launches)('awf mcp-serve started from $name', ({ args, env }) => {
 });
 
 describe('the launch command for mcp-serve', () => {
-  it('uses the startup snapshot only when this node built it, and never when AWF_NO_SNAPSHOT=1', () => {
-    const meta = join(DIST, 'awf-mcp.blob.json');
-    const built = existsSync(meta);
-    expect(selfCommand(['mcp-serve'], { distDir: DIST }).args.includes('--snapshot-blob')).toBe(built);
-    expect(selfCommand(['mcp-serve'], { distDir: DIST, env: { AWF_NO_SNAPSHOT: '1' } }).args).toEqual([
-      join(DIST, 'main.js'),
-      'mcp-serve',
-    ]);
+  it('is what a user types: this node, dist/main.js, mcp-serve', () => {
+    expect(selfCommand(['mcp-serve', '--config=/c.json'], DIST)).toEqual({
+      command: process.execPath,
+      args: [join(DIST, 'main.js'), 'mcp-serve', '--config=/c.json'],
+    });
   });
 });

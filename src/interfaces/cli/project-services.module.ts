@@ -1,6 +1,5 @@
-// ProjectCliModule: the rest of AWF's surface (issue #16): diagram, error, init, list prompts,
-// config show, completion. Each command parses, calls one use case, renders. It may import
-// every other module; nothing may import it but CliModule.
+// ProjectServicesModule: the use cases of `awf diagram`, `init`, `list prompts` and `config show`,
+// wired to their ports; each command's container (command-table.ts) imports it.
 import { Module } from '@nestjs/common';
 import { DiagramService } from '../../application/diagram/diagram.service';
 import { ConfigShowService } from '../../application/project/config-show.service';
@@ -14,12 +13,6 @@ import { SECRET_MASKER } from '../../domain/ports/tokens';
 import { WORKFLOW_REPOSITORY, type WorkflowRepository } from '../../domain/workflow/ports/workflow-repository.port';
 import { ProjectModule } from '../../infrastructure/project/project.module';
 import { WorkflowModule } from '../../infrastructure/workflow/workflow.module';
-import { CompletionCommand } from './completion.command';
-import { ConfigCommand, ConfigShowCommand } from './config-show.command';
-import { DiagramCommand } from './diagram.command';
-import { ErrorCommand } from './error.command';
-import { InitCommand } from './init.command';
-import { ListPromptsCommand } from './list-prompts.command';
 
 @Module({
   imports: [ProjectModule, WorkflowModule],
@@ -39,13 +32,7 @@ import { ListPromptsCommand } from './list-prompts.command';
       useFactory: (config: EffectiveConfig, masker: SecretMasker) => new ConfigShowService(config, masker),
       inject: [EFFECTIVE_CONFIG, SECRET_MASKER],
     },
-    DiagramCommand,
-    ErrorCommand,
-    InitCommand,
-    ListPromptsCommand,
-    ConfigCommand,
-    ConfigShowCommand,
-    CompletionCommand,
   ],
+  exports: [DiagramService, ProjectInitService, ConfigShowService, ProjectModule],
 })
-export class ProjectCliModule {}
+export class ProjectServicesModule {}
