@@ -68,7 +68,10 @@ export abstract class RunSessionCommand extends CommandRunner {
     super();
   }
 
-  protected async session(options: RunSessionOptions, start: (base: RunSessionContext) => Promise<RunReport>): Promise<void> {
+  protected async session(
+    options: RunSessionOptions,
+    start: (base: RunSessionContext) => Promise<RunReport>,
+  ): Promise<void> {
     const flags = globalFlags(this.command);
     const mode = options.output ?? 'silent';
     const output =
