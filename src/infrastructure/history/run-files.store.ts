@@ -1,5 +1,5 @@
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { awfDirs } from '../../application/workflow/awf-dirs';
 import { dirname, join, resolve } from 'node:path';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
@@ -21,7 +21,7 @@ export function runsRoot(env: NodeJS.ProcessEnv = process.env): string {
 
 /** The storage dir (`--storage`): runs/, history.db. */
 export function storageRoot(env: NodeJS.ProcessEnv = process.env): string {
-  return resolve(env.AWF_STORAGE || join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'awf'));
+  return resolve(awfDirs(env).data_dir);
 }
 
 /**
