@@ -116,7 +116,8 @@ export class ToolRouterService implements ToolRouter {
     };
     const fail = toErrorResult(name);
     const invoke = (index: number): Promise<ToolResult> => {
-      if (index === this.interceptors.length) return runProvider(route.provider, call);
+      if (index === this.interceptors.length)
+        return call.refused ? Promise.resolve(call.refused) : runProvider(route.provider, call);
       // Interceptors need not be async: a synchronous throw becomes an error result at its own
       // level, like a rejection does. A pass-through hands back the promise of the level inside,
       // which never rejects, so it gets no catch of its own (a promise and a microtask less each way).

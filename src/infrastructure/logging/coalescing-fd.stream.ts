@@ -1,6 +1,5 @@
 import { writeSync } from 'node:fs';
 import { symbols } from 'pino';
-import { recordWaiting } from './after-answer';
 
 /** Lines arriving within this long of a write are gathered into the next one. */
 export const COALESCE_WINDOW_MS = 20;
@@ -25,10 +24,7 @@ let exitHooked = false;
 export function drainOnExit(stream: CoalescingFdStream): CoalescingFdStream {
   if (!exitHooked) {
     exitHooked = true;
-    process.on('exit', () => {
-      recordWaiting(); // the last calls' log lines, before the drain
-      open.forEach((s) => s.flushSync());
-    });
+    process.on('exit', () => open.forEach((s) => s.flushSync()));
   }
   open.add(stream);
   return stream;

@@ -1,7 +1,6 @@
 import { openSync } from 'node:fs';
 import pino, { type Logger } from 'pino';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
-import { recordedAt } from './after-answer';
 import { CoalescingFdStream, drainOnExit } from './coalescing-fd.stream';
 import { PrettyLogLines } from './pretty-log-line';
 
@@ -55,8 +54,6 @@ export function createPinoLogger(masker: SecretMasker, settings: LogSettings = l
     {
       level: settings.level,
       base: { pid: process.pid },
-      // pino's own epoch time, except that a line written from a batch of records keeps its call's time.
-      timestamp: () => `,"time":${recordedAt()}`,
       hooks: {
         streamWrite: pretty ? (line: string) => pretty.format(masker.mask(line)) : (line: string) => masker.mask(line),
       },

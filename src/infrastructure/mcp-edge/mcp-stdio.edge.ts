@@ -1,8 +1,8 @@
 import type { Readable, Writable } from 'node:stream';
 import {
   type CallToolResult,
-  deserializeMessage,
   type JSONRPCMessage,
+  parseJSONRPCMessage,
   ProtocolError,
   ProtocolErrorCode,
   type RequestId,
@@ -21,6 +21,11 @@ import { AWF_VERSION } from '../../version';
 export const MCP_SERVER_NAME = 'awf-mcp-server';
 /** Output buffered for a client that does not read it, beyond which no more input is read. */
 const OUTPUT_BACKLOG_BYTES = 8 * 1024 * 1024;
+/**
+ * Tool calls run at once; later ones wait in arrival order. A client that sends 1000 calls at once
+ * would otherwise hold 1000 reads and buffers together (peak RSS: the protocol-fuzz test's bound).
+ */
+const MAX_CONCURRENT_CALLS = 64;
 /** How much of an oversized frame is kept to find its id. */
 const PEEK_BYTES = 512;
 const ID = String.raw`(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|"(?:[^"\\\r\n]|\\.)*")`;
@@ -43,25 +48,28 @@ export class McpStdioEdge implements ToolServerEdge {
   constructor(private readonly options: McpStdioEdgeOptions = {}) {}
 
   open(router: ToolRouter, hooks: ToolServerHooks = {}): ToolServerSession {
-    const inFlight = new Set<Promise<unknown>>();
+    const inFlight: InFlight = { calls: new Set(), running: 0, waiting: [] };
     const transport = new GuardedStdioTransport(
       this.options.stdin ?? process.stdin,
       this.options.stdout ?? process.stdout,
       (reason) => hooks.onMalformedFrame?.(reason),
-      () => Promise.allSettled([...inFlight]),
+      () => Promise.allSettled([...inFlight.calls]),
     );
     const info = { name: this.options.name ?? MCP_SERVER_NAME, version: AWF_VERSION };
     let told: (() => void) | undefined;
     let handle: { close(): Promise<void> } | undefined;
     return {
       serve: async () => {
-        handle = serveStdio(({ era }) => {
-          const server = toolServer(info, router, inFlight);
-          let ready = era === 'modern';
-          server.oninitialized = () => (ready = true);
-          told = () => void (ready && server.sendToolListChanged().catch(() => undefined));
-          return server;
-        }, { transport, onerror: () => undefined });
+        handle = serveStdio(
+          ({ era }) => {
+            const server = toolServer(info, router, inFlight);
+            let ready = era === 'modern';
+            server.oninitialized = () => (ready = true);
+            told = () => void (ready && server.sendToolListChanged().catch(() => undefined));
+            return server;
+          },
+          { transport, onerror: () => undefined },
+        );
         // The router has listed the changed tools again (policy applied) before it tells us.
         const unwatch = router.onToolsChanged?.(() => told?.());
         await transport.closed;
@@ -76,7 +84,13 @@ export class McpStdioEdge implements ToolServerEdge {
   }
 }
 
-function toolServer(info: { name: string; version: string }, router: ToolRouter, inFlight: Set<Promise<unknown>>) {
+interface InFlight {
+  calls: Set<Promise<unknown>>;
+  running: number;
+  waiting: Array<() => void>;
+}
+
+function toolServer(info: { name: string; version: string }, router: ToolRouter, inFlight: InFlight) {
   const server = new Server(info, { capabilities: { tools: { listChanged: true } } });
   server.setRequestHandler('tools/list', () => ({ tools: router.list().map(listed) }));
   server.setRequestHandler('tools/call', (request, ctx) => {
@@ -89,16 +103,34 @@ function toolServer(info: { name: string; version: string }, router: ToolRouter,
             void ctx.mcpReq
               .notify({ method: 'notifications/progress', params: { progressToken: token, ...p } })
               .catch(() => undefined);
-    const call = router.call(name, args, { signal: ctx.mcpReq.signal, onProgress }).catch((err: unknown) => {
-      if (isAwfError(err) && err.code === ErrorCodes.TOOL_UNKNOWN)
-        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
-      throw err;
-    });
-    inFlight.add(call);
-    void call.catch(() => undefined).finally(() => inFlight.delete(call));
+    const call = slot(inFlight)
+      .then(() => router.call(name, args, { signal: ctx.mcpReq.signal, onProgress }))
+      .catch((err: unknown) => {
+        if (isAwfError(err) && err.code === ErrorCodes.TOOL_UNKNOWN)
+          throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
+        throw err;
+      });
+    inFlight.calls.add(call);
+    void call
+      .catch(() => undefined)
+      .finally(() => {
+        inFlight.calls.delete(call);
+        const next = inFlight.waiting.shift();
+        if (next) next();
+        else inFlight.running--;
+      });
     return call as Promise<CallToolResult>;
   });
   return server;
+}
+
+/** Resolves when the call may run: a finished call hands its slot to the first waiting one. */
+function slot(inFlight: InFlight): Promise<void> {
+  if (inFlight.running < MAX_CONCURRENT_CALLS) {
+    inFlight.running++;
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => inFlight.waiting.push(resolve));
 }
 
 /** A tool as tools/list gives it: MCP's fields, the optional ones only when the source has them. */
@@ -125,7 +157,7 @@ class GuardedStdioTransport extends StdioServerTransport {
   private markClosed!: () => void;
   private pieces: Buffer[] = [];
   private bytes = 0;
-  private oversized?: { head: string; tail: Buffer };
+  private oversized?: { head: string; tail: Buffer; bytes: number };
   private paused = false;
 
   constructor(
@@ -156,7 +188,7 @@ class GuardedStdioTransport extends StdioServerTransport {
   }
 
   private take(chunk: Buffer): void {
-    for (let start = 0; ; ) {
+    for (let start = 0; ;) {
       const nl = chunk.indexOf(0x0a, start);
       this.append(chunk.subarray(start, nl === -1 ? chunk.length : nl));
       if (nl === -1) return;
@@ -167,13 +199,15 @@ class GuardedStdioTransport extends StdioServerTransport {
 
   private append(part: Buffer): void {
     if (this.oversized) {
-      this.oversized.tail = Buffer.concat([this.oversized.tail, part]).subarray(-PEEK_BYTES);
+      this.oversized.tail = Buffer.concat([this.oversized.tail, part.subarray(-PEEK_BYTES)]).subarray(-PEEK_BYTES);
+      this.oversized.bytes += part.length;
     } else if (this.bytes + part.length <= STDIO_DEFAULT_MAX_BUFFER_SIZE) {
       this.pieces.push(part);
       this.bytes += part.length;
     } else {
       const all = Buffer.concat([...this.pieces, part]);
-      this.oversized = { head: all.toString('utf8', 0, PEEK_BYTES), tail: all.subarray(-PEEK_BYTES) };
+      const tail = Buffer.from(all.subarray(-PEEK_BYTES));
+      this.oversized = { head: all.toString('utf8', 0, PEEK_BYTES), tail, bytes: all.length };
       this.pieces = [];
       this.bytes = 0;
     }
@@ -181,20 +215,29 @@ class GuardedStdioTransport extends StdioServerTransport {
 
   private endOfFrame(): void {
     if (this.oversized) {
-      const { head, tail } = this.oversized;
+      const { head, tail, bytes } = this.oversized;
       this.oversized = undefined;
-      return this.refuse(recoverId(head, tail.toString('utf8')), 'Invalid Request: the frame exceeds 10 MiB');
+      const limit = STDIO_DEFAULT_MAX_BUFFER_SIZE;
+      const reason = `Invalid Request: a frame of ${bytes} bytes exceeds the limit of ${limit} bytes`;
+      return this.refuse(recoverId(head, tail.toString('utf8')), reason);
     }
-    const line = Buffer.concat(this.pieces).toString('utf8').replace(/\r$/, '');
+    const frame = this.pieces.length === 1 ? this.pieces[0] : Buffer.concat(this.pieces);
     this.pieces = [];
     this.bytes = 0;
+    const end = frame.length > 0 && frame[frame.length - 1] === 0x0d ? frame.length - 1 : frame.length;
+    const line = frame.toString('utf8', 0, end);
     if (line.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      return this.malformed('Parse error: the frame is not valid JSON');
+    }
     let message: JSONRPCMessage;
     try {
-      message = deserializeMessage(line);
-    } catch (err) {
-      if (err instanceof SyntaxError) return this.malformed('not JSON');
-      return this.refuse(requestIdOf(JSON.parse(line)), 'Invalid Request: not a JSON-RPC 2.0 message');
+      message = parseJSONRPCMessage(value);
+    } catch {
+      return this.refuse(requestIdOf(value), 'Invalid Request: not a JSON-RPC 2.0 request, notification or response');
     }
     this.onmessage?.(message);
   }
@@ -218,7 +261,11 @@ function requestIdOf(value: unknown): RequestId | null | undefined {
 /** Reads the id of a frame too large to parse: the first key of the object, or its last. */
 function recoverId(head: string, tail: string): RequestId | null | undefined {
   const match = ID_AT_HEAD.exec(head) ?? ID_AT_TAIL.exec(tail);
-  return match ? usableId(JSON.parse(match[1])) : undefined;
+  try {
+    return match ? usableId(JSON.parse(match[1])) : undefined;
+  } catch {
+    return undefined; // a string id with an escape JSON does not know
+  }
 }
 
 /** A number id that is not a safe integer names no request exactly: it is answered as null. */

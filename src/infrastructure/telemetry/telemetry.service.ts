@@ -16,7 +16,6 @@ import { NOOP_TRACER } from './noop.tracer';
 import { proxyTelemetryOf, settingsFromProxyConfig } from './proxy-telemetry';
 import { collectorAnswers, otlpTarget } from './otlp-exporters';
 import { DEFAULT_EXPORT_TIMEOUT_MS } from './telemetry-settings';
-import { recordWaiting } from '../logging/after-answer';
 
 type Warn = (fields: object, message: string) => void;
 
@@ -125,7 +124,6 @@ export class TelemetryService implements Tracer, TelemetryControl, OnApplication
   }
 
   async shutdown(): Promise<void> {
-    recordWaiting(); // the last calls' spans and metrics, before their exporters stop
     const stops = this.stops;
     this.stops = [];
     this.active = NOOP_TRACER;

@@ -4,12 +4,11 @@ import { InterceptsToolCalls } from '../../domain/ports/markers';
 import { METRICS_RECORDER, type MetricsRecorder } from '../../domain/ports/metrics.port';
 import type { ToolCall, ToolCallInterceptor } from '../../domain/ports/tool-call-interceptor.port';
 import { INTERCEPTOR_ORDER } from './tool-call-outcome';
-import { afterAnswer } from '../logging/after-answer';
 
 /**
  * Counts every call (mcp.tool.calls, mcp.tool.errors, awf.policy.decisions) and its duration
  * (mcp.tool.duration), by tool, source and outcome, on the `mcp-serve` path and the
- * in-process path alike. Outermost of all, so a call the policy refuses is counted too.
+ * in-process path alike. A call the policy refuses is counted too (it arrives as `call.refused`).
  */
 @InterceptsToolCalls()
 @Injectable()
@@ -33,9 +32,7 @@ export class ToolMetricsInterceptor implements ToolCallInterceptor {
     } finally {
       const durationMs = performance.now() - started;
       const policy = call.policy?.decision;
-      afterAnswer(() =>
-        this.metrics.toolCall({ tool: call.tool.name, source: call.tool.source, status, durationMs, policy }),
-      );
+      this.metrics.toolCall({ tool: call.tool.name, source: call.tool.source, status, durationMs, policy });
     }
   }
 }

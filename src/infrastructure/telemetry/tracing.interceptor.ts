@@ -3,7 +3,6 @@ import type { ToolResult } from '../../domain/model/tool-result';
 import { InterceptsToolCalls } from '../../domain/ports/markers';
 import type { ToolCall, ToolCallInterceptor } from '../../domain/ports/tool-call-interceptor.port';
 import { type SpanAttributes, type TraceSpan, TRACER, type Tracer } from '../../domain/ports/tracer.port';
-import { afterAnswer } from '../logging/after-answer';
 import { argsShape } from './args-shape';
 import { elapsedMs, INTERCEPTOR_ORDER, outcomeOf } from './tool-call-outcome';
 
@@ -40,9 +39,7 @@ export class TracingInterceptor implements ToolCallInterceptor {
     const started = performance.now();
     try {
       const result = await next();
-      const at = performance.now();
-      const durationMs = elapsedMs(started);
-      afterAnswer(() => this.finish(span, call, result, durationMs, at));
+      this.finish(span, call, result, elapsedMs(started));
       return result;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
@@ -53,8 +50,7 @@ export class TracingInterceptor implements ToolCallInterceptor {
     }
   }
 
-  /** Ends the span at `at`, when the call's result came, though it runs after the answer. */
-  private finish(span: TraceSpan, call: ToolCall, result: ToolResult, durationMs: number, at: number): void {
+  private finish(span: TraceSpan, call: ToolCall, result: ToolResult, durationMs: number): void {
     const { status, error } = outcomeOf(result, call.args);
     const ended: SpanAttributes = { 'tool.duration_ms': durationMs, 'tool.status': status };
     if (error) ended['tool.error'] = error;
@@ -64,7 +60,7 @@ export class TracingInterceptor implements ToolCallInterceptor {
       if (call.policy.rule) ended['policy.rule'] = call.policy.rule;
     }
     span.setAttributes(ended);
-    if (error) span.fail(error, at);
-    span.end(at);
+    if (error) span.fail(error);
+    span.end();
   }
 }

@@ -10,7 +10,6 @@ import type { SecretMasker } from '../../../src/domain/ports/secret-masker.port'
 import type { ToolRouterFactory } from '../../../src/domain/ports/tool-router-factory.port';
 import { APP_LOGGER, SECRET_MASKER, TOOL_ROUTER_FACTORY } from '../../../src/domain/ports/tokens';
 import { bindDeferred } from '../../../src/infrastructure/core/process-bound';
-import { recordWaiting } from '../../../src/infrastructure/logging/after-answer';
 import { buildServeContainer } from '../../../src/interfaces/cli/mcp-serve.direct';
 
 /**
@@ -83,7 +82,6 @@ describe('the serve container made while the startup snapshot is built', () => {
       .get<ToolRouterFactory>(TOOL_ROUTER_FACTORY)
       .open(buildToolScope({ version: 1, intercept_builtins: true, plugin_tools: [], root_dir: root }));
     await tools.call('Glob', { pattern: '*.none' });
-    recordWaiting(); // the "tool call" line follows the answer in a batch (afterAnswer)
     await tools.close();
     const line = info.mock.calls.find(([, msg]) => msg === 'tool call');
     expect(line?.[0]).toMatchObject({ tool: 'Glob', args: { pattern: '*.none' } }); // AWF_LOG_TOOL_ARGS=1 read after the build
@@ -102,7 +100,6 @@ describe('the serve container made while the startup snapshot is built', () => {
       await tools.call('Glob', { pattern: '*' }),
     ];
     await tools.close();
-    recordWaiting();
     const logged = info.mock.calls
       .filter(([, msg]) => msg === 'tool call')
       .map(([fields]) => (fields as { tool: string }).tool);
