@@ -10,27 +10,16 @@ const argv = process.argv.slice(2);
 const read = (file) => (file && existsSync(file) ? readFileSync(file, 'utf8') : null);
 const after = (flag) => (argv.includes(flag) ? argv[argv.indexOf(flag) + 1] : undefined);
 if (process.env.FAKE_PROBE_FILE) {
-  writeFileSync(
-    process.env.FAKE_PROBE_FILE,
-    JSON.stringify({
-      argv,
-      cwd: process.cwd(),
-      pwd: process.env.PWD,
-      env: Object.fromEntries(
-        Object.entries(process.env).filter(([k]) =>
-          /^(MCP_|ENABLE_TOOL_SEARCH|AWF_|TRACEPARENT|OPENCODE_CONFIG|GEMINI_CLI_HOME)/.test(k),
-        ),
-      ),
-      files: {
-        mcpConfig: read(after('--mcp-config')),
-        opencode: read(process.env.OPENCODE_CONFIG),
-        gemini: read(process.env.GEMINI_CLI_HOME && join(process.env.GEMINI_CLI_HOME, '.gemini', 'settings.json')),
-        geminiLinked: process.env.GEMINI_CLI_HOME
-          ? read(join(process.env.GEMINI_CLI_HOME, '.gemini', 'oauth_creds.json'))
-          : null,
-      },
-    }),
-  );
+  writeFileSync(process.env.FAKE_PROBE_FILE, JSON.stringify({
+    argv, cwd: process.cwd(), pwd: process.env.PWD,
+    env: Object.fromEntries(Object.entries(process.env).filter(([k]) => /^(MCP_|ENABLE_TOOL_SEARCH|AWF_|TRACEPARENT|OPENCODE_CONFIG|GEMINI_CLI_HOME)/.test(k))),
+    files: {
+      mcpConfig: read(after('--mcp-config')),
+      opencode: read(process.env.OPENCODE_CONFIG),
+      gemini: read(process.env.GEMINI_CLI_HOME && join(process.env.GEMINI_CLI_HOME, '.gemini', 'settings.json')),
+      geminiLinked: process.env.GEMINI_CLI_HOME ? read(join(process.env.GEMINI_CLI_HOME, '.gemini', 'oauth_creds.json')) : null,
+    },
+  }));
 }
 const behaviour = process.env.FAKE_BEHAVIOUR ?? 'print';
 if (behaviour === 'hang') {
