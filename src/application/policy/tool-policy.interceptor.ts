@@ -86,12 +86,15 @@ export class ToolPolicyInterceptor implements ToolCallInterceptor {
     const started = isBash ? performance.now() : 0;
     const tally = policy.hasPathRules ? pathTally(ctx.scope) : undefined;
     const before = tally?.count ?? 0;
-    return next().then((result) => {
-      if (isBash) state.bashMs += performance.now() - started;
-      call.policy ??= { decision: 'allowed' };
-      if (tally && tally.count > before) recordPaths(call, refusedSince(tally, before), tally.count - before, result);
-      return result;
-    });
+    call.policy ??= { decision: 'allowed' };
+    // What the tool's run decides (time spent, paths refused or hidden) is on the call before
+    // the interceptors inside record it.
+    if (isBash || tally)
+      call.afterTool = (result) => {
+        if (isBash) state.bashMs += performance.now() - started;
+        if (tally && tally.count > before) recordPaths(call, refusedSince(tally, before), tally.count - before, result);
+      };
+    return next();
   }
 
   /** Asks the person (or the run's standing answer) about a call that needs approval. */

@@ -14,6 +14,11 @@ export interface ToolCall {
    * calls `next()`: the inner interceptors still record the call, and the tool does not run.
    */
   refused?: ToolResult;
+  /**
+   * Run by the router with the tool's result before any interceptor sees it: for an outer
+   * interceptor whose record depends on what the tool did (the policy's path rules).
+   */
+  afterTool?: (result: ToolResult) => void;
 }
 
 /**

@@ -231,7 +231,8 @@ class GuardedStdioTransport extends StdioServerTransport {
     try {
       value = JSON.parse(line);
     } catch {
-      return this.malformed('Parse error: the frame is not valid JSON');
+      const id = recoverId(line.slice(0, PEEK_BYTES), line.slice(-PEEK_BYTES));
+      return this.refuse(id, 'Parse error: the frame is not valid JSON', ProtocolErrorCode.ParseError);
     }
     let message: JSONRPCMessage;
     try {
@@ -243,10 +244,10 @@ class GuardedStdioTransport extends StdioServerTransport {
   }
 
   /** Answers with an error when the frame has an id (null when it cannot be read exactly). */
-  private refuse(id: RequestId | null | undefined, reason: string): void {
+  private refuse(id: RequestId | null | undefined, reason: string, code = ProtocolErrorCode.InvalidRequest): void {
     this.malformed(reason);
     if (id === undefined) return;
-    const error = { code: ProtocolErrorCode.InvalidRequest, message: reason };
+    const error = { code, message: reason };
     void this.send({ jsonrpc: '2.0', id, error } as unknown as JSONRPCMessage).catch(() => undefined);
   }
 }
