@@ -98,16 +98,6 @@ servers.push({
   id: 'awf-trace',
   tool: awfTool,
 });
-// The same file exporter through the SDK's own span objects (ADR 190: the one-span-path question).
-servers.push({
-  ...awfServer('awf mcp-serve, tracing on (file exporter), SDK spans', {
-    events: true,
-    telemetry: { exporter: 'file', file: join(work, 'spans-sdk.jsonl') },
-    env: { AWF_SPAN_PATH: 'sdk' },
-  }),
-  id: 'awf-trace-sdk',
-  tool: awfTool,
-});
 // Metrics on (tracing off), exported over OTLP/HTTP to a sink in this process that answers 200.
 const sink = await startOtlpSink();
 servers.push({

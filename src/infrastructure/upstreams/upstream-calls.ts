@@ -1,7 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolResult } from '../../domain/model/tool-result';
-import { onceAnswered } from '../logging/after-answer';
 
 export interface UpstreamCallOptions {
   signal: AbortSignal;
@@ -97,9 +96,7 @@ export class UpstreamCalls {
     return new Promise<ToolResult>((resolve, reject) => {
       const settle = (): void => {
         this.pending.delete(id);
-        // Unhooked once the answer is out (a listener's removal is no work of the call's); an
-        // abort before that finds the call gone and does nothing.
-        onceAnswered(() => signal.removeEventListener('abort', onAbort));
+        signal.removeEventListener('abort', onAbort);
       };
       const giveUp = (error: UpstreamCallError): void => {
         settle();
