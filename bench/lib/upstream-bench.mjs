@@ -146,7 +146,12 @@ function loadedWithoutUpstreams({ main, work, cwd, notes }) {
   });
   try {
     const loaded = JSON.parse(readFileSync(out, 'utf8'));
-    return loaded.filter((f) => f.includes('awf-mcp-client') || f.includes('@modelcontextprotocol/sdk')).length;
+    return loaded.filter(
+      (f) =>
+        f.includes('awf-mcp-client') ||
+        f.includes('@modelcontextprotocol/client') ||
+        f.includes('@modelcontextprotocol/sdk'),
+    ).length;
   } catch {
     notes.push(`upstreams: the load probe of mcp-serve did not report (exit ${run.status}): ${run.stderr.slice(-300)}`);
     return undefined;
