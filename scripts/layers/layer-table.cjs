@@ -76,7 +76,6 @@ const AREAS = {
 
 /** package (a regular expression on its name) → the only areas that may import it. */
 const PACKAGES = {
-  '@modelcontextprotocol/sdk': [], // v1: only the tests' client and fixtures use it
   '@modelcontextprotocol/client': ['infrastructure/mcp-client', 'infrastructure/upstreams'],
   '@modelcontextprotocol/server': ['infrastructure/mcp-edge'],
   '@opentelemetry/(?!api(/|$))[^/]+': ['infrastructure/telemetry'],

@@ -71,10 +71,10 @@ describe.each(launches)('awf mcp-serve started from $name', ({ env }) => {
 });
 
 describe('the launch command for mcp-serve', () => {
-  it('is what a user types: this node, dist/main.js, mcp-serve', () => {
+  it('is a command a user can type: this node, a smaller young generation, dist/main.js, mcp-serve', () => {
     expect(selfCommand(['mcp-serve', '--config=/c.json'], DIST)).toEqual({
       command: process.execPath,
-      args: [join(DIST, 'main.js'), 'mcp-serve', '--config=/c.json'],
+      args: ['--max-semi-space-size=4', join(DIST, 'main.js'), 'mcp-serve', '--config=/c.json'],
     });
   });
 });

@@ -23,7 +23,11 @@ describe('awf mcp-config', () => {
     const { mcpServers } = JSON.parse(r.stdout) as { mcpServers: { awf: { command: string; args: string[] } } };
     const { command, args } = mcpServers.awf;
     expect(command).toBe(process.execPath);
-    expect(args.slice(0, 2)).toEqual([expect.stringMatching(/dist\/main\.js$/), 'mcp-serve']);
+    expect(args.slice(0, 3)).toEqual([
+      '--max-semi-space-size=4',
+      expect.stringMatching(/dist\/main\.js$/),
+      'mcp-serve',
+    ]);
     const configArg = args.find((a) => a.startsWith('--config='))!;
     expect(r.stderr).toContain(`proxy config: ${configArg.slice('--config='.length)}`);
     expect(JSON.parse(readFileSync(configArg.slice('--config='.length), 'utf8'))).toEqual({

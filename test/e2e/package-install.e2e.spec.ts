@@ -83,7 +83,9 @@ describe('the package npm pack makes, installed into another project', () => {
     // A plain npm install builds better-sqlite3: the run is in the history.
     expect(first.stderr).not.toContain('not recorded in the history');
     expect(npxAwf(cache, ['history', '-f', 'json']).stdout).toContain('"six-tools"');
-    expect(serveCommand(first.stdout)).toContain(`${process.execPath} ${installedMain()} mcp-serve --config=`);
+    expect(serveCommand(first.stdout)).toContain(
+      `${process.execPath} --max-semi-space-size=4 ${installedMain()} mcp-serve --config=`,
+    );
     expect(readFileSync(join(pkg.project, 'notes.txt'), 'utf8')).toBe('alpha\ngamma\n');
   });
 });

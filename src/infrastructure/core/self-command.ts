@@ -7,12 +7,19 @@ export interface SelfCommand {
 }
 
 /**
+ * V8's young generation at 4 MB instead of 16: the proxy answers bursts of calls (1000 in flight)
+ * with peak RSS below server-filesystem's instead of ~25 MB above it (`npm run bench`, the peak
+ * RSS column), for no measurable loss in calls/s.
+ */
+const NODE_FLAGS = ['--max-semi-space-size=4'];
+
+/**
  * How to start this awf again as a child process, e.g. `awf mcp-serve` for an agent: the
- * running node binary and dist/main.js, exactly what a user would type. `awf run` and
+ * running node binary and dist/main.js, a command a user can type as it is. `awf run` and
  * `awf mcp-config` both start the proxy through this one helper.
  */
 export function selfCommand(args: string[], distDir: string = findDist(__dirname)): SelfCommand {
-  return { command: process.execPath, args: [join(distDir, 'main.js'), ...args] };
+  return { command: process.execPath, args: [...NODE_FLAGS, join(distDir, 'main.js'), ...args] };
 }
 
 /** dist/ holds main.js; this file sits in dist/ (bundled) or below it (tsc output, or src/ under ts-jest). */

@@ -123,6 +123,7 @@ states:
     });
     expect(request.proxy).toMatchObject({ command: process.execPath });
     expect(request.proxy!.args).toEqual([
+      '--max-semi-space-size=4',
       expect.stringMatching(/dist\/main\.js$/),
       'mcp-serve',
       `--config=${request.proxy!.configPath}`,
