@@ -1,5 +1,5 @@
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { awfDirs } from '../../application/workflow/awf-dirs';
+import { awfDirs } from '../../application/workflow/run/awf-dirs';
 import { dirname, join, resolve } from 'node:path';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';

@@ -1,4 +1,4 @@
-import { awfDirs } from '../../application/workflow/awf-dirs';
+import { awfDirs } from '../../application/workflow/run/awf-dirs';
 import { relative, resolve } from 'node:path';
 import type {
   ConfigFlags,

@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { awfDirs } from '../../application/workflow/awf-dirs';
+import { awfDirs } from '../../application/workflow/run/awf-dirs';
 import { join, resolve } from 'node:path';
 
 export interface WorkflowDir {

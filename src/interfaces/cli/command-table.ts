@@ -44,78 +44,92 @@ const workflows = (): Importable[] => [
   require('../../infrastructure/workflow/workflow.module').WorkflowModule,
 ];
 const history = (): Importable => require('../../infrastructure/history/history.module').HistoryModule;
-const projectServices = (): Importable => require('./project-services.module').ProjectServicesModule;
+const projectServices = (): Importable => require('./project/project-services.module').ProjectServicesModule;
 
 export const COMMANDS: readonly CommandEntry[] = [
   {
     names: ['mcp-serve'],
-    commands: () => [require('./mcp-serve.command').McpServeCommand],
+    commands: () => [require('./mcp/mcp-serve.command').McpServeCommand],
     imports: () => [...toolSources(), require('../../infrastructure/mcp-edge/proxy.module').ProxyModule],
   },
   {
     names: ['run'],
-    commands: () => [require('./run.command').RunCommand],
+    commands: () => [require('./run/run.command').RunCommand],
     imports: () => [...toolSources(), ...workflows(), history()],
   },
   {
     names: ['resume'],
-    commands: () => [require('./resume.command').ResumeCommand],
+    commands: () => [require('./run/resume.command').ResumeCommand],
     imports: () => [...toolSources(), ...workflows(), history()],
   },
   {
     names: ['resume-list'],
-    commands: () => [require('./resume-list.command').ResumeListCommand],
+    commands: () => [require('./run/resume-list.command').ResumeListCommand],
     imports: () => [...workflows(), history()],
   },
   {
     names: ['validate'],
-    commands: () => [require('./validate.command').ValidateCommand],
+    commands: () => [require('./workflows/validate.command').ValidateCommand],
     imports: () => workflows(),
   },
   {
     names: ['list', 'ls'],
-    commands: () => [require('./list.command').ListCommand, require('./list-prompts.command').ListPromptsCommand],
+    commands: () => [
+      require('./workflows/list.command').ListCommand,
+      require('./workflows/list-prompts.command').ListPromptsCommand,
+    ],
     // Listing reads workflow files only: no agent or plugin catalogue.
     imports: () => [require('../../infrastructure/workflow/workflow.module').WorkflowModule, projectServices()],
   },
   {
     names: ['diagram'],
-    commands: () => [require('./diagram.command').DiagramCommand],
+    commands: () => [require('./workflows/diagram.command').DiagramCommand],
     imports: () => [...workflows(), projectServices()],
   },
   {
     names: ['runs'],
-    commands: () => [require('./runs.command').RunsCommand, ...require('./runs.command').RUNS_SUBCOMMANDS],
+    commands: () => [require('./runs/runs.command').RunsCommand, ...require('./runs/runs.command').RUNS_SUBCOMMANDS],
     imports: () => [history()],
   },
-  { names: ['history'], commands: () => [require('./history.command').HistoryCommand], imports: () => [history()] },
-  { names: ['status'], commands: () => [require('./status.command').StatusCommand], imports: () => [history()] },
+  {
+    names: ['history'],
+    commands: () => [require('./runs/history.command').HistoryCommand],
+    imports: () => [history()],
+  },
+  { names: ['status'], commands: () => [require('./runs/status.command').StatusCommand], imports: () => [history()] },
   {
     names: ['plugin', 'plugins'],
-    commands: () => [require('./plugin.command').PluginCommand, ...require('./plugin.command').PLUGIN_SUBCOMMANDS],
+    commands: () => [
+      require('./plugin/plugin.command').PluginCommand,
+      ...require('./plugin/plugin.command').PLUGIN_SUBCOMMANDS,
+    ],
     imports: () => [require('../../infrastructure/plugins/plugins.module').PluginsModule],
   },
   {
     names: ['mcp-config'],
     commands: () => [
-      require('./mcp-config.command').McpConfigCommand,
+      require('./mcp/mcp-config.command').McpConfigCommand,
       require('../../infrastructure/agents/mcp-config.service').McpConfigService,
     ],
     imports: () => [],
   },
-  { names: ['init'], commands: () => [require('./init.command').InitCommand], imports: () => [projectServices()] },
+  {
+    names: ['init'],
+    commands: () => [require('./project/init.command').InitCommand],
+    imports: () => [projectServices()],
+  },
   {
     names: ['config'],
     commands: () => [
-      require('./config-show.command').ConfigCommand,
-      require('./config-show.command').ConfigShowCommand,
+      require('./project/config-show.command').ConfigCommand,
+      require('./project/config-show.command').ConfigShowCommand,
     ],
     imports: () => [projectServices()],
   },
   {
     names: ['error'],
     readsProject: false,
-    commands: () => [require('./error.command').ErrorCommand],
+    commands: () => [require('./project/error.command').ErrorCommand],
     imports: () => [],
   },
 ];
@@ -129,6 +143,7 @@ export function findCommand(name: string | undefined): CommandEntry | undefined 
  * `completion`, and an unknown command's did-you-mean (cli-tree.ts).
  */
 export function allCommandClasses(): Provider[] {
-  const completion = (require('./completion.command') as typeof import('./completion.command')).CompletionCommand;
+  const completion = (require('./completion/completion.command') as typeof import('./completion/completion.command'))
+    .CompletionCommand;
   return [...COMMANDS.flatMap((c) => c.commands()), completion];
 }
