@@ -23,8 +23,9 @@ const UNUSED = ['inquirer', 'cosmiconfig', '@fig/complete-commander'];
 
 /**
  * Packages left in node_modules, required when first used: a native addon, Nest's optional peers,
- * and what only some commands or settings load (the MCP SDK and zod, gRPC, OpenTelemetry). Bundled, their 2.5 MB of source would be parsed at every start: parsing, not
- * running, is what a big bundle costs (~35 ms a MB here).
+ * and what only some commands or settings load (the MCP SDK and zod, gRPC, OpenTelemetry).
+ * Bundled, their 2.5 MB of source would be parsed at every start: parsing, not running, is what
+ * a big bundle costs (~35 ms a MB here).
  */
 const EXTERNAL = [
   'better-sqlite3',
