@@ -8,6 +8,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import events from 'node:events';
+import { createRequire } from 'node:module';
 import { connect, interleavedLoad, median, processMs } from './lib/mcp-measure.mjs';
 import { searchBench } from './lib/search-bench.mjs';
 import { stepOverheadBench } from './lib/step-bench.mjs';
@@ -49,8 +50,13 @@ if (!existsSync(MAIN)) {
   console.error('dist/main.js is missing: run `npm run build` first (npm run bench does).');
   process.exit(1);
 }
-// awf rows start mcp-serve the way `awf run` injects it into the agent's MCP config:
-// `node dist/main.js mcp-serve --config=…` (ADR 240).
+// awf rows start mcp-serve the way `awf run` injects it into the agent's MCP config: the build's
+// own selfCommand(), `node [its V8 flags] dist/main.js mcp-serve --config=…` (ADR 240).
+const selfCommand = (main, args) => {
+  const dist = dirname(resolve(main));
+  const { selfCommand: make } = createRequire(import.meta.url)(join(dist, 'infrastructure/core/self-command.js'));
+  return make(args, dist);
+};
 
 const work = mkdtempSync(join(tmpdir(), 'awf-bench-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
@@ -143,7 +149,7 @@ const meta = {
   loadRounds: LOAD_ROUNDS,
   calls: CALLS,
   awfTool: awfTool.name,
-  awfLaunch: 'node dist/main.js mcp-serve',
+  awfLaunch: `node ${selfCommand(MAIN, ['mcp-serve']).args.join(' ')}`,
   fixtureBytes: statSync(fixture.file).size,
 };
 console.error(
@@ -274,7 +280,7 @@ function awfServer(label, { events = true, telemetry, root, limits, policy, env,
   return {
     label,
     command: process.execPath,
-    args: [main, 'mcp-serve', `--config=${file}`],
+    args: selfCommand(main, ['mcp-serve', `--config=${file}`]).args,
     cwd: awfProject,
     env: { AWF_LOG_LEVEL: 'info', ...env },
   };

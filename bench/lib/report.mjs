@@ -85,7 +85,6 @@ export function printReport({ meta, rows, cliStart, search, steps, history, upst
   }
   const trace = by['awf-trace'];
   const metricsOn = by['awf-metrics'];
-  const sdkSpans = by['awf-trace-sdk'];
   const policyOn = by['awf-policy'];
   const targets = [
     ...(cliStart ?? [])
@@ -117,11 +116,6 @@ export function printReport({ meta, rows, cliStart, search, steps, history, upst
       'the same, block by block (median of paired 50-call blocks)',
       policyOn && awf ? pairedRatio(policyOn.blockMs, awf.blockMs) : undefined,
       (x) => x >= 0.95,
-    ),
-    target(
-      'own spans vs SDK spans (file), calls/s (information)',
-      trace && sdkSpans ? trace.callsPerSec / sdkSpans.callsPerSec : undefined,
-      () => true,
     ),
   ];
   out.push('');
