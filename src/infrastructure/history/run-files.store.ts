@@ -26,8 +26,8 @@ export function storageRoot(env: NodeJS.ProcessEnv = process.env): string {
 
 /**
  * Runs kept on disk, one directory each: `run.json` and one `<step>.events.jsonl` per step.
- * Without a fixed root, the root is looked up in the environment of the process that asks,
- * not the one that made the service (mcp-serve's is made while the startup snapshot is built).
+ * Without a fixed root, the root is read from the environment at each call ($AWF_STORAGE, which
+ * `--storage` sets): a process that changes it between runs, as the tests do, gets the new one.
  */
 export class RunFilesStore implements RunHistory {
   constructor(
