@@ -4,8 +4,8 @@ import type { DiagramImages, ImageFormat } from '../../domain/ports/diagram-imag
 import type { ValidationIssue } from '../../domain/workflow/validation-issue.model';
 import type { WorkflowRepository } from '../../domain/workflow/ports/workflow-repository.port';
 import { findStep } from '../../domain/workflow/workflow.model';
-import { validationError, validationReport } from '../workflow/validation-report';
-import type { WorkflowValidator } from '../workflow/workflow-validator.service';
+import { validationError, validationReport } from '../workflow/validation/validation-report';
+import type { WorkflowValidator } from '../workflow/validation/workflow-validator.service';
 import { type DiagramDirection, DIRECTIONS, renderDot } from './dot-diagram.renderer';
 import { renderMermaid } from './mermaid-diagram.renderer';
 import { buildWorkflowGraph } from './workflow-graph.builder';
