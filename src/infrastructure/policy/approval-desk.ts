@@ -12,6 +12,11 @@ export interface DeskTerminal {
 
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 300_000;
 
+/** With nobody to ask, only an `auto` rule approves. */
+export function unattended(request: ApprovalRequest): ApprovalAnswer {
+  return request.auto ? { answer: 'once', by: 'auto' } : { answer: 'deny', by: 'unattended' };
+}
+
 /**
  * Where a run's approval questions are answered, one at a time whatever step asks (parallel
  * steps queue). On a terminal the person sees the step, the tool, its arguments (masked) and
@@ -20,6 +25,11 @@ export const DEFAULT_APPROVAL_TIMEOUT_MS = 300_000;
  */
 export class ApprovalDesk {
   mode: ApproveMode = 'ask';
+  /**
+   * Who answers in `ask` mode instead of the terminal: `awf serve` has no person at its
+   * terminal, so it puts its own here. Unset: the terminal, as `awf run` asks.
+   */
+  person?: (request: ApprovalRequest) => Promise<ApprovalAnswer>;
   timeoutMs = Number(process.env.AWF_APPROVAL_TIMEOUT_MS) || DEFAULT_APPROVAL_TIMEOUT_MS;
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -37,8 +47,8 @@ export class ApprovalDesk {
   private async answer(request: ApprovalRequest): Promise<ApprovalAnswer> {
     if (this.mode === 'all') return { answer: 'once', by: 'flag' };
     if (this.mode === 'none') return { answer: 'deny', by: 'flag' };
-    if (!this.terminal.input.isTTY)
-      return request.auto ? { answer: 'once', by: 'auto' } : { answer: 'deny', by: 'unattended' };
+    if (this.person) return this.person(request);
+    if (!this.terminal.input.isTTY) return unattended(request);
     return this.ask(request);
   }
 

@@ -14,6 +14,7 @@ import { ResumeCommand } from './resume.command';
 import { ResumeListCommand } from './resume-list.command';
 import { StatusCommand } from './status.command';
 import { RunCommand } from './run.command';
+import { ServeCommand } from './serve.command';
 import { ValidateCommand } from './validate.command';
 import { PLUGIN_SUBCOMMANDS, PluginCommand } from './plugin.command';
 import { ProjectCliModule } from './project-cli.module';
@@ -27,7 +28,7 @@ const runsCommands = [
   ResumeCommand,
   ResumeListCommand,
 ];
-const workflowCommands = [RunCommand, ValidateCommand, ListCommand];
+const workflowCommands = [RunCommand, ValidateCommand, ListCommand, ServeCommand];
 const pluginCommands = [PluginCommand, ...PLUGIN_SUBCOMMANDS];
 
 @Module({
