@@ -89,13 +89,14 @@ export class ExecutionsController {
     const promptId = optionalString(response.PromptID ?? response.prompt_id, 'response.PromptID');
     const outcome = this.api.hub.answer(id, promptId, value);
     if (outcome === 'answered') return;
-    if (outcome === undefined) this.detail(id);
     const why =
-      outcome === undefined
-        ? 'the run is not running in this server'
-        : outcome === 'not-waiting'
-          ? 'no input is pending'
-          : `the pending input is not ${promptId}`;
+      outcome === 'not-waiting'
+        ? 'no input is pending'
+        : outcome === 'other-prompt'
+          ? `the pending input is not ${promptId}`
+          : this.detail(id).status === 'running'
+            ? 'the run belongs to another awf process'
+            : 'the run has ended';
     throw new ApiProblem(409, ErrorCodes.SERVE_CONFLICT, `cannot respond: ${why}`);
   }
 
