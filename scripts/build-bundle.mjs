@@ -46,7 +46,9 @@ const common = {
   // gRPC and protobufjs into every start. Plugins use @grpc/grpc-js directly.
   // better-sqlite3 loads its native addon by path (bindings): it stays a package, required
   // on first use of the run history, never by mcp-serve.
-  external: ['@nestjs/microservices', 'better-sqlite3'],
+  // @nestjs/platform-express (with Express, multer and body-parser): only `awf serve` loads it, so
+  // it stays in node_modules instead of being parsed at every start.
+  external: ['@nestjs/microservices', 'better-sqlite3', '@nestjs/platform-express'],
   plugins: [optionalPeers()],
 };
 

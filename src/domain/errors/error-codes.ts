@@ -123,7 +123,7 @@ export const ErrorCodes = {
   // github: keys AWF accepts and ignores are acted on or named (depends_on, capture); `env:` as a list.
   WORKFLOW_NO_EFFECT: 'WORKFLOW.PARSE.NO_EFFECT',
   ENV_MISSING: 'USER.ENV.MISSING',
-  // serve (ADR 240–249): the HTTP API; the first three stop `awf serve` from starting.
+  // serve (ADR 250–259): the HTTP API; the first three stop `awf serve` from starting.
   SERVE_UNSAFE_BIND: 'USER.SERVE.UNSAFE_BIND',
   SERVE_INVALID_TOKEN: 'USER.SERVE.INVALID_TOKEN',
   SERVE_CANNOT_LISTEN: 'USER.SERVE.CANNOT_LISTEN',
