@@ -59,12 +59,13 @@ export function checkHost(o: SecurityOptions) {
 }
 
 /**
- * The rest of the gate, for every /api request: the bearer token (401), then, for a request
- * that changes state, that it came from no other site (403) and carries JSON if anything (415).
+ * The rest of the gate, for every request whatever its path (Express matches routes without
+ * regard to case: a gate keyed on `/api` would let `/API/…` through): the bearer token (401),
+ * then, for a request that changes state, that it came from no other site (403) and carries
+ * JSON if anything (415).
  */
 export function checkRequest(o: SecurityOptions) {
   return (req: KnownCaller, res: ServerResponse, next: Next): void => {
-    if (!(req.url ?? '').startsWith('/api')) return next();
     if (o.tokens.length) {
       const name = tokenOwner(o.tokens, req.headers.authorization);
       if (!name) {

@@ -33,6 +33,9 @@ describe('awf serve: the gate in front of every /api request', () => {
     expect((await get(bearer('a1'.repeat(19) + 'a2'))).status).toBe(401);
     expect((await get({ authorization: `Basic ${ALICE}` })).status).toBe(401);
     expect((await get(bearer(ALICE))).status).toBe(200);
+    // Express routes without regard to case: the gate must not be keyed on the path's spelling.
+    for (const path of ['/API/workflows', '/Api/executions', '/nothing'])
+      expect([path, (await call(api.url, 'GET', path)).status]).toEqual([path, 401]);
     expect((await get({ authorization: `bearer ${CI}` })).status).toBe(200);
   });
 
