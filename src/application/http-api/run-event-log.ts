@@ -14,6 +14,8 @@ export type RunEventKind =
   | 'step.failed'
   | 'input.required'
   | 'message.user'
+  | 'approval.required'
+  | 'approval.resolved'
   | 'run.completed'
   | 'workflow.completed'
   | 'workflow.failed';
@@ -29,6 +31,26 @@ export interface RunEvent {
   prompt?: string;
   prompt_id?: string;
   tool?: string;
+  /** `approval.required` / `approval.resolved`: the question, and once decided its answer. */
+  approval?: ApprovalView;
+}
+
+/** A call that waits for a person's approval (GET …/approvals lists these); arguments masked. */
+export interface ApprovalView {
+  approval_id: string;
+  step: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  /** The first `approve` rule the call matched, as `awf run` shows it; `rules` has them all. */
+  rule: string;
+  rules: string[];
+  requested_at: string;
+  /** Once decided: `approve` or `deny`, for this call (`once`) or the rest of the step (`step`). */
+  decision?: 'approve' | 'deny';
+  scope?: 'once' | 'step';
+  /** A token's name, `local`, or `timeout` when nobody answered in time. */
+  by?: string;
+  resolved_at?: string;
 }
 
 export type NewRunEvent = Omit<RunEvent, 'run_id' | 'seq'>;

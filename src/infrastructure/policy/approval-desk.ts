@@ -26,8 +26,9 @@ export function unattended(request: ApprovalRequest): ApprovalAnswer {
 export class ApprovalDesk {
   mode: ApproveMode = 'ask';
   /**
-   * Who answers in `ask` mode instead of the terminal: `awf serve` has no person at its
-   * terminal, so it puts its own here. Unset: the terminal, as `awf run` asks.
+   * Who answers in `ask` mode instead of the terminal: `awf serve` asks over its HTTP API, where
+   * many people may answer many runs at once, so its questions do not queue. Unset: the
+   * terminal, as `awf run` asks.
    */
   person?: (request: ApprovalRequest) => Promise<ApprovalAnswer>;
   timeoutMs = Number(process.env.AWF_APPROVAL_TIMEOUT_MS) || DEFAULT_APPROVAL_TIMEOUT_MS;
@@ -39,6 +40,8 @@ export class ApprovalDesk {
   ) {}
 
   decide(request: ApprovalRequest): Promise<ApprovalAnswer> {
+    if (this.person && this.mode === 'ask')
+      return this.person(request).catch(() => ({ answer: 'deny', by: 'no channel' }));
     const turn = this.queue.then(() => this.answer(request));
     this.queue = turn.catch(() => undefined);
     return turn.catch((): ApprovalAnswer => ({ answer: 'deny', by: 'no channel' }));
@@ -47,7 +50,6 @@ export class ApprovalDesk {
   private async answer(request: ApprovalRequest): Promise<ApprovalAnswer> {
     if (this.mode === 'all') return { answer: 'once', by: 'flag' };
     if (this.mode === 'none') return { answer: 'deny', by: 'flag' };
-    if (this.person) return this.person(request);
     if (!this.terminal.input.isTTY) return unattended(request);
     return this.ask(request);
   }
