@@ -1,25 +1,25 @@
 import { Inject } from '@nestjs/common';
 import { isIP } from 'node:net';
 import { Command, CommandRunner, Option } from 'nest-commander';
-import { ExecutionHub } from '../../application/http-api/execution-hub.service';
-import { WorkflowService } from '../../application/workflow/workflow.service';
-import { AwfError } from '../../domain/errors/awf-error';
-import { ErrorCodes } from '../../domain/errors/error-codes';
-import type { AppLogger } from '../../domain/ports/app-logger.port';
-import { RUN_HISTORY, type RunHistory } from '../../domain/ports/run-history.port';
-import { RUN_INDEX, type RunIndex } from '../../domain/ports/run-index.port';
-import type { SecretMasker } from '../../domain/ports/secret-masker.port';
-import { TELEMETRY_CONTROL, type TelemetryControl } from '../../domain/ports/telemetry-control.port';
-import { APP_LOGGER, SECRET_MASKER } from '../../domain/ports/tokens';
-import type { ProjectConfig } from '../../infrastructure/config/project-config.loader';
-import { PROJECT_CONFIG } from '../../infrastructure/config/project-config.module';
-import { ProcessSignals } from '../../infrastructure/core/process-signals.service';
-import { ApprovalDesk, unattended } from '../../infrastructure/policy/approval-desk';
-import { resolveTelemetrySettings } from '../../infrastructure/telemetry/telemetry-settings';
-import { runsDir } from '../../infrastructure/workflow/workflow-paths';
-import { loadApiTokens } from '../http/api-tokens';
-import { globalFlags } from './global-flags';
-import { stringEnv } from './run-session.command-base';
+import { ExecutionHub } from '../../../application/http-api/execution-hub.service';
+import { WorkflowService } from '../../../application/workflow/workflow.service';
+import { AwfError } from '../../../domain/errors/awf-error';
+import { ErrorCodes } from '../../../domain/errors/error-codes';
+import type { AppLogger } from '../../../domain/ports/app-logger.port';
+import { RUN_HISTORY, type RunHistory } from '../../../domain/ports/run-history.port';
+import { RUN_INDEX, type RunIndex } from '../../../domain/ports/run-index.port';
+import type { SecretMasker } from '../../../domain/ports/secret-masker.port';
+import { TELEMETRY_CONTROL, type TelemetryControl } from '../../../domain/ports/telemetry-control.port';
+import { APP_LOGGER, SECRET_MASKER } from '../../../domain/ports/tokens';
+import type { ProjectConfig } from '../../../infrastructure/config/project-config.loader';
+import { PROJECT_CONFIG } from '../../../infrastructure/config/project-config.module';
+import { ProcessSignals } from '../../../infrastructure/core/process-signals.service';
+import { ApprovalDesk } from '../../../infrastructure/policy/approval-desk';
+import { resolveTelemetrySettings } from '../../../infrastructure/telemetry/telemetry-settings';
+import { runsDir } from '../../../infrastructure/workflow/workflow-paths';
+import { loadApiTokens } from '../../http/api-tokens';
+import { globalFlags } from '../global-flags';
+import { stringEnv } from '../run/run-session.command-base';
 
 interface ServeOptions {
   host?: string;
@@ -69,8 +69,6 @@ export class ServeCommand extends CommandRunner {
       );
     this.index.list({ limit: 1 }); // the executions live in the history: without it, no server
     await this.telemetry.start(resolveTelemetrySettings({ project: this.project.telemetry }));
-    // No person sits at this terminal: until approvals are asked over HTTP, only `auto` rules approve.
-    this.approvals.person = async (request) => unattended(request);
     const env = stringEnv(process.env);
     delete env.AWF_API_TOKEN; // the server's secret is no step's business
     const hub = new ExecutionHub({
@@ -79,9 +77,13 @@ export class ServeCommand extends CommandRunner {
       masker: this.masker,
       logger: this.logger,
       defaults: () => ({ env: { ...env }, cwd: process.cwd(), runsDir: runsDir(), projectInputs: this.project.inputs }),
+      approvalTimeoutMs: this.approvals.timeoutMs,
     });
+    // Nobody sits at this terminal: a call that needs a person waits for one over HTTP.
+    this.approvals.mode = 'ask';
+    this.approvals.person = hub.approvals.ask;
     // Required here, not imported: only `awf serve` loads Express and the API's routes.
-    const { startHttpApi } = require('../http/http-api.server') as typeof import('../http/http-api.server');
+    const { startHttpApi } = require('../../http/http-api.server') as typeof import('../../http/http-api.server');
     const server = await startHttpApi(
       { hub, workflows: this.workflows, index: this.index, runs: this.runs, masker: this.masker, logger: this.logger },
       {
