@@ -7,6 +7,7 @@ import type { RunReport } from '../../domain/workflow/run-report.model';
 import type { RunRequest, WorkflowService } from '../workflow/workflow.service';
 import { HistoryFollower } from './history-follower';
 import { type AnswerOutcome, LiveRun } from './live-run';
+import { PendingApprovals } from './pending-approvals';
 import { type RunEventListener, RunEventLog } from './run-event-log';
 import { RunEventsObserver } from './run-events.observer';
 
@@ -19,6 +20,8 @@ export interface ExecutionHubDeps {
   masker: SecretMasker;
   logger: AppLogger;
   defaults: () => RunDefaults;
+  /** How long a call waits for a person's approval before it is denied (the approval desk's). */
+  approvalTimeoutMs: number;
 }
 
 /**
@@ -33,11 +36,19 @@ export class ExecutionHub {
   private readonly live = new Map<string, LiveRun>();
   private readonly followers = new Set<HistoryFollower>();
   private stopping = false;
+  /** The calls of runs started here that wait for a person (approval desk → HTTP). */
+  readonly approvals: PendingApprovals;
 
   constructor(
     private readonly deps: ExecutionHubDeps,
     private readonly options: { keepFinished?: number; followEveryMs?: number } = {},
-  ) {}
+  ) {
+    this.approvals = new PendingApprovals(
+      (runId) => (this.live.has(runId) ? this.logs.get(runId) : undefined),
+      deps.masker,
+      deps.approvalTimeoutMs,
+    );
+  }
 
   /** Validates and starts the workflow; resolves with the run id once it has one (its first write to the history). */
   start(target: string, inputs: Record<string, string>): Promise<string> {
@@ -126,6 +137,7 @@ export class ExecutionHub {
           },
         )
         .finally(() => {
+          if (runId) this.approvals.endRun(runId);
           if (runId) this.live.delete(runId);
           else reject(new AwfError(ErrorCodes.SYSTEM_INTERNAL, 'the run ended before it had an id'));
           this.trim();

@@ -1,4 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { ApprovalsController } from './approvals.controller';
 import { ExecutionEventsController } from './execution-events.controller';
 import { ExecutionsController } from './executions.controller';
 import { HistoryController } from './history.controller';
@@ -11,7 +12,13 @@ export class HttpApiModule {
   static register(context: HttpApiContext): DynamicModule {
     return {
       module: HttpApiModule,
-      controllers: [WorkflowsController, ExecutionsController, ExecutionEventsController, HistoryController],
+      controllers: [
+        WorkflowsController,
+        ExecutionsController,
+        ExecutionEventsController,
+        ApprovalsController,
+        HistoryController,
+      ],
       providers: [{ provide: HTTP_API, useValue: context }],
     };
   }

@@ -11,9 +11,12 @@ import type { SecretMasker } from '../../../src/domain/ports/secret-masker.port'
 import { APP_LOGGER, SECRET_MASKER } from '../../../src/domain/ports/tokens';
 import { emptyProjectConfig } from '../../../src/infrastructure/config/project-config.loader';
 import { ProjectConfigModule } from '../../../src/infrastructure/config/project-config.module';
+import { AgentsModule } from '../../../src/infrastructure/agents/agents.module';
 import { CoreModule } from '../../../src/infrastructure/core/core.module';
 import { HistoryModule } from '../../../src/infrastructure/history/history.module';
 import { WorkflowModule } from '../../../src/infrastructure/workflow/workflow.module';
+import { ApprovalDesk } from '../../../src/infrastructure/policy/approval-desk';
+import { PluginsModule } from '../../../src/infrastructure/plugins/plugins.module';
 import { runsDir } from '../../../src/infrastructure/workflow/workflow-paths';
 import { type HttpApiOptions, startHttpApi } from '../../../src/interfaces/http/http-api.server';
 
@@ -54,18 +57,26 @@ export interface ApiServer {
 
 /**
  * The API on a real socket (127.0.0.1, a port the system picks) over a Nest container wired as
- * the CLI's: project config, core, workflow and history modules. Each server has its own
- * container, so a second one over the same storage is a restart.
+ * `awf serve`'s: project config, core, plugins, agents, workflow and history modules. Each
+ * server has its own container, so a second one over the same storage is a restart.
  */
 export async function startApi(cwd: string, options: Partial<HttpApiOptions> = {}): Promise<ApiServer> {
   const app: TestingModule = await Test.createTestingModule({
-    imports: [ProjectConfigModule.forRoot(emptyProjectConfig()), CoreModule, WorkflowModule, HistoryModule],
+    imports: [
+      ProjectConfigModule.forRoot(emptyProjectConfig()),
+      CoreModule,
+      PluginsModule,
+      AgentsModule,
+      WorkflowModule,
+      HistoryModule,
+    ],
   }).compile();
   await app.init();
   const workflows = app.get(WorkflowService);
   const index = app.get<RunIndex>(RUN_INDEX);
   const masker = app.get<SecretMasker>(SECRET_MASKER);
   const logger = app.get<AppLogger>(APP_LOGGER);
+  const desk = app.get(ApprovalDesk);
   const hub = new ExecutionHub(
     {
       workflows,
@@ -73,9 +84,11 @@ export async function startApi(cwd: string, options: Partial<HttpApiOptions> = {
       masker,
       logger,
       defaults: () => ({ env: { PATH: process.env.PATH ?? '' }, cwd, runsDir: runsDir(), projectInputs: {} }),
+      approvalTimeoutMs: desk.timeoutMs,
     },
     { followEveryMs: 100 },
   );
+  desk.person = hub.approvals.ask; // as `awf serve` wires it
   const server = await startHttpApi(
     { hub, workflows, index, runs: app.get<RunHistory>(RUN_HISTORY), masker, logger },
     { host: '127.0.0.1', port: 0, tokens: [], allowedHosts: [], ...options },
