@@ -89,6 +89,7 @@ describe('layer rules', () => {
         '@grpc/[^/]+': '@grpc/grpc-js',
         'better-sqlite3': 'better-sqlite3',
         '(?:@hpcc-js/wasm-graphviz|@resvg/resvg-js|pdfkit|svg-to-pdfkit)': 'pdfkit',
+        '@nestjs/platform-express': '@nestjs/platform-express',
         'nest-commander': 'nest-commander',
         '@nestjs/[^/]+': '@nestjs/common',
       };

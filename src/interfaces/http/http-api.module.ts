@@ -1,0 +1,25 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { ApprovalsController } from './approvals.controller';
+import { ExecutionEventsController } from './execution-events.controller';
+import { ExecutionsController } from './executions.controller';
+import { HistoryController } from './history.controller';
+import { HTTP_API, type HttpApiContext } from './http-api.context';
+import { WorkflowsController } from './workflows.controller';
+
+/** The routes of `awf serve`; their services come from the CLI's container as one context object. */
+@Module({})
+export class HttpApiModule {
+  static register(context: HttpApiContext): DynamicModule {
+    return {
+      module: HttpApiModule,
+      controllers: [
+        WorkflowsController,
+        ExecutionsController,
+        ExecutionEventsController,
+        ApprovalsController,
+        HistoryController,
+      ],
+      providers: [{ provide: HTTP_API, useValue: context }],
+    };
+  }
+}
