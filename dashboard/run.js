@@ -63,6 +63,7 @@ export function RunView({ id }) {
     <p class="facts">
       Run <code>${run.execution_id}</code> · started ${time(run.started_at)}
       ${run.duration_ms !== null ? html` · took ${duration(run.duration_ms)}` : null}
+      ${traceOf(calls) ? html` · trace <code>${traceOf(calls)}</code>` : null}
     </p>
     <div class="actions">
       ${run.status === 'running' ? html`<button class="danger" onClick=${() => act('DELETE', '')}>Cancel</button>` : null}
@@ -117,6 +118,11 @@ function Timeline({ run, calls }) {
       </li>`;
     })}
   </ol>`;
+}
+
+/** The trace of the run's spans (tool calls carry it when tracing is on). */
+function traceOf(calls) {
+  return (calls ?? []).flatMap((c) => c.events).find((e) => e.trace_id)?.trace_id;
 }
 
 function ToolCalls({ events }) {
