@@ -66,9 +66,16 @@ export function executionDetailView(run: RunDetail, masker: SecretMasker) {
       duration_ms: s.duration_ms,
       exit_code: s.exit_code,
       tool_calls: s.tool_calls,
+      output: capped(masker.mask(s.state?.Output ?? '')),
       ...(s.error ? { error: { code: s.error.code, message: masker.mask(s.error.message) } } : {}),
     })),
   };
+}
+
+/** A step's output as the API gives it: its first 16 KiB, with what was left out counted. */
+const MAX_OUTPUT = 16 * 1024;
+function capped(text: string): string {
+  return text.length <= MAX_OUTPUT ? text : `${text.slice(0, MAX_OUTPUT)}\n… (${text.length - MAX_OUTPUT} more characters)`;
 }
 
 /** AWF's history entry; a run still going has no `completed_at` yet. */

@@ -78,6 +78,11 @@ export class PendingApprovals {
     return [...this.waiting.values()].filter((w) => w.runId === runId).map((w) => w.view);
   }
 
+  /** Every question waiting, oldest first, with the run it belongs to. */
+  listAll(): Array<ApprovalView & { execution_id: string }> {
+    return [...this.waiting.values()].map((w) => ({ execution_id: w.runId, ...w.view }));
+  }
+
   decide(runId: string, approvalId: string, d: ApprovalDecision): { outcome: DecideOutcome; approval?: ApprovalView } {
     const w = this.waiting.get(approvalId);
     if (!w || w.runId !== runId) {

@@ -12,19 +12,25 @@ import { CALLER, type KnownCaller } from './request-security';
  * whoever holds a token answers in place of the `awf run` terminal. The answer goes into the
  * call's audit record with the token's name (`local` on a server without tokens).
  */
-@Controller('api/executions/:id/approvals')
+@Controller('api')
 export class ApprovalsController {
   constructor(@Inject(HTTP_API) private readonly api: HttpApiContext) {}
 
+  /** Every question the runs of this server wait on, oldest first, each with its run's id. */
+  @Get('approvals')
+  all() {
+    return envelope({ approvals: this.api.hub.approvals.listAll() });
+  }
+
   /** The questions the run waits on now, oldest first (arguments masked). */
-  @Get()
+  @Get('executions/:id/approvals')
   list(@Param('id') id: string) {
     this.known(id);
     return envelope({ approvals: this.api.hub.approvals.list(id) });
   }
 
   /** `{"decision": "approve"|"deny", "scope": "once"|"step"}`; 409 once decided or past. */
-  @Post(':approvalId')
+  @Post('executions/:id/approvals/:approvalId')
   @HttpCode(200)
   decide(
     @Param('id') id: string,

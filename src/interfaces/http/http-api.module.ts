@@ -1,5 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ApprovalsController } from './approvals.controller';
+import type { DashboardSessions } from './dashboard/dashboard-sessions';
+import { SESSIONS, SessionController } from './dashboard/session.controller';
 import { ExecutionEventsController } from './execution-events.controller';
 import { ExecutionsController } from './executions.controller';
 import { HistoryController } from './history.controller';
@@ -9,7 +11,7 @@ import { WorkflowsController } from './workflows.controller';
 /** The routes of `awf serve`; their services come from the CLI's container as one context object. */
 @Module({})
 export class HttpApiModule {
-  static register(context: HttpApiContext): DynamicModule {
+  static register(context: HttpApiContext, sessions: DashboardSessions): DynamicModule {
     return {
       module: HttpApiModule,
       controllers: [
@@ -18,8 +20,12 @@ export class HttpApiModule {
         ExecutionEventsController,
         ApprovalsController,
         HistoryController,
+        SessionController,
       ],
-      providers: [{ provide: HTTP_API, useValue: context }],
+      providers: [
+        { provide: HTTP_API, useValue: context },
+        { provide: SESSIONS, useValue: sessions },
+      ],
     };
   }
 }

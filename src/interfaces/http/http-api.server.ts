@@ -8,6 +8,8 @@ import type { HttpApiContext } from './http-api.context';
 import { HttpApiModule } from './http-api.module';
 import { ApiProblem, type ApiRequest, type Next, sendProblem } from './problem';
 import { ProblemFilter } from './problem.filter';
+import { DashboardSessions } from './dashboard/dashboard-sessions';
+import { serveDashboard } from './dashboard/dashboard.assets';
 import { checkHost, checkRequest, type SecurityOptions } from './request-security';
 
 /** A request body larger than this is refused (413) before it is parsed. */
@@ -15,6 +17,8 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface HttpApiOptions extends SecurityOptions {
   port: number;
+  /** The web dashboard's files (awf's `dashboard/` folder); without it, the API alone. */
+  dashboardDir?: string;
 }
 
 export interface RunningHttpApi {
@@ -30,11 +34,15 @@ export interface RunningHttpApi {
 /**
  * Starts AWF's HTTP API on Nest's Express platform: a small container of its own for the
  * routes, fed the CLI container's services (`context`), behind the gate of request-security.ts.
- * In order: Host, CORS (only with --cors-origin), token and cross-site checks, the JSON body
- * (1 MiB), the routes; every failure is an RFC 7807 problem.
+ * In order: Host, CORS (only with --cors-origin), the dashboard's files, token (or the
+ * dashboard's session) and cross-site checks, the JSON body (1 MiB), the routes; every failure
+ * is an RFC 7807 problem.
  */
 export async function startHttpApi(context: HttpApiContext, options: HttpApiOptions): Promise<RunningHttpApi> {
-  const app = await NestFactory.create<NestExpressApplication>(HttpApiModule.register(context), new ExpressAdapter(), {
+  const sessions = new DashboardSessions();
+  const gate = { ...options, sessions };
+  const module = HttpApiModule.register(context, sessions);
+  const app = await NestFactory.create<NestExpressApplication>(module, new ExpressAdapter(), {
     logger: false,
     bodyParser: false,
     abortOnError: false,
@@ -43,7 +51,8 @@ export async function startHttpApi(context: HttpApiContext, options: HttpApiOpti
   app.use(checkHost(options));
   if (options.corsOrigin)
     app.enableCors({ origin: options.corsOrigin, allowedHeaders: ['authorization', 'content-type', 'last-event-id'] });
-  app.use(checkRequest(options));
+  if (options.dashboardDir) app.use(serveDashboard(options.dashboardDir));
+  app.use(checkRequest(gate));
   app.useBodyParser('json', { limit: MAX_BODY_BYTES });
   app.use(bodyErrors);
   app.use(logRequests(context));

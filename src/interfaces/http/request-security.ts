@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import { type ApiToken, tokenOwner } from './api-tokens';
+import type { DashboardSessions } from './dashboard/dashboard-sessions';
 import { ApiProblem, type ApiRequest, type Next, sendProblem } from './problem';
 
 export interface SecurityOptions {
@@ -12,6 +13,8 @@ export interface SecurityOptions {
   tokens: readonly ApiToken[];
   /** The one web origin allowed to call the API from a browser (CORS), if any. */
   corsOrigin?: string;
+  /** The dashboard's signed-in browsers: a session cookie stands for its owner's token. */
+  sessions?: DashboardSessions;
 }
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1']);
@@ -60,14 +63,15 @@ export function checkHost(o: SecurityOptions) {
 
 /**
  * The rest of the gate, for every request whatever its path (Express matches routes without
- * regard to case: a gate keyed on `/api` would let `/API/…` through): the bearer token (401),
+ * regard to case: a gate keyed on `/api` would let `/API/…` through): the bearer token or a
+ * dashboard session's cookie (401),
  * then, for a request that changes state, that it came from no other site (403) and carries
  * JSON if anything (415).
  */
 export function checkRequest(o: SecurityOptions) {
   return (req: KnownCaller, res: ServerResponse, next: Next): void => {
     if (o.tokens.length) {
-      const name = tokenOwner(o.tokens, req.headers.authorization);
+      const name = tokenOwner(o.tokens, req.headers.authorization) ?? o.sessions?.who(req.headers.cookie);
       if (!name) {
         const problem = new ApiProblem(
           401,

@@ -1,33 +1,21 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { call, openEvents } from '../../support/http-api-client';
+import { policedWorkflow } from '../../e2e/workflow-support';
 import { apiProject, eventually, servedApi } from './http-api-harness';
 
 jest.setTimeout(90_000);
 
-/** An agent step (the script provider, a real MCP client of the proxy) whose Write needs a person. */
-const guarded = (name: string, file: string, expect = ''): string => `name: ${name}
-states:
-  initial: work
-  work:
-    type: agent
-    provider: script
-    prompt: unused
-    mcp_proxy:
-      enable: true
-      policy:
-        approve: [Write]
-    options:
-      calls:
-        - tool: Write
-          args: {file_path: ${file}, content: landed}
-${expect ? `          expect: ${expect}\n` : ''}    on_success: done
-  done: {type: terminal}
-`;
+const write = (file: string, expect = ''): string =>
+  `- tool: Write\n  args: {file_path: ${file}, content: landed}${expect ? `\n  expect: ${expect}` : ''}`;
 
+/** An agent step (the script provider, a real MCP client of the proxy) whose Write needs a person. */
 const WORKFLOWS = {
-  'approved.yaml': guarded('approved', 'approved.txt'),
-  'denied.yaml': guarded('denied', 'denied.txt', '{is_error: true, contains: POLICY.APPROVAL_DENIED}'),
+  'approved.yaml': policedWorkflow('approve: [Write]', write('approved.txt')),
+  'denied.yaml': policedWorkflow(
+    'approve: [Write]',
+    write('denied.txt', '{is_error: true, contains: POLICY.APPROVAL_DENIED}'),
+  ),
 };
 
 describe('awf serve: approvals over HTTP', () => {

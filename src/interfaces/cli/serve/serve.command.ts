@@ -1,5 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { isIP } from 'node:net';
+import { join } from 'node:path';
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { ExecutionHub } from '../../../application/http-api/execution-hub.service';
 import { WorkflowService } from '../../../application/workflow/workflow.service';
@@ -13,6 +14,7 @@ import { TELEMETRY_CONTROL, type TelemetryControl } from '../../../domain/ports/
 import { APP_LOGGER, SECRET_MASKER } from '../../../domain/ports/tokens';
 import type { ProjectConfig } from '../../../infrastructure/config/project-config.loader';
 import { PROJECT_CONFIG } from '../../../infrastructure/config/project-config.module';
+import { awfPackageRoot } from '../../../infrastructure/core/awf-package-root';
 import { ProcessSignals } from '../../../infrastructure/core/process-signals.service';
 import { ApprovalDesk } from '../../../infrastructure/policy/approval-desk';
 import { resolveTelemetrySettings } from '../../../infrastructure/telemetry/telemetry-settings';
@@ -92,6 +94,7 @@ export class ServeCommand extends CommandRunner {
         tokens,
         allowedHosts: options.allowedHost ?? [],
         corsOrigin: options.corsOrigin,
+        dashboardDir: join(awfPackageRoot(), 'dashboard'),
       },
     );
     const say = (line: string): void => {
