@@ -4,12 +4,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
+import Ajv2020 from 'ajv/dist/2020';
 import { parse } from 'yaml';
 import { loadApiTokens } from '../../../src/interfaces/http/api-tokens';
 import type { HttpApiContext } from '../../../src/interfaces/http/http-api.context';
 import { HttpApiModule } from '../../../src/interfaces/http/http-api.module';
-import { call } from '../../support/http-api-client';
-import { apiProject, servedApi } from './http-api-harness';
+import { call, openEvents } from '../../support/http-api-client';
+import { apiProject, eventually, servedApi } from './http-api-harness';
 import { API_WORKFLOWS } from './workflows.fixture';
 
 jest.setTimeout(60_000);
@@ -121,6 +122,46 @@ describe('awf serve: its OpenAPI 3.1 description and docs page', () => {
     expect(init).toContain('"validatorUrl": null'); // no badge fetched from the online validator
     expect((await call(api.url, 'GET', '/docs/nothing.js')).status).toBe(404);
     expect((await call(api.url, 'GET', '/docs/a/b.js')).status).toBe(401); // only the page's own files are open
+  });
+
+  it('answers as it describes: real bodies match the documented schemas', async () => {
+    const doc = (await call(api.url, 'GET', '/openapi.json')).json;
+    // OpenAPI 3.1's schemas are JSON Schema 2020-12; the document's refs resolve against it whole.
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    ajv.addSchema({ $id: 'openapi', components: doc.components });
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    const check = async (method: string, path: string, route: string, body?: unknown) => {
+      const r = await call(api.url, method, path, { headers: auth, ...(body ? { body } : {}) });
+      const media = String(r.headers['content-type']).split(';')[0];
+      const schema = doc.paths[route][method.toLowerCase()].responses[r.status]?.content?.[media]?.schema;
+      const rebased = JSON.parse(JSON.stringify(schema ?? null).replaceAll('"#/components', '"openapi#/components'));
+      const valid = schema !== undefined && ajv.validate(rebased, r.json);
+      expect([method, path, r.status, valid, ajv.errors ?? null]).toEqual([method, path, r.status, true, null]);
+      return r;
+    };
+    const started = await check('POST', '/api/workflows/local/hello/run', '/api/workflows/{scope}/{name}/run', {
+      inputs: { who: 'schema' },
+    });
+    const id = started.json.body.execution_id as string;
+    const stream = openEvents(api.url, `/api/executions/${id}/events`, auth);
+    await stream.ended;
+    for (const frame of stream.frames)
+      expect([frame.data.kind, ajv.validate({ $ref: 'openapi#/components/schemas/RunEvent' }, frame.data)]).toEqual([
+        frame.data.kind,
+        true,
+      ]);
+    await eventually(() => api.index.get(id).status !== 'running');
+    await check('GET', '/api/workflows', '/api/workflows');
+    await check('GET', '/api/workflows/local/hello', '/api/workflows/{scope}/{name}');
+    await check('POST', '/api/workflows/local/hello/validate', '/api/workflows/{scope}/{name}/validate');
+    await check('POST', '/api/workflows/local/broken/validate', '/api/workflows/{scope}/{name}/validate');
+    await check('GET', '/api/executions?limit=1', '/api/executions');
+    await check('GET', `/api/executions/${id}`, '/api/executions/{id}');
+    await check('GET', `/api/executions/${id}/tool-calls`, '/api/executions/{id}/tool-calls');
+    await check('GET', `/api/executions/${id}/approvals`, '/api/executions/{id}/approvals');
+    await check('GET', '/api/executions/nope', '/api/executions/{id}');
+    await check('GET', '/api/history?limit=5', '/api/history');
+    await check('GET', '/api/history/stats', '/api/history/stats');
   });
 
   it('keeps the Host check in front of the docs', async () => {
