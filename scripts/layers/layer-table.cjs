@@ -85,6 +85,7 @@ const PACKAGES = {
   '@grpc/[^/]+': ['infrastructure/plugins', 'sdk'],
   'better-sqlite3': ['infrastructure/history'],
   '@nestjs/platform-express': ['interfaces/http'],
+  '@nestjs/swagger': ['interfaces/http'], // only `awf serve` loads it
   'nest-commander': ['interfaces/cli', 'extensions'], // extensions share awf's instance
   '@nestjs/[^/]+': Object.keys(AREAS).filter(
     (a) => !['domain', 'application', 'sdk', 'version.ts', 'index.ts'].includes(a),

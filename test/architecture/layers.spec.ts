@@ -89,6 +89,7 @@ describe('layer rules', () => {
         '@grpc/[^/]+': '@grpc/grpc-js',
         'better-sqlite3': 'better-sqlite3',
         '@nestjs/platform-express': '@nestjs/platform-express',
+        '@nestjs/swagger': '@nestjs/swagger',
         'nest-commander': 'nest-commander',
         '@nestjs/[^/]+': '@nestjs/common',
       };
