@@ -88,6 +88,7 @@ const PACKAGES = {
   'better-sqlite3': ['infrastructure/history'],
   '(?:@hpcc-js/wasm-graphviz|@resvg/resvg-js|pdfkit|svg-to-pdfkit)': ['infrastructure/diagram'],
   '@nestjs/platform-express': ['interfaces/http'],
+  '@nestjs/swagger': ['interfaces/http'], // only `awf serve` loads it
   'nest-commander': ['interfaces/cli', 'extensions'], // extensions share awf's instance
   '@nestjs/[^/]+': Object.keys(AREAS).filter(
     (a) => !['domain', 'application', 'sdk', 'version.ts', 'index.ts'].includes(a),

@@ -90,6 +90,7 @@ describe('layer rules', () => {
         'better-sqlite3': 'better-sqlite3',
         '(?:@hpcc-js/wasm-graphviz|@resvg/resvg-js|pdfkit|svg-to-pdfkit)': 'pdfkit',
         '@nestjs/platform-express': '@nestjs/platform-express',
+        '@nestjs/swagger': '@nestjs/swagger',
         'nest-commander': 'nest-commander',
         '@nestjs/[^/]+': '@nestjs/common',
       };

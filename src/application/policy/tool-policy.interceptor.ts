@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { relative, sep } from 'node:path';
 import type { ToolDefinition } from '../../domain/model/tool-definition';
 import { errorResult, type ToolResult } from '../../domain/model/tool-result';
@@ -6,6 +7,7 @@ import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import { InterceptsToolCalls } from '../../domain/ports/markers';
 import type { ToolCall, ToolCallInterceptor } from '../../domain/ports/tool-call-interceptor.port';
 import type { ToolScope } from '../../domain/ports/tool-scope';
+import { approvalRecord, type ApprovalRecord } from '../../domain/policy/approval-record';
 import { POLICY_REFUSAL, type PolicyRefusal } from '../../domain/policy/policy.model';
 import { commandsOf } from '../../domain/policy/shell-commands';
 import type { ApprovalNeed, ToolPolicy } from '../../domain/policy/tool-policy';
@@ -63,7 +65,9 @@ export class ToolPolicyInterceptor implements ToolCallInterceptor {
     const needs = policy.hasApprovals ? approvalsNeeded(policy, state, call, command) : [];
     if (needs.length === 0) return this.allowed(policy, state, call, next, writeBytes, isBash);
     return this.ask(state, call, needs).then((refusal) =>
-      refusal ? refuse(call, refusal, 'rejected', next) : this.allowed(policy, state, call, next, writeBytes, isBash),
+      refusal
+        ? refuse(call, refusal, 'rejected', next, call.policy?.approval)
+        : this.allowed(policy, state, call, next, writeBytes, isBash),
     );
   }
 
@@ -110,6 +114,8 @@ export class ToolPolicyInterceptor implements ToolCallInterceptor {
       runId: ctx.scope.runId,
     };
     const answer = await this.gate.ask(request, ctx.scope);
+    const approval = approvalRecord(answer, needs[0].rule, randomUUID);
+    call.policy = { decision: answer.answer === 'deny' ? 'rejected' : 'approved', approval };
     const decidedBy = answer.who ? `${answer.by} ${answer.who}` : answer.by;
     if (answer.answer === 'deny') {
       const why = {
@@ -131,6 +137,7 @@ export class ToolPolicyInterceptor implements ToolCallInterceptor {
     call.policy = {
       decision: 'approved',
       rule: `${needs[0].rule} (${decidedBy}${answer.answer === 'always' ? ', always for this step' : ''})`,
+      approval,
     };
     return undefined;
   }
@@ -162,8 +169,9 @@ function refuse(
   refusal: PolicyRefusal,
   decision: 'denied' | 'rejected',
   next: () => Promise<ToolResult>,
+  approval?: ApprovalRecord,
 ): Promise<ToolResult> {
-  call.policy = { decision, code: refusal.code, rule: refusal.rule };
+  call.policy = { decision, code: refusal.code, rule: refusal.rule, ...(approval ? { approval } : {}) };
   call.refused = errorResult(refusalText(refusal));
   return next();
 }

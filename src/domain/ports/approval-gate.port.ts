@@ -23,6 +23,8 @@ export interface ApprovalAnswer {
   by: 'person' | 'flag' | 'auto' | 'unattended' | 'timeout' | 'no channel';
   /** Which person, when one answered over the HTTP API: the name of their token, or `local`. */
   who?: string;
+  /** The question's id, when the channel gave it one (the HTTP API's approval_id). */
+  id?: string;
 }
 
 /**
