@@ -79,7 +79,7 @@ export const USER_ERRORS: Record<GeneralUserCode, CatalogueText> = {
     'Use a provider that can resume (claude, codex, gemini, opencode), or accept that its turns are independent.',
   ),
   [C.PLUGIN_NOT_FOUND]: entry(
-    'No installed plugin has that name.',
+    "No installed plugin has that name, or an `operation` step names an operation no plugin provides when it runs (the run stops there, as AWF's does).",
     '`awf plugin list` shows the plugins found in AWF_PLUGINS_PATH, else ./.awf/plugins and $XDG_DATA_HOME/awf/plugins.',
   ),
   [C.PLUGIN_INVALID_NAME]: entry(
