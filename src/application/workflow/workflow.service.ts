@@ -17,7 +17,6 @@ import { stepEventsPath } from './agent-step.executor';
 import { planResume } from './resume-plan';
 import { type InputSources, RunInputs } from './run-inputs';
 import { RunJournal } from './run-journal';
-import { workflowEnv } from './workflow-env';
 import type { RunOptions, WorkflowRunner } from './workflow-runner.service';
 import { type ValidationReport, validationError, validationReport } from './validation-report';
 import type { WorkflowValidator } from './workflow-validator.service';
@@ -110,7 +109,6 @@ export class WorkflowService {
     }
     const inputs = await this.inputs.of(workflow, request);
     this.inputs.maskSecrets(workflow, inputs);
-    workflowEnv(workflow, request.env);
     return this.runner.run(workflow, {
       inputs,
       env: request.env,
@@ -167,7 +165,6 @@ export class WorkflowService {
     start: { runId: string; seq: number; startAt?: string; states?: RunOptions['seedStates'] },
   ): Promise<RunReport> {
     const secret = this.inputs.maskSecrets(workflow, inputs);
-    workflowEnv(workflow, request.env);
     const runDir = join(request.runsDir, start.runId);
     // Secret inputs are never written down: a resumed run asks for them again.
     const kept = Object.fromEntries(Object.entries(inputs).filter(([k]) => !secret.has(k)));

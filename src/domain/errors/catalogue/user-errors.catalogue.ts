@@ -103,8 +103,8 @@ export const USER_ERRORS: Record<GeneralUserCode, CatalogueText> = {
     'Run `awf error` for the whole catalogue; codes look like USER.INPUT.VALIDATION_FAILED.',
   ),
   [C.ENV_MISSING]: entry(
-    "An environment variable the workflow's `env:` list names is not set (or is empty), so the run does not start.",
-    'Export it before `awf run` (the message lists every missing one), or remove it from `env:`.',
+    "An environment variable the workflow's `env:` list names is not set (or is empty). A warning: the run goes on, as AWF's does (AWF reads the list and checks nothing).",
+    'Export it before `awf run` if a step needs it (the warning lists every missing one), or remove it from `env:`.',
   ),
   [C.GITHUB_NO_TOKEN]: entry(
     'A `github.*` operation found no GitHub token: GH_TOKEN and GITHUB_TOKEN are unset, and `gh auth token` gave none.',
