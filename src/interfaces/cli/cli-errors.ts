@@ -73,8 +73,11 @@ export function renderError(
   mask: (s: string) => string = (s) => s,
   style: ErrorStyle = {},
 ): string {
-  if (format === 'json')
-    return mask(jsonLine({ status: 'error', exit_code: exitCodeFor(err.code), error: err.toJSON() }));
+  if (format === 'json') {
+    const error = err.toJSON();
+    if (style.hints === false) delete error.hint;
+    return mask(jsonLine({ status: 'error', exit_code: exitCodeFor(err.code), error }));
+  }
   const paint = (code: string, text: string): string => (style.color ? `\x1b[${code}m${text}\x1b[0m` : text);
   const lines = [`${paint('31', `[${err.code}]`)} ${err.message}`];
   if (err.hint && style.hints !== false) lines.push(paint('2', `  hint: ${err.hint}`));

@@ -112,7 +112,8 @@ export abstract class RunSessionCommand extends CommandRunner {
       });
       // The step lines already showed the last step's output; a terminal's message is still printed.
       const shown = output && report.output === report.steps.at(-1)?.output;
-      if (!shown || flags.format === 'json') process.stdout.write(renderRunReport(report, flags.format, mask));
+      if (!shown || flags.format === 'json')
+        process.stdout.write(renderRunReport(report, flags.format, mask, flags.hints));
       if (report.status === 'failure' && report.error) {
         const error = new AwfError(
           report.error.code as AwfError['code'],
