@@ -36,7 +36,6 @@ export default tseslint.config(
   },
   { files: ['**/*.cjs', '**/*.js'], languageOptions: { sourceType: 'commonjs' } },
   // The bundle plugin replaces this placeholder's first occurrence in the stub's source text.
-  { files: ['scripts/bundle-stubs/snapshot-builtins.cjs'], languageOptions: { globals: { __VERIFIED_IN_SNAPSHOT__: 'readonly' } } },
   { files: ['**/*.mjs'], languageOptions: { sourceType: 'module' } },
   {
     // Assertions probe parsed JSON (spans, audit lines, reports) field by field: `any` is its honest type.

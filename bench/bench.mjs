@@ -8,6 +8,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import events from 'node:events';
+import { createRequire } from 'node:module';
 import { connect, interleavedLoad, median, processMs } from './lib/mcp-measure.mjs';
 import { searchBench } from './lib/search-bench.mjs';
 import { stepOverheadBench } from './lib/step-bench.mjs';
@@ -17,7 +18,7 @@ import { deadCollectorBench } from './lib/telemetry-bench.mjs';
 import { startOtlpSink } from './lib/otlp-sink.mjs';
 import { sandboxBench } from './lib/sandbox-bench.mjs';
 import { printReport } from './lib/report.mjs';
-import { readLaunch } from './lib/launch.mjs';
+import { cliStartBench } from './lib/cli-start-bench.mjs';
 
 // 1000 requests in flight make the client's stdin wait for drain 1000 times: expected here.
 events.defaultMaxListeners = 0;
@@ -36,7 +37,7 @@ const ONLY = process.argv
   .find((a) => a.startsWith('--only='))
   ?.split('=')[1]
   ?.split(',');
-// --skip=search,steps,load,sandbox: leave out parts of the run (while iterating on one figure).
+// --skip=start,search,steps,load,sandbox: leave out parts of the run (while iterating on one figure).
 const SKIP = new Set(
   process.argv
     .find((a) => a.startsWith('--skip='))
@@ -50,8 +51,12 @@ if (!existsSync(MAIN)) {
   process.exit(1);
 }
 // awf rows start mcp-serve the way `awf run` injects it into the agent's MCP config: the build's
-// own selfCommand(), a plain `node [flags] main.js mcp-serve --config=…` (ADR 120).
-const launch = readLaunch(join(REPO, 'dist'));
+// own selfCommand(), `node [its V8 flags] dist/main.js mcp-serve --config=…` (ADR 240).
+const selfCommand = (main, args) => {
+  const dist = dirname(resolve(main));
+  const { selfCommand: make } = createRequire(import.meta.url)(join(dist, 'infrastructure/core/self-command.js'));
+  return make(args, dist);
+};
 
 const work = mkdtempSync(join(tmpdir(), 'awf-bench-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
@@ -81,27 +86,13 @@ const servers = [
   },
   { ...awfServer('awf mcp-serve (logging + audit on)', { events: true }), id: 'awf', tool: awfTool },
 ];
-if (launch.snapshot) {
-  servers.push({
-    ...awfServer('awf mcp-serve, plain bundle (no snapshot)', { events: true, plain: true }),
-    id: 'awf-plain',
-    tool: awfTool,
-  });
-}
 if (BEFORE) {
-  // Started as that build's own launch command would start it (its snapshot, when it has one).
-  const beforeLaunch = readLaunch(dirname(resolve(BEFORE)));
-  const before = awfServer(`awf mcp-serve before (--before build${beforeLaunch.snapshot ? ', its snapshot' : ''})`, {
-    events: true,
-    plain: true,
-    main: resolve(BEFORE),
-  });
-  before.args = [...beforeLaunch.nodeFlags, ...before.args];
+  const before = awfServer('awf mcp-serve before (--before build)', { events: true, main: resolve(BEFORE) });
   servers.push({ ...before, id: 'awf-before', tool: await pickAwfTool(before) });
 }
 if (process.env.NODE_EXTRA_CA_CERTS) {
   notes.push(
-    `NODE_EXTRA_CA_CERTS is set here (${process.env.NODE_EXTRA_CA_CERTS}): every Node process parses it as it starts, every server in the table and node -e 0 included (ADR 120).`,
+    `NODE_EXTRA_CA_CERTS is set here (${process.env.NODE_EXTRA_CA_CERTS}): every Node process parses it as it starts, every server in the table and node -e 0 included.`,
   );
 }
 const spansFile = join(work, 'spans.jsonl');
@@ -111,16 +102,6 @@ servers.push({
     telemetry: { exporter: 'file', file: spansFile },
   }),
   id: 'awf-trace',
-  tool: awfTool,
-});
-// The same file exporter through the SDK's own span objects (ADR 190: the one-span-path question).
-servers.push({
-  ...awfServer('awf mcp-serve, tracing on (file exporter), SDK spans', {
-    events: true,
-    telemetry: { exporter: 'file', file: join(work, 'spans-sdk.jsonl') },
-    env: { AWF_SPAN_PATH: 'sdk' },
-  }),
-  id: 'awf-trace-sdk',
   tool: awfTool,
 });
 // Metrics on (tracing off), exported over OTLP/HTTP to a sink in this process that answers 200.
@@ -168,11 +149,11 @@ const meta = {
   loadRounds: LOAD_ROUNDS,
   calls: CALLS,
   awfTool: awfTool.name,
-  awfLaunch: launch.describe,
+  awfLaunch: `node ${selfCommand(MAIN, ['mcp-serve']).args.join(' ')}`,
   fixtureBytes: statSync(fixture.file).size,
 };
 console.error(
-  `bench: node ${meta.node}, ${meta.cpus} cpus, load ${meta.loadavgStart.join(' ')}; awf tool ${awfTool.name}; launch: ${launch.describe}`,
+  `bench: node ${meta.node}, ${meta.cpus} cpus, load ${meta.loadavgStart.join(' ')}; awf tool ${awfTool.name}`,
 );
 
 // Cold start: spawn → initialize answered. Servers alternate, the order rotating each round,
@@ -240,14 +221,13 @@ if (!SKIP.has('load') && (!existsSync(eventsFile) || readFileSync(eventsFile, 'u
     'audit: this build wrote no audit events to events_path yet, so "logging and audit on" covers logging only.',
   );
 
+const cliStart = SKIP.has('start') ? null : await cliStartBench({ main: MAIN, work, notes });
 const search = SKIP.has('search') ? null : await searchBench({ awfServer, rounds: SEARCH_ROUNDS, repo: REPO, notes });
 const steps = SKIP.has('steps') ? null : await stepOverheadBench({ main: MAIN, work, notes });
 const history = SKIP.has('history') ? null : await historyBench({ main: MAIN, work, notes });
 const collector = SKIP.has('collector') ? null : await deadCollectorBench({ main: MAIN, work, notes });
 await sink.close();
-const upstreams = SKIP.has('upstreams')
-  ? null
-  : await upstreamBench({ main: MAIN, work, nodeFlags: launch.nodeFlags, cwd: fixture.dir, notes });
+const upstreams = SKIP.has('upstreams') ? null : await upstreamBench({ main: MAIN, work, cwd: fixture.dir, notes });
 const sandbox = SKIP.has('sandbox')
   ? null
   : await sandboxBench({
@@ -257,15 +237,13 @@ const sandbox = SKIP.has('sandbox')
         ...nodeServer([resolvePackage('@modelcontextprotocol/server-filesystem/dist/index.js'), root]),
         cwd: root,
       }),
-      before: BEFORE
-        ? (root) => awfServer('awf before', { events: false, plain: true, root, main: resolve(BEFORE) })
-        : undefined,
+      before: BEFORE ? (root) => awfServer('awf before', { events: false, root, main: resolve(BEFORE) }) : undefined,
       work,
       notes,
     });
 
 meta.loadavgEnd = loadavg().map((x) => +x.toFixed(2));
-const report = { meta, rows, search, steps, history, upstreams, sandbox, collector, notes };
+const report = { meta, rows, cliStart, search, steps, history, upstreams, sandbox, collector, notes };
 const outDir = join(REPO, 'bench', 'results');
 mkdirSync(outDir, { recursive: true });
 const { targets, text } = printReport(report);
@@ -283,7 +261,7 @@ function nodeServer(args, nodeFlags = []) {
 }
 
 /** An `awf mcp-serve` as `awf run` would inject it: same launcher, a fresh step config. */
-function awfServer(label, { events = true, plain = false, telemetry, root, limits, policy, env, main = MAIN } = {}) {
+function awfServer(label, { events = true, telemetry, root, limits, policy, env, main = MAIN } = {}) {
   const config = {
     version: 1,
     intercept_builtins: true,
@@ -299,11 +277,10 @@ function awfServer(label, { events = true, plain = false, telemetry, root, limit
   };
   const file = join(work, `proxy-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(file, JSON.stringify(config), { mode: 0o600 });
-  const flags = plain ? [] : launch.nodeFlags;
   return {
     label,
     command: process.execPath,
-    args: [...flags, main, 'mcp-serve', `--config=${file}`],
+    args: selfCommand(main, ['mcp-serve', `--config=${file}`]).args,
     cwd: awfProject,
     env: { AWF_LOG_LEVEL: 'info', ...env },
   };

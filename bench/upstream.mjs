@@ -6,16 +6,14 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readLaunch } from './lib/launch.mjs';
 import { upstreamTable } from './lib/report.mjs';
 import { upstreamBench } from './lib/upstream-bench.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, fallback) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
-const launch = readLaunch(join(REPO, 'dist'));
 // --before=<dist/main.js of another build>: one more row, that build's awf, in the same turns.
 const BEFORE = process.argv.find((a) => a.startsWith('--before='))?.split('=')[1];
-const before = BEFORE && { main: resolve(BEFORE), nodeFlags: readLaunch(dirname(resolve(BEFORE))).nodeFlags };
+const before = BEFORE && { main: resolve(BEFORE) };
 const work = mkdtempSync(join(tmpdir(), 'awf-bench-upstream-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 const notes = [];
@@ -23,7 +21,6 @@ const start = loadavg().map((x) => x.toFixed(2));
 const upstreams = await upstreamBench({
   main: join(REPO, 'dist', 'main.js'),
   work,
-  nodeFlags: launch.nodeFlags,
   cwd: work,
   calls: arg('calls', 500),
   rounds: arg('rounds', 3),
@@ -32,7 +29,7 @@ const upstreams = await upstreamBench({
 });
 const head = `awf upstream bench ${new Date().toISOString()} · node ${process.version} · ${cpus().length} cpus · load ${start.join('/')} → ${loadavg()
   .map((x) => x.toFixed(2))
-  .join('/')} · awf launch: ${launch.describe}`;
+  .join('/')}`;
 const text = [head, '', ...upstreamTable(upstreams), ...notes.map((n) => `note: ${n}`)].join('\n');
 process.stdout.write(`${text}\n`);
 mkdirSync(join(REPO, 'bench', 'results'), { recursive: true });

@@ -1,190 +1,107 @@
 #!/usr/bin/env node
-// After tsc: bundles the compiled CLI into dist/awf.cjs (what `awf` loads) and, when this
-// Node can, builds a V8 startup snapshot of an eager bundle into dist/awf-mcp.blob for
-// `awf mcp-serve` (see docs/adr/091-perf-bundle-and-snapshot.md and docs/performance.md).
-// Bundling the tsc output, not the sources: esbuild cannot emit decorator metadata, which
-// Nest's constructor injection needs. AWF_NO_SNAPSHOT=1 skips the snapshot.
+// After tsc: bundles the compiled CLI into one file, dist/awf.cjs, which dist/main.js loads. One
+// file parses and loads about twice as fast as the thousands of files under node_modules it
+// replaces (docs/performance.md, the start-up rows). Each *.worker.js is bundled next to it, since
+// a worker thread starts from a file. Bundling the tsc output, not the sources: esbuild cannot
+// emit decorator metadata, which Nest's constructor injection needs.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { basename, join } from 'node:path';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import snapshotBuiltins from './bundle-plugins/snapshot-builtins.cjs';
-import {
-  DIST,
-  ROOT,
-  RUN_TIME_BUNDLES,
-  deferredInSnapshot,
-  lazyBuiltins,
-  lazyRxjsIndexes,
-  loadedAtRunTime,
-  optionalPeers,
-  runTimeBundleEntry,
-  snapshotLeavesOutTheCli,
-  stub,
-  takenFrom,
-} from './bundle-plugins/esbuild-plugins.mjs';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = join(ROOT, 'dist');
+
+/**
+ * nest-commander requires these at load for features awf does not use (@QuestionSet prompts,
+ * `usePlugins`, Fig completion specs); bundled, they would cost ~90 ms at every start and inline
+ * TypeScript and prettier. Each becomes a module whose functions (the ones nest-commander calls)
+ * throw when used.
+ */
+const UNUSED = ['inquirer', 'cosmiconfig', '@fig/complete-commander'];
+
+/**
+ * Packages left in node_modules, required when first used: a native addon, Nest's optional peers,
+ * and what only some commands or settings load (the MCP SDK and zod, gRPC, OpenTelemetry).
+ * Bundled, their 2.5 MB of source would be parsed at every start: parsing, not running, is what
+ * a big bundle costs (~35 ms a MB here).
+ */
+const EXTERNAL = [
+  'better-sqlite3',
+  '@nestjs/microservices',
+  '@nestjs/websockets',
+  '@nestjs/platform-express',
+  '@modelcontextprotocol/*',
+  'zod',
+  '@grpc/*',
+  'protobufjs',
+  '@opentelemetry/*',
+  'ajv',
+];
+
+/**
+ * @nestjs/core requires these when the packages are installed, to wire microservices and
+ * websockets into an app (~140 ms); awf's containers are application contexts that use neither
+ * (@nestjs/microservices is there for plugins written as Nest microservices, which run in their own
+ * processes). In the bundle they are "not installed", which Nest handles as when they are absent.
+ */
+const ABSENT = ['@nestjs/microservices/microservices-module', '@nestjs/websockets/socket-module'];
+
+const unused = {
+  name: 'unused-packages',
+  setup(b) {
+    const absent = new RegExp(`^(${ABSENT.map((n) => n.replace(/[/.]/g, '\\$&')).join('|')})$`);
+    b.onResolve({ filter: absent }, (args) => ({ path: args.path, namespace: 'absent' }));
+    b.onLoad({ filter: /.*/, namespace: 'absent' }, (args) => ({
+      contents: `throw Object.assign(new Error("Cannot find module '${args.path}'"), { code: 'MODULE_NOT_FOUND' });`,
+    }));
+    const filter = new RegExp(`^(${UNUSED.map((n) => n.replace(/[/.]/g, '\\$&')).join('|')})$`);
+    b.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'unused' }));
+    b.onLoad({ filter: /.*/, namespace: 'unused' }, (args) => ({
+      contents: `const unused = () => { throw new Error(${JSON.stringify(`${args.path} is not part of awf`)}); };
+module.exports = { prompt: unused, createPromptModule: unused, cosmiconfig: unused, addCompletionSpecCommand: unused };`,
+    }));
+  },
+};
+
+/** Optional peers that are not installed (kafkajs, mqtt…) stay plain requires, failing as without a bundle. */
+const optionalPeers = {
+  name: 'optional-peers',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, async (args) => {
+      if (args.pluginData === 'optional-peers') return undefined;
+      const { kind, resolveDir, importer } = args;
+      const found = await b.resolve(args.path, { kind, resolveDir, importer, pluginData: 'optional-peers' });
+      return found.errors.length ? { path: args.path, external: true } : found;
+    });
+  },
+};
 
 const common = {
   bundle: true,
   platform: 'node',
   format: 'cjs',
   target: 'node20',
-  minify: process.env.AWF_BUNDLE_MINIFY !== '0', // a smaller file reads and parses faster; the source map keeps stacks readable
-  keepNames: true, // Nest and commander print class names; keep them readable
+  minify: true, // a smaller file reads and parses faster; the source map keeps stacks readable
+  keepNames: true, // Nest and commander print class names
   legalComments: 'none',
   logLevel: 'error',
   sourcemap: 'linked',
-  alias: {
-    inquirer: stub('inquirer.cjs'),
-    cosmiconfig: stub('cosmiconfig.cjs'),
-    '@fig/complete-commander': stub('fig-complete-commander.cjs'),
-    '@nestjs/microservices/microservices-module': stub('absent.cjs'),
-    '@nestjs/websockets/socket-module': stub('absent.cjs'),
-  },
-  // Only NestFactory.createMicroservice requires it (never awf); left out, it would bring
-  // gRPC and protobufjs into every start. Plugins use @grpc/grpc-js directly.
-  // better-sqlite3 loads its native addon by path (bindings): it stays a package, required
-  // on first use of the run history, never by mcp-serve.
-  external: ['@nestjs/microservices', 'better-sqlite3'],
-  plugins: [optionalPeers()],
+  external: EXTERNAL,
+  plugins: [unused, optionalPeers],
 };
-
-// Only Nest's ValidationPipe and ClassSerializerInterceptor require these (lazily, when made), and
-// the proxy makes neither: left out of the snapshot, they cost no heap at every start.
-const SNAPSHOT_ABSENT = { 'class-validator': stub('absent.cjs'), 'class-transformer': stub('absent.cjs') };
-
-// V8 flags baked into the snapshot: a blob only loads under the flags it was built with, so
-// they are recorded in its .json and the launch command repeats them. A 4 MB semi-space (16 MB
-// by default) keeps the proxy's peak RSS about 15 MB lower under 1000 calls in flight. The same
-// constant builds an installed awf's blob on first use (tsc has just compiled it; ADR 121).
-const { SNAPSHOT_V8_FLAGS } = createRequire(import.meta.url)(join(DIST, 'infrastructure', 'core', 'snapshot-cache.js'));
-
-// Run before the bundle's modules, each in its own block scope. A banner rather than esbuild's
-// `inject`, which would add an import of the file to each of the ~1 000 modules.
-// The built-ins guard first: it must hear every require of a built-in the build makes.
-const SNAPSHOT_PRELUDE = [
-  snapshotBuiltins.snapshotBuiltinsGuard(),
-  ...['snapshot-intl.cjs', 'snapshot-flush-bytecode.cjs'].map((f) => readFileSync(stub(f), 'utf8')),
-]
-  .map((source) => `{\n${source}}`)
-  .join('\n');
 
 const started = Date.now();
 // `awf --version` prints the commit and the build date (AWF's three lines); outside git, "unknown".
 const commit = spawnSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: ROOT, encoding: 'utf8' });
 writeFileSync(
   join(DIST, 'build-info.json'),
-  JSON.stringify({ commit: commit.status === 0 ? commit.stdout.trim() : 'unknown', built: new Date().toISOString() }) +
-    '\n',
+  `${JSON.stringify({ commit: commit.status === 0 ? commit.stdout.trim() : 'unknown', built: new Date().toISOString() })}\n`,
 );
-await build({
-  ...common,
-  entryPoints: [join(DIST, 'interfaces/cli/cli-main.js')],
-  outfile: join(DIST, 'awf.cjs'),
-  metafile: false,
-});
-// Worker-thread entry files are loaded by path (`join(__dirname, 'x.worker.js')`); inside the
-// bundle __dirname is dist/, so each one is bundled there under its own name.
-for (const worker of findWorkers(DIST)) {
-  await build({ ...common, entryPoints: [worker], outfile: join(DIST, basename(worker)) });
-}
-for (const [file, bundle] of Object.entries(RUN_TIME_BUNDLES)) {
-  await build({
-    ...common,
-    stdin: { contents: runTimeBundleEntry(bundle), resolveDir: ROOT, sourcefile: `${file}.entry.js` },
-    alias: { ...common.alias, ...bundle.alias },
-    plugins: [takenFrom(bundle.from), optionalPeers()],
-    outfile: join(DIST, file),
-  });
-}
-
-const blob = join(DIST, 'awf-mcp.blob');
-const meta = `${blob}.json`;
-rmSync(blob, { force: true });
-rmSync(meta, { force: true });
-if (process.env.AWF_NO_SNAPSHOT === '1') {
-  console.error('build-bundle: AWF_NO_SNAPSHOT=1, no startup snapshot');
-} else {
-  const eager = join(DIST, 'awf-snapshot.cjs');
-  // AWF_BUNDLE_META=1 keeps esbuild's metafile of the snapshot bundle: what its heap is made of.
-  const bundled = await build({
-    ...common,
-    alias: { ...common.alias, ...SNAPSHOT_ABSENT },
-    format: 'iife',
-    sourcemap: false,
-    metafile: process.env.AWF_BUNDLE_META === '1',
-    banner: { js: SNAPSHOT_PRELUDE },
-    plugins: [
-      snapshotLeavesOutTheCli(),
-      loadedAtRunTime(),
-      deferredInSnapshot(),
-      lazyRxjsIndexes(),
-      lazyBuiltins(),
-      optionalPeers(),
-    ],
-    entryPoints: [join(DIST, 'interfaces/cli/cli-snapshot.entry.js')],
-    outfile: eager,
-  });
-  if (bundled.metafile) writeFileSync(join(DIST, 'awf-snapshot.meta.json'), JSON.stringify(bundled.metafile));
-  const made = spawnSync(process.execPath, [...SNAPSHOT_V8_FLAGS, '--snapshot-blob', blob, '--build-snapshot', eager], {
-    cwd: DIST,
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH },
-  });
-  if (made.status !== 0) {
-    rmSync(blob, { force: true });
-    console.error(
-      `build-bundle: no startup snapshot (awf still runs from the bundle): ${(made.stderr || made.stdout).trim().split('\n').slice(-3).join(' | ')}`,
-    );
-  } else if (!snapshotLoads(blob)) {
-    rmSync(blob, { force: true });
-  } else {
-    const builtinsAtBuild = snapshotBuiltins.builtinsAtBuild(made.stdout);
-    writeFileSync(
-      meta,
-      JSON.stringify({
-        node: process.version,
-        arch: process.arch,
-        platform: process.platform,
-        flags: SNAPSHOT_V8_FLAGS,
-        dist: DIST,
-        builtinsAtBuild,
-      }) + '\n',
-    );
-  }
-  // Kept: it ships, and an installed awf builds its own blob from it on first use (ADR 121).
-}
-/** The blob deserializes under SNAPSHOT_V8_FLAGS alone and runs the CLI (`--version` loads dist/awf.cjs from it). */
-function snapshotLoads(file) {
-  const run = spawnSync(
-    process.execPath,
-    [...SNAPSHOT_V8_FLAGS, '--snapshot-blob', file, join(DIST, 'main.js'), '--version'],
-    { cwd: DIST, encoding: 'utf8', env: { PATH: process.env.PATH } },
-  );
-  if (
-    run.status === 0 &&
-    run.stdout.split('\n')[0] === `awf version ${JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version}`
-  )
-    return true;
-  console.error(
-    `build-bundle: no startup snapshot (awf still runs from the bundle): the blob does not load: ${(run.stderr || run.stdout).trim().split('\n').slice(-2).join(' | ')}`,
-  );
-  return false;
-}
-function findWorkers(dir) {
-  return readdirSync(dir, { recursive: true })
-    .filter((f) => f.endsWith('.worker.js') && f.includes('/'))
-    .map((f) => join(dir, f));
-}
-
-const size = (f) => {
-  try {
-    return `${(statSync(f).size / 1e6).toFixed(1)} MB`;
-  } catch {
-    return 'none';
-  }
-};
-console.error(
-  `build-bundle: dist/awf.cjs ${size(join(DIST, 'awf.cjs'))}, dist/awf-mcp.blob ${size(blob)} in ${Date.now() - started} ms`,
-);
+await build({ ...common, entryPoints: [join(DIST, 'interfaces/cli/cli-main.js')], outfile: join(DIST, 'awf.cjs') });
+const workers = readdirSync(DIST, { recursive: true }).filter((f) => f.endsWith('.worker.js') && f.includes('/'));
+for (const worker of workers)
+  await build({ ...common, entryPoints: [join(DIST, worker)], outfile: join(DIST, basename(worker)) });
+const mb = (statSync(join(DIST, 'awf.cjs')).size / 1e6).toFixed(1);
+console.error(`build-bundle: dist/awf.cjs ${mb} MB in ${Date.now() - started} ms`);

@@ -18,10 +18,10 @@ const BLOCK = 10;
 const WARMUP = 100;
 
 /**
- * `before`: { main, nodeFlags } of another build, measured as one more row in the same turns
+ * `before`: { main } of another build, measured as one more row in the same turns
  * (the before/after of a change to the hop).
  */
-export async function upstreamBench({ main, work, nodeFlags, cwd, calls = 500, rounds = 3, notes, before }) {
+export async function upstreamBench({ main, work, cwd, calls = 500, rounds = 3, notes, before }) {
   const everything = createRequire(import.meta.url)
     .resolve('@modelcontextprotocol/server-everything/package.json')
     .replace(/package\.json$/, 'dist/index.js');
@@ -29,7 +29,7 @@ export async function upstreamBench({ main, work, nodeFlags, cwd, calls = 500, r
   const relay = join(dirname(fileURLToPath(import.meta.url)), '..', 'stdio-relay.mjs');
   const node = (label, args, env = {}) => ({ label, command: process.execPath, args, cwd, env });
   // As `awf run` writes a step's config: the step's audit trail and its log line on, tracing off.
-  const awf = (id, extra, build = { main, nodeFlags }) => {
+  const awf = (id, extra, build = { main }) => {
     const config = join(work, `proxy-upstream-${id}.json`);
     writeFileSync(
       config,
@@ -48,13 +48,9 @@ export async function upstreamBench({ main, work, nodeFlags, cwd, calls = 500, r
       }),
       { mode: 0o600 },
     );
-    return node(
-      `server-everything through awf mcp-serve (${id})`,
-      [...build.nodeFlags, build.main, 'mcp-serve', `--config=${config}`],
-      {
-        AWF_LOG_LEVEL: 'info',
-      },
-    );
+    return node(`server-everything through awf mcp-serve (${id})`, [build.main, 'mcp-serve', `--config=${config}`], {
+      AWF_LOG_LEVEL: 'info',
+    });
   };
   const rows = [
     { id: 'direct', tool: 'echo', server: node('server-everything (direct)', server) },
@@ -102,7 +98,7 @@ export async function upstreamBench({ main, work, nodeFlags, cwd, calls = 500, r
       proxied: stats.awf,
       addedP50Ms: stats.awf.p50 - stats.direct.p50,
       hopP50Ms: stats.relay.p50 - stats.direct.p50,
-      withoutUpstreams: loadedWithoutUpstreams({ main, nodeFlags, work, cwd, notes }),
+      withoutUpstreams: loadedWithoutUpstreams({ main, work, cwd, notes }),
     };
   } finally {
     await Promise.all(sessions.map((s) => s.close()));
@@ -110,7 +106,7 @@ export async function upstreamBench({ main, work, nodeFlags, cwd, calls = 500, r
 }
 
 /** How many modules of the MCP SDK client a step without upstreams has loaded when it has served a call. */
-function loadedWithoutUpstreams({ main, nodeFlags, work, cwd, notes }) {
+function loadedWithoutUpstreams({ main, work, cwd, notes }) {
   const probe = join(work, 'loaded-probe.cjs');
   const out = join(work, 'loaded.json');
   writeFileSync(
@@ -142,7 +138,7 @@ function loadedWithoutUpstreams({ main, nodeFlags, work, cwd, notes }) {
     ]
       .map((m) => JSON.stringify(m))
       .join('\n') + '\n';
-  const run = spawnSync(process.execPath, [...nodeFlags, '-r', probe, main, 'mcp-serve', `--config=${config}`], {
+  const run = spawnSync(process.execPath, ['-r', probe, main, 'mcp-serve', `--config=${config}`], {
     cwd,
     input,
     encoding: 'utf8',
@@ -150,7 +146,12 @@ function loadedWithoutUpstreams({ main, nodeFlags, work, cwd, notes }) {
   });
   try {
     const loaded = JSON.parse(readFileSync(out, 'utf8'));
-    return loaded.filter((f) => f.includes('awf-mcp-client') || f.includes('@modelcontextprotocol/sdk')).length;
+    return loaded.filter(
+      (f) =>
+        f.includes('awf-mcp-client') ||
+        f.includes('@modelcontextprotocol/client') ||
+        f.includes('@modelcontextprotocol/sdk'),
+    ).length;
   } catch {
     notes.push(`upstreams: the load probe of mcp-serve did not report (exit ${run.status}): ${run.stderr.slice(-300)}`);
     return undefined;

@@ -44,7 +44,7 @@ const AREAS = {
   'infrastructure/plugins': { may: ['domain', 'sdk', ...SHARED] },
   'infrastructure/agents': { may: ['domain', 'application', 'infrastructure/mcp-client', ...SHARED] },
   'infrastructure/telemetry': { may: ['domain', ...SHARED] },
-  'infrastructure/history': { may: ['domain', ...SHARED] },
+  'infrastructure/history': { may: ['domain', 'application', ...SHARED] },
   'infrastructure/upstreams': { may: ['domain', ...SHARED] },
   // The policy's wiring and the approval channel (a private unix socket) to the owning `awf run`.
   'infrastructure/policy': { may: ['domain', 'application', ...SHARED] },
@@ -76,7 +76,8 @@ const AREAS = {
 
 /** package (a regular expression on its name) → the only areas that may import it. */
 const PACKAGES = {
-  '@modelcontextprotocol/sdk': ['infrastructure/mcp-client', 'infrastructure/upstreams'],
+  '@modelcontextprotocol/client': ['infrastructure/mcp-client', 'infrastructure/upstreams'],
+  '@modelcontextprotocol/server': ['infrastructure/mcp-edge'],
   '@opentelemetry/(?!api(/|$))[^/]+': ['infrastructure/telemetry'],
   'nestjs-otel': ['infrastructure/telemetry'],
   '@grpc/[^/]+': ['infrastructure/plugins', 'sdk'],

@@ -15,7 +15,7 @@ export interface FinishedStep {
   error?: { code: string; message: string };
 }
 
-export interface StepToolCalls {
+export interface StepToolSummary {
   tool_summary: ToolCallSummary;
   events: ToolCallEvent[];
 }
@@ -61,7 +61,7 @@ export class RunTelemetry {
     step: FinishedStep,
     events?: readonly ToolCallEvent[],
     workflow = '',
-  ): StepToolCalls | undefined {
+  ): StepToolSummary | undefined {
     this.metrics?.step({
       workflow,
       step: step.name,

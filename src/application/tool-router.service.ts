@@ -116,7 +116,12 @@ export class ToolRouterService implements ToolRouter {
     };
     const fail = toErrorResult(name);
     const invoke = (index: number): Promise<ToolResult> => {
-      if (index === this.interceptors.length) return runProvider(route.provider, call);
+      if (index === this.interceptors.length) {
+        if (call.refused) return Promise.resolve(call.refused);
+        const ran = runProvider(route.provider, call);
+        const after = call.afterTool;
+        return after ? ran.then((result) => (after(result), result)) : ran;
+      }
       // Interceptors need not be async: a synchronous throw becomes an error result at its own
       // level, like a rejection does. A pass-through hands back the promise of the level inside,
       // which never rejects, so it gets no catch of its own (a promise and a microtask less each way).

@@ -4,8 +4,7 @@ import { buildToolScope } from '../infrastructure/config/tool-scope.resolver';
 import type { ToolCallInterceptor } from '../domain/ports/tool-call-interceptor.port';
 import type { ToolProvider } from '../domain/ports/tool-provider.port';
 import type { ProxyConfig } from '../domain/proxy/proxy-config';
-import { McpStdioServer } from '../infrastructure/mcp-edge/mcp-stdio.server';
-import { AWF_VERSION } from '../version';
+import { McpStdioEdge } from '../infrastructure/mcp-edge/mcp-stdio.edge';
 
 export interface ServeToolsOptions {
   /** Sandbox root handed to providers (default: the working directory). */
@@ -23,12 +22,8 @@ export interface ServeToolsOptions {
 export async function serveTools(providers: ToolProvider[], options: ServeToolsOptions = {}): Promise<void> {
   const config: ProxyConfig = { version: 1, intercept_builtins: true, plugin_tools: [], root_dir: options.rootDir };
   const router = await ToolRouterService.open(providers, buildToolScope(config), options.interceptors ?? []);
-  const server = new McpStdioServer(router, {
-    name: options.name ?? 'awf-embedded',
-    version: AWF_VERSION,
-    stdin: options.stdin,
-    stdout: options.stdout,
-  });
+  const edge = new McpStdioEdge({ name: options.name ?? 'awf-embedded', stdin: options.stdin, stdout: options.stdout });
+  const server = edge.open(router);
   const stop = (): void => void server.stop();
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

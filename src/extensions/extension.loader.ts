@@ -14,8 +14,8 @@ const MODULE_METADATA_KEYS = ['imports', 'providers', 'exports', 'controllers'];
  * a Nest module (a `@Module()` class or a dynamic module object).
  */
 export function loadExtensionModules(entries: readonly string[], projectDir: string = process.cwd()): NestModuleRef[] {
-  // A require rooted in the project, not this file's: inside the bundle or the startup
-  // snapshot, the module-level `require` cannot load files from disk.
+  // A require rooted in the project, not this file's: inside the bundle, the module-level
+  // `require` resolves from dist/, not from the user's project.
   const projectRequire = createRequire(join(projectDir, 'package.json'));
   if (entries.length > 0) shareHostModules();
   return entries.map((entry) => {

@@ -4,8 +4,8 @@ import Module from 'node:module';
  * The packages an extension module shares with awf. An extension's `require('@nestjs/common')`
  * or `require('awf')` gets awf's own instance, never a second copy from node_modules: Nest
  * matches injection tokens by class identity (a second @nestjs/core's ModuleRef or a second
- * awf's classes would not resolve), and inside the bundle or the startup snapshot a second
- * copy would also cost its full load time again (about 0.5 s for @nestjs/* + rxjs + the SDK).
+ * awf's classes would not resolve), and a second copy would also cost its full load time
+ * again (about 0.5 s for @nestjs/* + rxjs + the SDK).
  */
 const HOSTED: Record<string, () => unknown> = {
   '@nestjs/common': () => require('@nestjs/common'),

@@ -82,7 +82,8 @@ describe('layer rules', () => {
         if (spec.builtins === 'pure') violate(`builtins:${area}`, area, () => 'node:fs');
       }
       const concrete: Record<string, string> = {
-        '@modelcontextprotocol/sdk': '@modelcontextprotocol/sdk/client/index.js',
+        '@modelcontextprotocol/client': '@modelcontextprotocol/client',
+        '@modelcontextprotocol/server': '@modelcontextprotocol/server',
         '@opentelemetry/(?!api(/|$))[^/]+': '@opentelemetry/sdk-trace-base',
         'nestjs-otel': 'nestjs-otel',
         '@grpc/[^/]+': '@grpc/grpc-js',

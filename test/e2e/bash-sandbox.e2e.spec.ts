@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { callBuiltin, isRunning, snapshotTree, type CallOutcome } from '../support/builtin-e2e';
 import { AWF_MAIN } from '../support/cli';
-import { describeEach, PLAIN, SNAPSHOT } from '../support/launch-paths';
+import { describeEach, PLAIN } from '../support/launch-paths';
 import { connectMcpServe, type McpSession } from '../support/mcp-client';
 import { BUBBLEWRAP, reportMissing } from '../support/optional-tools';
 import { findExecutable } from '../../src/infrastructure/tools/executable.lookup';
@@ -49,7 +49,7 @@ function processWith(marker: string): number | undefined {
 }
 
 describeEach(
-  [PLAIN, SNAPSHOT].map((launch) => ({ name: launch.name, launch, skip: presentSkip })),
+  [PLAIN].map((launch) => ({ name: launch.name, launch, skip: presentSkip })),
   'Bash under bubblewrap (limits.bash_sandbox)',
   ({ launch }) => {
     const base = realpathSync(mkdtempSync(join(tmpdir(), 'awf-bwrap-')));

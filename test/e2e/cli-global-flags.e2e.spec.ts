@@ -35,7 +35,8 @@ function onTty(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): string
 
 describe('global flags, in any position', () => {
   const project = scratchDir({ 'wf.yaml': WORKFLOW, '.awf/workflows/hello.yaml': WORKFLOW });
-  const env = { AWF_STORAGE: join(project.dir, 'store'), NO_COLOR: '', FORCE_COLOR: '' };
+  // Unset, not empty: Node 22 warns on stderr when both are set, even empty.
+  const env = { AWF_STORAGE: join(project.dir, 'store'), NO_COLOR: undefined, FORCE_COLOR: undefined };
   afterAll(() => project.cleanup());
   const awf = (args: string[], extra: NodeJS.ProcessEnv = {}) =>
     runAwf(args, { cwd: project.dir, env: { ...env, ...extra } });

@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runAwf, scratchDir } from '../support/cli';
 
@@ -17,13 +17,17 @@ describe('awf mcp-config', () => {
   afterEach(() => p.cleanup());
   const project = () => realpathSync(join(p.dir, 'project'));
 
-  it('prints an entry whose command serves the six tools held to --root, from the startup snapshot', async () => {
+  it('prints an entry whose command, the one a user would type, serves the six tools held to --root', async () => {
     const r = runAwf(['mcp-config', '--root', project()], { env, timeout: 60_000 });
     expect(r.status).toBe(0);
     const { mcpServers } = JSON.parse(r.stdout) as { mcpServers: { awf: { command: string; args: string[] } } };
     const { command, args } = mcpServers.awf;
     expect(command).toBe(process.execPath);
-    expect(args).toEqual(expect.arrayContaining(['--max-semi-space-size=4', '--snapshot-blob', 'mcp-serve']));
+    expect(args.slice(0, 3)).toEqual([
+      '--max-semi-space-size=4',
+      expect.stringMatching(/dist\/main\.js$/),
+      'mcp-serve',
+    ]);
     const configArg = args.find((a) => a.startsWith('--config='))!;
     expect(r.stderr).toContain(`proxy config: ${configArg.slice('--config='.length)}`);
     expect(JSON.parse(readFileSync(configArg.slice('--config='.length), 'utf8'))).toEqual({
@@ -70,6 +74,37 @@ describe('awf mcp-config', () => {
     expect(after.ui).toEqual({ theme: 'dark' });
     expect(Object.keys(after.mcpServers).sort()).toEqual(['awf', 'other']);
     expect(after.mcpServers.awf).toEqual(first.mcpServers.awf);
+  });
+
+  it('names an entry an earlier awf wrote with a startup snapshot, rewrites it, then drops the stale cache', () => {
+    const settings = join(p.dir, '.gemini', 'settings.json');
+    const cache = join(p.dir, 'cache', 'awf', 'snapshots');
+    mkdirSync(cache, { recursive: true });
+    writeFileSync(join(cache, 'v20.blob'), 'old');
+    const old = {
+      command: process.execPath,
+      args: ['--snapshot-blob', join(cache, 'v20.blob'), 'main.js', 'mcp-serve'],
+    };
+    mkdirSync(join(p.dir, '.gemini'));
+    writeFileSync(settings, JSON.stringify({ mcpServers: { mine: old, other: { command: 'x' } } }));
+
+    const printed = runAwf(['mcp-config', '--root', project()], { env });
+    expect(printed.status).toBe(0);
+    expect(printed.stderr).toContain(
+      `${settings}: server "mine" starts awf from a startup snapshot, which awf no longer builds; ` +
+        'rewrite it with: awf mcp-config --client gemini --name mine --write',
+    );
+    expect(existsSync(cache)).toBe(true); // still referenced: the old entry keeps working until rewritten
+
+    const rewritten = runAwf(['mcp-config', '--client', 'gemini', '--name', 'mine', '--write', '--root', project()], {
+      env,
+    });
+    expect(rewritten.status).toBe(0);
+    expect(rewritten.stderr).not.toContain('startup snapshot');
+    const after = JSON.parse(readFileSync(settings, 'utf8')) as { mcpServers: Record<string, { args?: string[] }> };
+    expect(after.mcpServers.mine.args).not.toContain('--snapshot-blob');
+    expect(after.mcpServers.other).toEqual({ command: 'x' });
+    expect(existsSync(cache)).toBe(false);
   });
 
   it('leaves a client config it cannot read safely alone, and says why', () => {

@@ -2,11 +2,11 @@ import { existsSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { scratchDir } from '../support/cli';
 import { callBuiltin } from '../support/builtin-e2e';
-import { describeEach, PLAIN, ripgrepVariants, SNAPSHOT } from '../support/launch-paths';
+import { describeEach, PLAIN, ripgrepVariants } from '../support/launch-paths';
 import { connectMcpServe, type McpSession } from '../support/mcp-client';
 
 /**
- * Path rules (docs/policy.md) through a real `awf mcp-serve`, on the plain and the snapshot
+ * Path rules (docs/policy.md) through a real `awf mcp-serve`, on the plain
  * launch, with ripgrep on PATH (Grep runs rg) and hidden (the JS walker): a denied file is
  * never read, written, or shown by Glob and Grep, judged on the path the sandbox resolved
  * through symlinks. Without the policy the same queries show those files: the rules decide.
@@ -17,7 +17,7 @@ const LAYERS = [
 ];
 
 describeEach(
-  [PLAIN, SNAPSHOT].flatMap((launch) =>
+  [PLAIN].flatMap((launch) =>
     ripgrepVariants().map((rg) => ({ launch, rg, name: `${launch.name}, ${rg.name}`, skip: launch.skip ?? rg.skip })),
   ),
   'path rules through awf mcp-serve',

@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ECHO_EXTENSION, REPO_ROOT } from '../support/cli';
-import { PLAIN, SNAPSHOT } from '../support/launch-paths';
+import { PLAIN } from '../support/launch-paths';
 import { connectMcpServe } from '../support/mcp-client';
 
 // Real processes on a shared two-core machine: generous bounds, never timing assertions.
@@ -13,7 +13,7 @@ jest.setTimeout(180_000);
  * The proxy config carries the run's project dir, and the project's extensions (paths relative
  * to it) and its `.awf/plugins` (a symlinked folder here) load from there.
  */
-describe.each([PLAIN, SNAPSHOT])('mcp-serve started from another cwd ($name launch)', (launch) => {
+describe.each([PLAIN])('mcp-serve started from another cwd ($name launch)', (launch) => {
   const scratch = mkdtempSync(join(tmpdir(), 'awf-project-dir-'));
   const project = join(scratch, 'project');
   const elsewhere = join(scratch, 'agent-home');

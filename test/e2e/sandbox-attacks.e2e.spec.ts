@@ -102,12 +102,12 @@ const HOSTILE_PATHS: Array<[string, string]> = [
   ['13 symlink to /', 'slash-link/etc'],
 ];
 
-/** One hostile path per item: what the plain and installed launches run (the snapshot runs all). */
+/** One hostile path per item: what the installed launch runs (the plain one runs all). */
 const CORE_PATHS = HOSTILE_PATHS.filter(
   ([item], i) => HOSTILE_PATHS.findIndex(([other]) => other.split(' ')[0] === item.split(' ')[0]) === i,
 );
-const ONLY_ON_SNAPSHOT =
-  'on the snapshot launch only (the one awf run hands agents); the core of this suite runs on every launch';
+const ONLY_ON_PLAIN =
+  'on the plain launch only (the one awf run hands agents); the core of this suite runs on every launch';
 
 beforeAll(() => {
   buildLayout();
@@ -116,7 +116,7 @@ beforeAll(() => {
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 describeEach(launchPaths(), 'sandbox attacks through awf mcp-serve', (launch) => {
-  const full = launch.name === 'snapshot' ? undefined : ONLY_ON_SNAPSHOT;
+  const full = launch.name === 'plain' ? undefined : ONLY_ON_PLAIN;
   let session: McpSession;
   let jsSession: McpSession;
   let socket: Server;

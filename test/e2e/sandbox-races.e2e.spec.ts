@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { callBuiltin, type CallOutcome } from '../support/builtin-e2e';
 import { connectMcpServe, type McpSession } from '../support/mcp-client';
-import { describeEach, PLAIN, ripgrepVariants, SNAPSHOT } from '../support/launch-paths';
+import { describeEach, PLAIN, ripgrepVariants } from '../support/launch-paths';
 
 // Issue 21, holes 1 and 2: while a directory (or a file) inside the root flips between the
 // real thing and a symlink out, every tool keeps to the root. Each case flips for a bounded
@@ -68,9 +68,9 @@ async function whileFlipping(flips: Array<[string, string]>, call: (i: number) =
   return calls;
 }
 
-// Both launch paths an agent meets (the plain command, and the startup snapshot `awf run` hands
-// out); ripgrep on PATH (the default engine is then ripgrep) and hidden (the JS walker).
-describeEach([PLAIN, SNAPSHOT], 'races against the sandbox', (launch) => {
+// The launch an agent meets (the command `awf run` hands out); ripgrep on PATH (the default
+// engine is then ripgrep) and hidden (the JS walker).
+describeEach([PLAIN], 'races against the sandbox', (launch) => {
   describeEach(ripgrepVariants(), 'Grep', (rg) => {
     const env = { PATH: rg.path };
     const engine = rg.name === 'rg on PATH' ? 'ripgrep' : 'js';
@@ -113,20 +113,6 @@ describeEach([PLAIN, SNAPSHOT], 'races against the sandbox', (launch) => {
       [join(root, 'e'), outside],
     ];
     const outsideNames = (): string[] => readdirSync(outside).filter((n) => n !== 'secret.txt');
-    /**
-     * The JS Grep worker does not start from the startup snapshot on main yet (helper "fresh"
-     * fixes it, ADR 110): until then those Grep cases say so and stop, instead of counting the
-     * failed calls as "nothing leaked".
-     */
-    const jsWorkerBroken = async (): Promise<boolean> => {
-      const probe = await call('Grep', { pattern: 'inside', path: 'f' });
-      if (!/integer typed array/.test(probe.text)) return false;
-      console.warn(
-        `SKIPPED: Grep (js) under the snapshot launch fails before searching (${probe.text}); the case needs the worker fix`,
-      );
-      return true;
-    };
-
     it('Write and Write with new parents create nothing outside', async () => {
       const calls = await whileFlipping(DIRS, async (i) => {
         await call('Write', { file_path: i % 2 ? `d/pwn-${i}.txt` : `d/new${i}/x.txt`, content: 'PWNED' });
@@ -162,7 +148,6 @@ describeEach([PLAIN, SNAPSHOT], 'races against the sandbox', (launch) => {
     }, 60_000);
 
     it(`Grep (${engine}) of a flipping file and over a flipping directory never shows the content outside`, async () => {
-      if (await jsWorkerBroken()) return;
       let leaks = 0;
       let served = 0;
       await whileFlipping([[join(root, 'f'), join(outside, 'secret.txt')]], async () => {
@@ -211,8 +196,7 @@ describeEach([PLAIN, SNAPSHOT], 'races against the sandbox', (launch) => {
           const result = await call(tool, args);
           expect(result).toEqual({ isError: true, text: expect.stringMatching(/hard\.txt has 2 hard links/) });
         }
-        if (!(await jsWorkerBroken()))
-          expect((await call('Grep', { pattern: 'linked', output_mode: 'content' })).text).toBe('No matches found');
+        expect((await call('Grep', { pattern: 'linked', output_mode: 'content' })).text).toBe('No matches found');
         expect((await call('Glob', { pattern: 'hard*' })).text).toBe('No files found');
         expect(readFileSync(join(root, 'hard.txt'), 'utf8')).toBe(`${SECRET} linked\n`);
       } finally {

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { callBuiltin, type CallOutcome } from '../support/builtin-e2e';
-import { describeEach, PLAIN, SNAPSHOT } from '../support/launch-paths';
+import { describeEach, PLAIN } from '../support/launch-paths';
 import { connectMcpServe } from '../support/mcp-client';
 import { memoryOf } from './support/proc-stats';
 
@@ -17,7 +17,7 @@ const FILES = 20;
 const CALLS = 1000;
 
 describeEach(
-  [PLAIN, SNAPSHOT].map((launch) => ({ name: launch.name, launch })),
+  [PLAIN].map((launch) => ({ name: launch.name, launch })),
   `memory under ${CALLS} concurrent Grep (JS engine) and ${CALLS} concurrent Read calls`,
   ({ launch }) => {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), 'awf-grep-mem-')));

@@ -4,7 +4,7 @@
 // ripgrep variant. A cell reads "12 passed", "3 failed, 9 passed" or "skipped: <reason>".
 'use strict';
 
-const CELL = /^(.+) \[(plain|snapshot|installed)(?:, (rg on PATH|rg hidden))?\](?: — SKIPPED: (.+))?$/;
+const CELL = /^(.+) \[(plain|installed)(?:, (rg on PATH|rg hidden))?\](?: — SKIPPED: (.+))?$/;
 
 class LaunchParityReporter {
   constructor() {
@@ -27,7 +27,7 @@ class LaunchParityReporter {
 
   onRunComplete() {
     if (this.cells.size === 0) return;
-    const paths = ['plain', 'snapshot', 'installed'];
+    const paths = ['plain', 'installed'];
     const rows = new Map();
     for (const [key, cell] of this.cells) {
       const [suite, rg, path] = JSON.parse(key);

@@ -2,41 +2,28 @@ import { existsSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { ProxyConfig } from '../../src/domain/proxy/proxy-config';
 import { findExecutable } from '../../src/infrastructure/tools/executable.lookup';
-import { AWF_MAIN } from './cli';
 import { INSTALLED_ENV, type InstalledPackage } from './installed-package';
 
 /**
- * The ways `awf mcp-serve` starts, for e2e suites to run against each (issue 14, ADR 111):
- * - `plain`: `node dist/main.js mcp-serve --config=…`, what a user types;
- * - `snapshot`: the command `awf run` hands every agent, made by the product's own
- *   `proxyLaunch(proxyLaunchOptions(), …)` (the startup snapshot when the build made one);
- * - `installed`: the same launch function of the package `npm pack` made, installed into a
- *   scratch project once per jest run (test/support/installed-package.ts, jest globalSetup).
+ * The ways `awf mcp-serve` starts, for e2e suites to run against each:
+ * - `plain`: the command `awf run` hands every agent, made by the product's own launch helper
+ *   (`selfCommand`): `node dist/main.js mcp-serve --config=…`, what a user types;
+ * - `installed`: the same helper of the package `npm pack` made, installed into a scratch
+ *   project once per jest run (test/support/installed-package.ts, jest globalSetup).
  * A path that cannot run here carries `skip`, the reason, which the skip reporter prints.
  */
 export interface LaunchPath {
-  name: 'plain' | 'snapshot' | 'installed';
+  name: 'plain' | 'installed';
   launch(configFile: string, config: ProxyConfig): { command: string; args: string[] };
   skip?: string;
 }
 
-type LaunchModule = {
-  proxyLaunch: (options: object, file: string) => { command: string; args: string[] };
-};
-type OptionsModule = { proxyLaunchOptions: () => object };
+type SelfCommandModule = { selfCommand: (args: string[]) => { command: string; args: string[] } };
 
-/** The product's launch function, loaded from `distOrSrc` (the installed package's dist/). */
-function productLaunch(load: () => [LaunchModule, OptionsModule]): LaunchPath['launch'] {
-  return (file) => {
-    const [service, options] = load();
-    return service.proxyLaunch(options.proxyLaunchOptions(), file);
-  };
+/** The product's launch helper, loaded by `load` (from the sources, or the installed package's dist/). */
+function productLaunch(load: () => SelfCommandModule): LaunchPath['launch'] {
+  return (file) => load().selfCommand(['mcp-serve', `--config=${file}`]);
 }
-
-const fromSources = productLaunch(() => [
-  jest.requireActual('../../src/application/workflow/tool-proxy.service'),
-  jest.requireActual('../../src/infrastructure/workflow/main-script'),
-]);
 
 /** The package jest's globalSetup packed and installed (`npm install --ignore-scripts`), if it did. */
 export function installedPackage(): InstalledPackage | undefined {
@@ -46,9 +33,8 @@ export function installedPackage(): InstalledPackage | undefined {
 
 export const PLAIN: LaunchPath = {
   name: 'plain',
-  launch: (file) => ({ command: process.execPath, args: [AWF_MAIN, 'mcp-serve', `--config=${file}`] }),
+  launch: productLaunch(() => jest.requireActual('../../src/infrastructure/core/self-command')),
 };
-export const SNAPSHOT: LaunchPath = { name: 'snapshot', launch: fromSources };
 
 export function installedPath(): LaunchPath {
   const pkg = installedPackage();
@@ -71,16 +57,13 @@ export function installedPath(): LaunchPath {
   const dist = join(pkg.packageDir, 'dist');
   return {
     name: 'installed',
-    launch: productLaunch(() => [
-      jest.requireActual(join(dist, 'application/workflow/tool-proxy.service.js')),
-      jest.requireActual(join(dist, 'infrastructure/workflow/main-script.js')),
-    ]),
+    launch: productLaunch(() => jest.requireActual(join(dist, 'infrastructure/core/self-command.js'))),
   };
 }
 
 /** Every launch path: the full matrix. */
 export function launchPaths(): LaunchPath[] {
-  return [PLAIN, SNAPSHOT, installedPath()];
+  return [PLAIN, installedPath()];
 }
 
 /** ripgrep on PATH, or hidden from it: the Grep suites run under both in one jest run. */

@@ -13,15 +13,18 @@ import { resultText } from '../../domain/model/tool-result';
 import { pathTally, refusalText, refusedSince } from './policy-path.guard';
 import { StepPolicyState } from './step-policy.state';
 
-/** Right after tracing, audit and log (which must see a denial), before every other interceptor. */
-export const POLICY_INTERCEPTOR_ORDER = -50;
+/**
+ * Outermost of all (docs/architecture.md): the policy decides first, and a refused call still
+ * passes the span, log line and audit line inside it, with its decision on the call.
+ */
+export const POLICY_INTERCEPTOR_ORDER = -500;
 
 /**
  * The step's tool policy, for every tool source alike (built-ins, plugins, extension
  * modules, upstream servers): a denied tool is not offered and is refused when called;
  * Bash command lines, paths (through the sandbox's PathGuard seam), budgets and a person's
  * approval are checked in that order. A refusal is an `isError` result with its code and
- * deciding rule; the decision is left on the call for the outer interceptors to record.
+ * deciding rule, handed to the inner interceptors as `call.refused` with the decision on the call.
  */
 @InterceptsToolCalls()
 export class ToolPolicyInterceptor implements ToolCallInterceptor {
@@ -52,15 +55,15 @@ export class ToolPolicyInterceptor implements ToolCallInterceptor {
     const isBash = tool.source === 'builtin' && tool.name === 'Bash';
     const command = isBash && typeof args.command === 'string' ? args.command : undefined;
     const refused = policy.checkTool(tool.name) ?? (command !== undefined ? policy.checkCommand(command) : undefined);
-    if (refused) return Promise.resolve(refuse(call, refused, 'denied'));
+    if (refused) return refuse(call, refused, 'denied', next);
     const state = this.stateOf(call.ctx.scope, policy);
     const writeBytes = tool.source === 'builtin' ? bytesWritten(tool.name, args) : 0;
     const over = state.check(tool.name, writeBytes, isBash);
-    if (over) return Promise.resolve(refuse(call, over, 'denied'));
+    if (over) return refuse(call, over, 'denied', next);
     const needs = policy.hasApprovals ? approvalsNeeded(policy, state, call, command) : [];
     if (needs.length === 0) return this.allowed(policy, state, call, next, writeBytes, isBash);
     return this.ask(state, call, needs).then((refusal) =>
-      refusal ? refuse(call, refusal, 'rejected') : this.allowed(policy, state, call, next, writeBytes, isBash),
+      refusal ? refuse(call, refusal, 'rejected', next) : this.allowed(policy, state, call, next, writeBytes, isBash),
     );
   }
 
@@ -83,12 +86,15 @@ export class ToolPolicyInterceptor implements ToolCallInterceptor {
     const started = isBash ? performance.now() : 0;
     const tally = policy.hasPathRules ? pathTally(ctx.scope) : undefined;
     const before = tally?.count ?? 0;
-    return next().then((result) => {
-      if (isBash) state.bashMs += performance.now() - started;
-      call.policy ??= { decision: 'allowed' };
-      if (tally && tally.count > before) recordPaths(call, refusedSince(tally, before), tally.count - before, result);
-      return result;
-    });
+    call.policy ??= { decision: 'allowed' };
+    // What the tool's run decides (time spent, paths refused or hidden) is on the call before
+    // the interceptors inside record it.
+    if (isBash || tally)
+      call.afterTool = (result) => {
+        if (isBash) state.bashMs += performance.now() - started;
+        if (tally && tally.count > before) recordPaths(call, refusedSince(tally, before), tally.count - before, result);
+      };
+    return next();
   }
 
   /** Asks the person (or the run's standing answer) about a call that needs approval. */
@@ -148,9 +154,16 @@ function approvalsNeeded(
   return needs;
 }
 
-function refuse(call: ToolCall, refusal: PolicyRefusal, decision: 'denied' | 'rejected'): ToolResult {
+/** The tool does not run; the interceptors inside still record the call and its decision. */
+function refuse(
+  call: ToolCall,
+  refusal: PolicyRefusal,
+  decision: 'denied' | 'rejected',
+  next: () => Promise<ToolResult>,
+): Promise<ToolResult> {
   call.policy = { decision, code: refusal.code, rule: refusal.rule };
-  return errorResult(refusalText(refusal));
+  call.refused = errorResult(refusalText(refusal));
+  return next();
 }
 
 /** A path the sandbox refused decided the call; paths only dropped from a listing are noted. */

@@ -50,10 +50,6 @@ export class McpServeService {
         malformed++;
         logger.debug({ reason }, 'malformed frame');
       },
-      onFirstAnswer: () => {
-        markStartPhase('first answer');
-        logger.debug({ ms: startPhases() }, 'mcp-serve start phases');
-      },
     });
     const stop = (reason: string) => () => {
       logger.info({ reason }, 'mcp-serve stopping');
@@ -65,6 +61,7 @@ export class McpServeService {
     try {
       if (lifetime.signal.aborted) return;
       logger.info({ tools: router.list().length, root: scope.rootDir, step: scope.step }, 'mcp-serve ready');
+      logger.debug({ ms: startPhases() }, 'mcp-serve start phases');
       await session.serve();
     } finally {
       unwatch();

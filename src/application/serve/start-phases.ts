@@ -1,8 +1,7 @@
 /**
- * Milliseconds since this process started, at each phase of an `mcp-serve` start (process
- * start → deserialized → container built → config read → tools open → first answer); logged
- * at debug level with the first answer, to see where a cold start goes (docs/performance.md).
- * Empty at import: the startup snapshot must not carry the build's marks.
+ * Milliseconds since this process started, at each phase of an `mcp-serve` start (container
+ * built → config read → tools open); logged at debug level when it serves, to see where a cold
+ * start goes (`AWF_LOG_LEVEL=debug`).
  */
 const marks: Array<[string, number]> = [];
 

@@ -12,16 +12,16 @@ import { formatIssue } from '../../domain/workflow/validation-issue.model';
 import type { StepStateData } from '../../domain/workflow/interpolation.types';
 import type { StepGate } from '../../domain/workflow/ports/step-gate.port';
 import { findStep, type Workflow } from '../../domain/workflow/workflow.model';
-import { type DryRunPlan, dryRunPlan } from './dry-run-plan';
-import { stepEventsPath } from './agent-step.executor';
-import { planResume } from './resume-plan';
-import { type InputSources, RunInputs } from './run-inputs';
-import { RunJournal } from './run-journal';
-import type { RunOptions, WorkflowRunner } from './workflow-runner.service';
-import { type ValidationReport, validationError, validationReport } from './validation-report';
-import type { WorkflowValidator } from './workflow-validator.service';
+import { type DryRunPlan, dryRunPlan } from './run/dry-run-plan';
+import { stepEventsPath } from './steps/agent-step.executor';
+import { planResume } from './run/resume-plan';
+import { type InputSources, RunInputs } from './run/run-inputs';
+import { RunJournal } from './run/run-journal';
+import type { RunOptions, WorkflowRunner } from './run/workflow-runner.service';
+import { type ValidationReport, validationError, validationReport } from './validation/validation-report';
+import type { WorkflowValidator } from './validation/workflow-validator.service';
 
-export { type ValidationReport, validationError } from './validation-report';
+export { type ValidationReport, validationError } from './validation/validation-report';
 
 export interface ResumeRequest extends Omit<RunRequest, 'target'> {
   /** A run id or a unique prefix of one. */

@@ -1,16 +1,14 @@
 import type { ToolRouter } from './tool-router.port';
 
-/** What the serve use case is told while one client is served: for its log and start phases. */
+/** What the serve use case is told while one client is served: for its log. */
 export interface ToolServerHooks {
   /** Each frame the edge refused or dropped as malformed, with the reason (never its content). */
   onMalformedFrame?(reason: string): void;
-  /** Once, when the first answer has been written: the end of a cold start. */
-  onFirstAnswer?(): void;
 }
 
 /** One client being served one router. */
 export interface ToolServerSession {
-  /** Settles when the client leaves (its stdin closes) or after `stop()`. */
+  /** Settles when the client leaves (its stdin closes, once the calls in flight are answered) or after `stop()`. */
   serve(): Promise<void>;
   /** Ends `serve()`; calls in flight are cancelled. Idempotent. */
   stop(): Promise<void>;

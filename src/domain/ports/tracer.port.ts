@@ -9,10 +9,7 @@ export interface TraceSpan {
    */
   readonly traceparent: string | undefined;
   setAttributes(attributes: SpanAttributes): void;
-  /**
-   * Marks the span as failed; the message is masked before it leaves the process. `at`, like
-   * `end`'s: the `performance.now()` it happened at, when it is recorded later (after an answer).
-   */
+  /** Marks the span as failed; the message is masked before it leaves the process. `at`: a `performance.now()`. */
   fail(message: string, at?: number): void;
   end(at?: number): void;
 }

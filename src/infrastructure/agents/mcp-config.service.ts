@@ -16,6 +16,7 @@ import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import { PROXY_CONFIG_VERSION } from '../../domain/proxy/proxy-config';
 import { selfCommand } from '../core/self-command';
+import { reviewSnapshotEntries } from './legacy-snapshot-entries';
 import { clientConfigFile, type McpClient, mergeEntry, renderEntry } from './mcp-client-entry';
 
 export interface McpConfigRequest {
@@ -42,9 +43,10 @@ export interface McpConfigResult {
 /**
  * `awf mcp-config`: registering `awf mcp-serve` in an MCP client by hand. Writes the proxy
  * config the command needs (awf's own file, one per root and name, under awf's config dir), makes
- * the command `awf run` would hand an agent (this node, this dist/, the startup snapshot when it
- * fits, built first when it is missing; ADR 121), and renders or merges the client's entry.
- * Every file is written whole, by rename, so an interrupted run leaves the old one.
+ * the command `awf run` would hand an agent (this node, this dist/main.js), and renders or merges
+ * the client's entry. Every file is written whole, by rename, so an interrupted run leaves the old
+ * one. Entries an earlier awf wrote with a startup snapshot are named in a note (see
+ * legacy-snapshot-entries.ts).
  */
 @Injectable()
 export class McpConfigService {
@@ -64,13 +66,16 @@ export class McpConfigService {
         2,
       )}\n`,
     );
-    const launch = selfCommand(['mcp-serve', `--config=${proxyConfig}`], { env, prepare: true, note: request.note });
+    const launch = selfCommand(['mcp-serve', `--config=${proxyConfig}`]);
     const entry = renderEntry(request.client, request.name, launch);
-    if (!request.write) return { entry, proxyConfig };
-    const file = clientConfigFile(request.client, root, env);
-    const existing = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
-    writeWhole(file, mergeEntry(request.client, existing, request.name, launch, file));
-    return { entry, proxyConfig, written: file };
+    let written: string | undefined;
+    if (request.write) {
+      written = clientConfigFile(request.client, root, env);
+      const existing = existsSync(written) ? readFileSync(written, 'utf8') : undefined;
+      writeWhole(written, mergeEntry(request.client, existing, request.name, launch, written));
+    }
+    for (const line of reviewSnapshotEntries(root, env)) request.note?.(line);
+    return { entry, proxyConfig, ...(written ? { written } : {}) };
   }
 }
 

@@ -5,9 +5,8 @@ import { TRACE_SAMPLERS } from '../../domain/proxy/proxy-config';
 
 /**
  * The shape of the step's proxy config, checked by hand: `awf mcp-serve` validates it on every
- * start, and class-validator would add ~2.5 MB to the startup snapshot and its decorators'
- * metadata walk to every start (docs/adr/094-perf-snapshot-serves-without-nest-commander.md).
- * A check returns what is wrong with a value, or undefined; `path` names the field.
+ * start, and class-validator costs 120–160 ms to load for one small file (docs/architecture.md,
+ * "Dependencies"). A check returns what is wrong with a value, or undefined; `path` names the field.
  */
 type Check = (value: unknown, path: string) => string | undefined;
 
@@ -34,7 +33,7 @@ const all =
   (...checks: Check[]): Check =>
   (v, p) =>
     checks.map((c) => c(v, p)).find(Boolean);
-/** As class-validator's @IsOptional: absent or null passes. */
+/** Absent or null passes. */
 const optional =
   (check: Check): Check =>
   (v, p) =>

@@ -2,8 +2,6 @@
 // (tool providers, interceptors, agent providers) from every module in the container.
 // It stands in for DESIGN.md's "DomainModule": the domain itself stays free of Nest.
 // Must never import a feature module (tools, plugins, mcp, agents): they plug in by marker.
-// Its providers are made while mcp-serve's startup snapshot is built: what they hold of the
-// process (logger, masker, signal handlers) is bound in the process that runs (process-bound.ts).
 import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';

@@ -3,19 +3,15 @@ import { ValueSecretMasker } from '../../application/secret-masker.service';
 import type { AppLogger } from '../../domain/ports/app-logger.port';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import { createPinoLogger } from '../logging/pino-logger.factory';
-import { refuseWhileBuildingSnapshot } from './process-bound';
 
 type Level = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
 
 // One masker and one pino per process, shared by every container in it (tests build several).
-// Made on first use, never when a provider is made: the masker reads this process's
-// environment, pino its pid, AWF_LOG_LEVEL and fd 2, and `mcp-serve`'s providers are made
-// while the startup snapshot is built (ADR 094, amended).
+// Made on first use: a command that never logs or masks never sets pino up.
 let bound: { masker: ValueSecretMasker; logger: Logger } | undefined;
 
 function current(): { masker: ValueSecretMasker; logger: Logger } {
   if (!bound) {
-    refuseWhileBuildingSnapshot('the logger or the secret masker');
     const masker = new ValueSecretMasker();
     bound = { masker, logger: createPinoLogger(masker) };
   }
@@ -27,10 +23,7 @@ function log(level: Level, args: unknown[]): void {
   (logger[level] as (...a: unknown[]) => void).apply(logger, args);
 }
 
-/**
- * The secret masker providers get: it stands for the process's masker, whichever process
- * that turns out to be.
- */
+/** The secret masker providers get: it stands for the process's one masker. */
 class ProcessSecretMasker implements SecretMasker {
   mask(text: string): string {
     return current().masker.mask(text);

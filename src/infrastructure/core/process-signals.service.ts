@@ -1,7 +1,6 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { ProcessLifetime } from '../../domain/ports/process-lifetime.port';
 import { watchOwner } from './owner-watch';
-import { onProcess } from './process-bound';
 
 export type ShutdownSignalName = 'SIGINT' | 'SIGTERM';
 
@@ -9,13 +8,12 @@ export type ShutdownSignalName = 'SIGINT' | 'SIGTERM';
  * Turns SIGINT/SIGTERM into an AbortSignal that every long-running piece observes, so
  * cleanup runs through the normal path (finally blocks, Nest shutdown hooks) instead of
  * the process dying mid-write. A second signal of the same kind forces the exit.
- * The handlers are the running process's, installed through onProcess (process-bound.ts).
  */
 @Injectable()
 export class ProcessSignals implements ProcessLifetime, OnModuleDestroy {
   private readonly controller = new AbortController();
   private receivedSignal?: ShutdownSignalName;
-  private listening = false;
+  private listening = true;
   private readonly handler = (name: ShutdownSignalName): void => {
     if (this.receivedSignal) process.exit(name === 'SIGINT' ? 130 : 143);
     this.receivedSignal = name;
@@ -23,12 +21,6 @@ export class ProcessSignals implements ProcessLifetime, OnModuleDestroy {
   };
 
   constructor() {
-    onProcess(() => this.listen());
-  }
-
-  private listen(): void {
-    if (this.listening) return;
-    this.listening = true;
     process.on('SIGINT', this.handler);
     process.on('SIGTERM', this.handler);
   }

@@ -1,5 +1,5 @@
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { awfDirs } from '../../application/workflow/run/awf-dirs';
 import { dirname, join, resolve } from 'node:path';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
@@ -21,13 +21,13 @@ export function runsRoot(env: NodeJS.ProcessEnv = process.env): string {
 
 /** The storage dir (`--storage`): runs/, history.db. */
 export function storageRoot(env: NodeJS.ProcessEnv = process.env): string {
-  return resolve(env.AWF_STORAGE || join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'awf'));
+  return resolve(awfDirs(env).data_dir);
 }
 
 /**
  * Runs kept on disk, one directory each: `run.json` and one `<step>.events.jsonl` per step.
- * Without a fixed root, the root is looked up in the environment of the process that asks,
- * not the one that made the service (mcp-serve's is made while the startup snapshot is built).
+ * Without a fixed root, the root is read from the environment at each call ($AWF_STORAGE, which
+ * `--storage` sets): a process that changes it between runs, as the tests do, gets the new one.
  */
 export class RunFilesStore implements RunHistory {
   constructor(

@@ -1,8 +1,6 @@
 import { openSync } from 'node:fs';
 import pino, { type Logger } from 'pino';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
-import { recordedAt } from './after-answer';
-import { CoalescingFdStream, drainOnExit } from './coalescing-fd.stream';
 import { PrettyLogLines } from './pretty-log-line';
 
 const LEVELS = new Set(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']);
@@ -35,10 +33,10 @@ export function logSettings(env: NodeJS.ProcessEnv = process.env, argv: readonly
 }
 
 /**
- * The process's one pino instance, through a stream that gathers a busy spell's lines into one
- * write and drains on exit, so a line is not lost when the process exits; every line passes
- * the secret masker. A log file is appended to (O_APPEND: the lines of `awf run` and of each
- * step's `mcp-serve` never mix); one that cannot be opened leaves the logs on stderr.
+ * The process's one pino instance, writing each line synchronously (pino's own destination), so
+ * no line is lost when the process exits; every line passes the secret masker. A log file is
+ * appended to (O_APPEND: the lines of `awf run` and of each step's `mcp-serve` never mix); one
+ * that cannot be opened leaves the logs on stderr.
  */
 export function createPinoLogger(masker: SecretMasker, settings: LogSettings = logSettings()): Logger {
   let fd = 2;
@@ -49,14 +47,14 @@ export function createPinoLogger(masker: SecretMasker, settings: LogSettings = l
       // `--log-file` was checked when parsed; a file gone since then must not cost the run its logs.
     }
   }
-  const stream = drainOnExit(new CoalescingFdStream(fd));
+  const stream = pino.destination({ dest: fd, sync: true });
+  // A reader that is gone (EPIPE) leaves the logs nowhere to go; it must not end the process.
+  stream.on('error', () => undefined);
   const pretty = settings.format === 'pretty' ? new PrettyLogLines(fd === 2 && process.stderr.isTTY) : undefined;
   return pino(
     {
       level: settings.level,
       base: { pid: process.pid },
-      // pino's own epoch time, except that a line written from a batch of records keeps its call's time.
-      timestamp: () => `,"time":${recordedAt()}`,
       hooks: {
         streamWrite: pretty ? (line: string) => pretty.format(masker.mask(line)) : (line: string) => masker.mask(line),
       },

@@ -1,5 +1,4 @@
-import type { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
-import type { StdioClientTransport as SdkStdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+// The one file of the script agent's side that imports the MCP SDK (`@modelcontextprotocol/client`).
 import { Injectable } from '@nestjs/common';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
@@ -23,11 +22,11 @@ export class McpStdioClientConnector implements ToolClientConnector {
     injection: ProxyInjection,
     options: { cwd: string; env: Readonly<Record<string, string>> },
   ): Promise<ToolClientSession> {
-    // Loaded here, not at the top: every other command (mcp-serve above all) starts without it.
-    const { Client } = require('@modelcontextprotocol/sdk/client/index.js') as { Client: typeof SdkClient };
-    const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js') as {
-      StdioClientTransport: typeof SdkStdioClientTransport;
-    };
+    // Required here, not at the top: the client costs ~0.1 s to load, which no other command
+    // (mcp-serve above all) and no step without a script agent should pay.
+    const { Client } = require('@modelcontextprotocol/client') as typeof import('@modelcontextprotocol/client');
+    const { StdioClientTransport } =
+      require('@modelcontextprotocol/client/stdio') as typeof import('@modelcontextprotocol/client/stdio');
     const transport = new StdioClientTransport({
       command: injection.command,
       args: injection.args,
@@ -60,17 +59,8 @@ export class McpStdioClientConnector implements ToolClientConnector {
       stderrTail: () => stderr,
       listTools: async () => (await client.listTools()).tools,
       callTool: async (name, args, signal) => {
-        // The SDK never removes the abort listener it adds to a request's signal: given the
-        // step's own signal, every call would leave one behind (and keep this session alive).
-        const call = new AbortController();
-        const abort = (): void => call.abort(signal?.reason);
-        if (signal?.aborted) abort();
-        else signal?.addEventListener('abort', abort, { once: true });
         try {
-          const result = await client.callTool({ name, arguments: args }, undefined, {
-            signal: call.signal,
-            timeout: NO_REQUEST_TIMEOUT,
-          });
+          const result = await client.callTool({ name, arguments: args }, { signal, timeout: NO_REQUEST_TIMEOUT });
           return {
             content: (result.content as ToolResult['content']).filter((c) => c.type === 'text'),
             ...(result.isError ? { isError: true } : {}),
@@ -86,8 +76,6 @@ export class McpStdioClientConnector implements ToolClientConnector {
             );
           }
           return errorResult((err as Error).message);
-        } finally {
-          signal?.removeEventListener('abort', abort);
         }
       },
     };

@@ -1,9 +1,8 @@
 // ProxyModule: the MCP protocol edge of `awf mcp-serve`. Contributes the McpServeService use case
-// (application/serve) wired to its ports: the stdio edge (awf's own JSON-RPC handling, no SDK and no
-// zod in the proxy's start, ADR 093), the proxy-config file reader, the process lifetime and the
-// router factory, the scope resolver, the start-failure record awf run watches. Must never import
-// ToolsModule, PluginsModule or any tool provider: the tools it serves are found by discovery;
-// nor the MCP SDK, which only mcp-client and upstreams use.
+// (application/serve) wired to its ports: the stdio edge (the SDK's server), the proxy-config file
+// reader, the process lifetime and the router factory, the scope resolver, the start-failure record
+// awf run watches. Must never import ToolsModule, PluginsModule or any tool provider: the tools it
+// serves are found by discovery.
 import { Module } from '@nestjs/common';
 import { McpServeService } from '../../application/serve/mcp-serve.service';
 import { APP_LOGGER, type AppLogger } from '../../domain/ports/app-logger.port';
@@ -21,7 +20,7 @@ import { McpStdioEdge } from './mcp-stdio.edge';
 
 @Module({
   providers: [
-    { provide: TOOL_SERVER_EDGE, useClass: McpStdioEdge },
+    { provide: TOOL_SERVER_EDGE, useFactory: () => new McpStdioEdge() },
     { provide: PROXY_CONFIG_SOURCE, useClass: FileProxyConfigSource },
     { provide: TOOL_SCOPE_RESOLVER, useClass: RealToolScopeResolver },
     {

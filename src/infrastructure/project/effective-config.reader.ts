@@ -1,5 +1,5 @@
-import { homedir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { awfDirs } from '../../application/workflow/run/awf-dirs';
+import { relative, resolve } from 'node:path';
 import type {
   ConfigFlags,
   ConfigReport,
@@ -48,7 +48,7 @@ export class EffectiveConfigReader implements EffectiveConfig {
   }
 
   private storage(flags: ConfigFlags): ConfigSetting {
-    const value = this.env.AWF_STORAGE || join(this.env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'awf');
+    const value = awfDirs(this.env).data_dir;
     const env = this.env.AWF_STORAGE ? 'env AWF_STORAGE' : this.env.XDG_DATA_HOME ? 'env XDG_DATA_HOME' : 'default';
     const source = flags.storage ? '--storage' : env;
     return { key: 'storage', value: resolve(value), source };

@@ -12,7 +12,7 @@ import { elapsedMs, INTERCEPTOR_ORDER, outcomeOf } from './tool-call-outcome';
 /**
  * One audit line per call in the step's `events_path`; nothing when the scope has none. It is
  * written before the answer: a reader that has the result finds its line, and `awf run` finds
- * the last call's line as soon as the agent has exited (ADR 238 weighed writing it after).
+ * the last call's line as soon as the agent has exited.
  */
 @InterceptsToolCalls()
 @Injectable()
@@ -34,7 +34,7 @@ export class AuditTrailInterceptor implements ToolCallInterceptor {
     const started = performance.now();
     const pending = next();
     // next() runs the chain down to the provider's first await (an upstream's request is written
-    // by then): what does not depend on the outcome is worked out while the tool runs (ADR 238).
+    // by then): what does not depend on the outcome is worked out while the tool runs.
     const { scope } = call.ctx;
     // One literal of fixed shape (an absent field is undefined, which JSON leaves out): spreads of
     // optional fields made V8 build a new hidden class for the object on every call (ADR 182).

@@ -1,34 +1,23 @@
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { ReadableSpan, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { CoalescingFdStream, drainOnExit } from '../logging/coalescing-fd.stream';
-import { type SpanRecord, toSpanRecord } from './span-record';
+import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 
 /** ExportResultCode.SUCCESS / FAILED of @opentelemetry/core, without loading it for two numbers. */
 const SUCCESS = 0;
 const FAILED = 1;
-/** TraceFlags.SAMPLED of @opentelemetry/api. */
-const SAMPLED = 1;
-/** Ended spans wait this long, or until this many, before they become lines. */
-const BATCH_MS = 20;
-const BATCH_MAX = 256;
+const STATUS = ['unset', 'ok', 'error'] as const;
 
 /**
- * Writes finished spans as JSON lines, to a file (`file` exporter) or to stderr (`console`;
- * the SDK's own console exporter writes to stdout, which belongs to the protocol or the run).
- * Lines go through a coalescing stream: a busy spell's spans share one appended `write` of
- * whole lines, so `run` and its `mcp-serve` children can share one file without
- * interleaving lines, and what is buffered is written on shutdown and on process exit.
- * An ended span becomes its line later, in a batch with the others that ended within 20 ms,
- * not while the call it traces is on its way back to the agent: the answer does not wait
- * for the span's JSON.
+ * The `file` and `console` exporters: each finished span as one JSON line (docs/observability.md),
+ * to a file or to stderr (the SDK's own console exporter writes to stdout, which belongs to the
+ * protocol or the run). Spans reach it through the SDK's SimpleSpanProcessor as they end, and each
+ * export is one write of whole lines on an O_APPEND descriptor: `run` and its `mcp-serve`
+ * children share one file without interleaving, and a span that ended is on disk even if the
+ * process exits right after.
  */
 export class JsonLinesSpanExporter implements SpanExporter {
   private stopped = false;
   private readonly fd: number;
-  private readonly out: CoalescingFdStream;
-  private pending: Array<() => SpanRecord> = [];
-  private batch?: NodeJS.Timeout;
 
   constructor(
     target: { file: string } | 'stderr',
@@ -40,34 +29,12 @@ export class JsonLinesSpanExporter implements SpanExporter {
       mkdirSync(dirname(target.file), { recursive: true });
       this.fd = openSync(target.file, 'a', 0o600);
     }
-    this.out = drainOnExit(new CoalescingFdStream(this.fd, () => this.writePending()));
-  }
-
-  /** One ended span, straight from {@link JsonLinesSpanProcessor}. */
-  write(span: ReadableSpan): void {
-    this.defer(() => toSpanRecord(span));
-  }
-
-  /** One ended span of awf's own tracer (`JsonLinesTracer`); `record` is called once, later. */
-  defer(record: () => SpanRecord): void {
-    if (this.stopped) return;
-    this.pending.push(record);
-    if (this.pending.length >= BATCH_MAX) this.writePending();
-    else this.batch ??= setTimeout(() => this.writePending(), BATCH_MS).unref();
-  }
-
-  private writePending(): void {
-    clearTimeout(this.batch);
-    this.batch = undefined;
-    const spans = this.pending;
-    this.pending = [];
-    for (const record of spans) this.out.write(this.mask(`${JSON.stringify(record())}\n`));
   }
 
   export(spans: ReadableSpan[], done: (result: { code: number; error?: Error }) => void): void {
     if (this.stopped) return done({ code: FAILED, error: new Error('exporter is shut down') });
     try {
-      for (const span of spans) this.write(span);
+      writeSync(this.fd, this.mask(spans.map((s) => `${JSON.stringify(spanLine(s))}\n`).join('')));
       done({ code: SUCCESS });
     } catch (err) {
       done({ code: FAILED, error: err as Error });
@@ -76,35 +43,41 @@ export class JsonLinesSpanExporter implements SpanExporter {
 
   async shutdown(): Promise<void> {
     if (this.stopped) return;
-    this.out.end(); // writes what is pending first
     this.stopped = true;
     if (this.fd !== 2) closeSync(this.fd);
   }
 
-  async forceFlush(): Promise<void> {
-    this.out.flushSync(); // writes what is pending first
-  }
+  async forceFlush(): Promise<void> {}
 }
 
-/**
- * The `file` and `console` exporters' processor: an ended span is handed to the exporter at
- * once. The SDK's SimpleSpanProcessor does the same through a promise, a context switch and
- * a pending-export set per span, which tracing cannot afford at hundreds of calls a second.
- */
-export class JsonLinesSpanProcessor implements SpanProcessor {
-  constructor(private readonly exporter: JsonLinesSpanExporter) {}
+/** The one layout of a span line: same keys, same order, for every span the provider ends. */
+function spanLine(span: ReadableSpan): Record<string, unknown> {
+  const { traceId, spanId } = span.spanContext();
+  const parent = span.parentSpanContext?.spanId;
+  const message = span.status.message;
+  return {
+    name: span.name,
+    trace_id: traceId,
+    span_id: spanId,
+    ...(parent ? { parent_span_id: parent } : {}),
+    service: span.resource.attributes['service.name'],
+    start: new Date(hrMillis(span.startTime)).toISOString(),
+    duration_ms: Math.round(hrMillis(span.duration) * 1000) / 1000,
+    status: STATUS[span.status.code] ?? 'unset',
+    ...(message ? { status_message: message } : {}),
+    attributes: { ...span.attributes },
+    ...(span.events.length
+      ? {
+          events: span.events.map((e) => ({
+            name: e.name,
+            time: new Date(hrMillis(e.time)).toISOString(),
+            ...(e.attributes ? { attributes: { ...e.attributes } } : {}),
+          })),
+        }
+      : {}),
+  };
+}
 
-  onStart(): void {}
-
-  onEnd(span: ReadableSpan): void {
-    if ((span.spanContext().traceFlags & SAMPLED) !== 0) this.exporter.write(span);
-  }
-
-  forceFlush(): Promise<void> {
-    return this.exporter.forceFlush();
-  }
-
-  shutdown(): Promise<void> {
-    return this.exporter.shutdown();
-  }
+function hrMillis([seconds, nanos]: [number, number]): number {
+  return seconds * 1e3 + nanos / 1e6;
 }

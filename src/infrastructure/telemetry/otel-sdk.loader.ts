@@ -3,10 +3,8 @@ import type { Resource } from '@opentelemetry/resources';
 import type { Sampler, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { TelemetrySettings } from '../../domain/ports/telemetry-control.port';
 import type { Tracer } from '../../domain/ports/tracer.port';
-import type { ParentContext } from '../../domain/model/traceparent';
 import { AWF_VERSION } from '../../version';
-import { JsonLinesSpanExporter, JsonLinesSpanProcessor } from './jsonl-span.exporter';
-import { JsonLinesTracer } from './jsonl.tracer';
+import { JsonLinesSpanExporter } from './jsonl-span.exporter';
 import { OtelTracer } from './otel.tracer';
 import { otlpExporter, otlpTarget } from './otlp-exporters';
 
@@ -22,16 +20,15 @@ type Warn = (fields: object, message: string) => void;
 /**
  * The one place that loads OpenTelemetry's trace SDK, with `require` at call time: a process
  * with tracing off never reads these modules (a test checks `require.cache`). OTLP goes
- * through a batch processor; file and console hand each span to a line buffer as it ends,
- * written within 20 ms and on shutdown or exit, so only a SIGKILL can lose the last few.
- * With file and console, awf's own spans skip the SDK's span objects (ADR 099) and share the
- * exporter with the registered provider, which extensions' spans still go through.
+ * through a batch processor; file and console write each span's line as it ends (the SDK's
+ * SimpleSpanProcessor), so a span that ended is never lost to an exit.
  */
 export function loadTracing(settings: TelemetrySettings, mask: (text: string) => string, warn: Warn): LoadedTracing {
   const api = require('@opentelemetry/api') as typeof OtelApi;
   const { NodeTracerProvider } =
     require('@opentelemetry/sdk-trace-node') as typeof import('@opentelemetry/sdk-trace-node');
-  const serviceName = settings.serviceName ?? 'awf';
+  const { SimpleSpanProcessor } =
+    require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
   const lines =
     settings.exporter === 'otlp'
       ? undefined
@@ -43,17 +40,12 @@ export function loadTracing(settings: TelemetrySettings, mask: (text: string) =>
   const provider = new NodeTracerProvider({
     resource: resourceOf(settings),
     ...(sampler ? { sampler } : {}),
-    spanProcessors: [lines ? new JsonLinesSpanProcessor(lines) : otlpProcessor(settings, warn)],
+    spanProcessors: [lines ? new SimpleSpanProcessor(lines) : otlpProcessor(settings, warn)],
   });
   // Global registration lets extension modules that trace with @opentelemetry/api (or
   // nestjs-otel's @Span) export through the same provider.
   provider.register();
-  // AWF_SPAN_PATH=sdk sends awf's own file/console spans through the SDK's span objects too:
-  // the bench's comparison row of ADR 190 (the same lines, the same file).
-  const tracer =
-    lines && process.env.AWF_SPAN_PATH !== 'sdk'
-      ? new JsonLinesTracer((record) => lines.defer(record), mask, serviceName, sampler && decide(api, sampler))
-      : new OtelTracer(api, provider.getTracer('awf', AWF_VERSION), mask);
+  const tracer = new OtelTracer(api, provider.getTracer('awf', AWF_VERSION), mask);
   return { tracer, shutdown: () => provider.shutdown() };
 }
 
@@ -84,15 +76,4 @@ function samplerOf({ name, ratio = 1 }: NonNullable<TelemetrySettings['sampler']
       ? new sdk.AlwaysOffSampler()
       : new sdk.TraceIdRatioBasedSampler(ratio);
   return name.startsWith('parentbased_') ? new sdk.ParentBasedSampler({ root }) : root;
-}
-
-/** The sampler's decision for a root (no parent) or a remote parent, as JsonLinesTracer asks it. */
-function decide(api: typeof OtelApi, sampler: Sampler): (traceId: string, parent?: ParentContext) => boolean {
-  return (traceId, parent) => {
-    const context = parent
-      ? api.trace.setSpanContext(api.ROOT_CONTEXT, { ...parent, isRemote: true })
-      : api.ROOT_CONTEXT;
-    // SamplingDecision.RECORD_AND_SAMPLED is 2.
-    return sampler.shouldSample(context, traceId, '', api.SpanKind.INTERNAL, {}, []).decision === 2;
-  };
 }

@@ -11,10 +11,9 @@ import { AuditTrailInterceptor } from './audit-trail.interceptor';
 import { AuditTrailWriter } from './audit-trail.writer';
 import { TelemetryService } from './telemetry.service';
 import { ToolCallLogInterceptor } from './tool-call-log.interceptor';
-import { ToolMetricsInterceptor } from './tool-metrics.interceptor';
-import { TracingInterceptor } from './tracing.interceptor';
+import { ToolTelemetryInterceptor } from './tool-telemetry.interceptor';
 
-const interceptors = [ToolMetricsInterceptor, TracingInterceptor, AuditTrailInterceptor, ToolCallLogInterceptor];
+const interceptors = [ToolTelemetryInterceptor, AuditTrailInterceptor, ToolCallLogInterceptor];
 
 @Global()
 @Module({

@@ -12,13 +12,21 @@ import {
   type StepMeasure,
   type ToolCallMeasure,
 } from '../../domain/ports/metrics.port';
-import { NOOP_TRACER } from './noop.tracer';
 import { proxyTelemetryOf, settingsFromProxyConfig } from './proxy-telemetry';
 import { collectorAnswers, otlpTarget } from './otlp-exporters';
 import { DEFAULT_EXPORT_TIMEOUT_MS } from './telemetry-settings';
-import { recordWaiting } from '../logging/after-answer';
 
 type Warn = (fields: object, message: string) => void;
+
+const NOOP_SPAN: TraceSpan = Object.freeze({
+  traceparent: undefined,
+  setAttributes: () => undefined,
+  fail: () => undefined,
+  end: () => undefined,
+});
+
+/** Tracing off: one shared frozen span, no OpenTelemetry code loaded. */
+const NOOP_TRACER: Tracer = Object.freeze({ enabled: false, startSpan: (): TraceSpan => NOOP_SPAN });
 
 /** The most a flush at exit may take: under the 5 s a parent waits before SIGKILL. */
 const MAX_SHUTDOWN_MS = 4000;
@@ -125,7 +133,6 @@ export class TelemetryService implements Tracer, TelemetryControl, OnApplication
   }
 
   async shutdown(): Promise<void> {
-    recordWaiting(); // the last calls' spans and metrics, before their exporters stop
     const stops = this.stops;
     this.stops = [];
     this.active = NOOP_TRACER;

@@ -4,41 +4,30 @@ import type { AppLogger } from '../../domain/ports/app-logger.port';
 import { InterceptsToolCalls } from '../../domain/ports/markers';
 import type { ToolCall, ToolCallInterceptor } from '../../domain/ports/tool-call-interceptor.port';
 import { APP_LOGGER } from '../../domain/ports/tokens';
-import { onProcess } from '../core/process-bound';
-import { afterAnswer } from '../logging/after-answer';
 import { argsShape } from './args-shape';
 import { elapsedMs, INTERCEPTOR_ORDER, outcomeOf } from './tool-call-outcome';
 
 /**
- * One pino line `tool call` per call, written after the answer with the batch of its window
- * (`afterAnswer`; its `time` is the call's): info when it succeeded, warn when the tool failed.
+ * One pino line `tool call` per call: info when it succeeded, warn when the tool failed.
  * Arguments are logged as their shape; `AWF_LOG_TOOL_ARGS=1` logs the values (still
  * passed through the secret masker, like every line). That variable is the running process's,
- * read when made or, in the startup snapshot's container, when the start binds it.
+ * read when the interceptor is made.
  */
 @InterceptsToolCalls()
 @Injectable()
 export class ToolCallLogInterceptor implements ToolCallInterceptor {
   readonly order = INTERCEPTOR_ORDER.log;
-  private logArgs = false;
+  private readonly logArgs = process.env.AWF_LOG_TOOL_ARGS === '1';
 
-  constructor(@Inject(APP_LOGGER) private readonly logger: AppLogger) {
-    onProcess(() => this.readEnvironment());
-  }
-
-  private readEnvironment(): void {
-    this.logArgs = process.env.AWF_LOG_TOOL_ARGS === '1';
-  }
+  constructor(@Inject(APP_LOGGER) private readonly logger: AppLogger) {}
 
   async intercept(call: ToolCall, next: () => Promise<ToolResult>): Promise<ToolResult> {
     const started = performance.now();
     const result = await next();
-    const durationMs = elapsedMs(started);
-    afterAnswer(() => this.write(call, result, durationMs));
+    this.write(call, result, elapsedMs(started));
     return result;
   }
 
-  /** After the answer: the outcome, the shape of the arguments and the line are no work of the call's. */
   private write(call: ToolCall, result: ToolResult, durationMs: number): void {
     const { status, error } = outcomeOf(result, call.args);
     const { scope, callId } = call.ctx;

@@ -24,7 +24,7 @@ export function elapsedMs(started: number): number {
 }
 
 /**
- * Order of the observability interceptors: outermost of all (lower runs first), so a call
- * that a policy interceptor denies is still traced, logged and audited.
+ * Order of the observability interceptors (lower runs first), inside the policy (-500): a call
+ * the policy refuses reaches them as `call.refused` and is still counted, traced, audited, logged.
  */
-export const INTERCEPTOR_ORDER = { metrics: -400, tracing: -300, audit: -200, log: -100 } as const;
+export const INTERCEPTOR_ORDER = { telemetry: -300, audit: -200, log: -100 } as const;

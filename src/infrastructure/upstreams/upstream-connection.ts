@@ -1,108 +1,104 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+// The one file of awf's upstream side that imports the MCP SDK (`@modelcontextprotocol/client`).
+import {
+  Client,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type Tool,
+} from '@modelcontextprotocol/client';
+import { StdioClientTransport, type StdioServerParameters } from '@modelcontextprotocol/client/stdio';
+import type { Readable } from 'node:stream';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import { withStderrTail } from '../../domain/errors/stderr-tail';
 import type { ToolResult } from '../../domain/model/tool-result';
 import type { AppLogger } from '../../domain/ports/app-logger.port';
 import { DEFAULT_UPSTREAM_TIMEOUT_MS, type UpstreamServerSpec } from '../../domain/proxy/upstream-server';
-import { AWF_VERSION } from '../../version';
 import { expandedServer } from '../../domain/proxy/upstream-variables';
-import { UpstreamCallError, type UpstreamCallOptions, UpstreamCalls } from './upstream-calls';
-import { bounded, connectRemote } from './upstream-remote';
-import { upstreamSdk } from './upstream-sdk';
-import { UpstreamStdioTransport } from './upstream-stdio.transport';
+import { AWF_VERSION } from '../../version';
+import { dieWithParent } from '../core/child-orphan.guard';
+import { UpstreamProcess } from './upstream-process';
+import { UpstreamCallError, type UpstreamCallOptions, type UpstreamTool } from './upstream-result';
 
 const START_TIMEOUT_MS = 30_000;
+/** The first POST's answers that mean "no Streamable HTTP here" (MCP's backwards-compatibility rule). */
+const LEGACY_SSE_STATUSES = [400, 404, 405];
+
+/** The SDK's stdio transport, handing awf the process it spawns (it keeps it private; awf needs its exit). */
+class ServerStdioTransport extends StdioClientTransport {
+  readonly process: UpstreamProcess;
+
+  constructor(params: StdioServerParameters, log: AppLogger) {
+    super({ ...params, stderr: 'pipe' });
+    this.process = new UpstreamProcess(this.stderr as Readable | null, log);
+  }
+
+  override async start(): Promise<void> {
+    await super.start();
+    this.process.started(this['_process']);
+  }
+}
 
 /**
- * One connected upstream MCP server, through the SDK's `Client`: stdio (our transport, see
- * upstream-stdio.transport.ts) or remote (Streamable HTTP, then legacy SSE when the server
- * refuses it, as the SDK's own backwards-compatible clients do). Its tools are listed at
- * connect and again whenever it says `tools/list_changed`.
+ * One connected upstream MCP server, through the SDK `Client`'s own request path: stdio (the
+ * SDK transport, launched under the parent-death signal of ADR 081) or remote (Streamable HTTP;
+ * legacy SSE only when the first POST gets 400, 404 or 405). Its tools are listed at connect and
+ * again whenever it says `tools/list_changed`; the session of a remote server is DELETEd on close.
  */
 export class UpstreamConnection {
-  tools: Tool[] = [];
+  tools: UpstreamTool[] = [];
   private readonly listeners = new Set<() => void>();
   private closed = false;
-  private log?: AppLogger;
-  private calls?: UpstreamCalls;
 
   private constructor(
     readonly spec: UpstreamServerSpec,
     private readonly client: Client,
-    private readonly stdio?: UpstreamStdioTransport,
+    private readonly timeout: number,
+    private readonly process?: UpstreamProcess,
   ) {}
-
-  /** Our calls' responses and progress are taken off the transport (ADR 237); the rest goes to the Client. */
-  private tap(): void {
-    const transport = this.client.transport;
-    const inner = transport?.onmessage;
-    if (!transport || !inner) return;
-    const calls = new UpstreamCalls(transport, this.spec.timeout_ms ?? DEFAULT_UPSTREAM_TIMEOUT_MS);
-    this.calls = calls;
-    transport.onmessage = (message, extra) => {
-      if (!calls.take(message)) inner.call(transport, message, extra);
-    };
-    const closed = transport.onclose;
-    transport.onclose = () => {
-      calls.closed();
-      closed?.call(transport);
-    };
-  }
 
   static async open(
     spec: UpstreamServerSpec,
     logger: AppLogger,
     env: NodeJS.ProcessEnv = process.env,
   ): Promise<UpstreamConnection> {
-    const sdk = upstreamSdk();
     const server = expandedServer(spec, env);
+    const timeout = spec.timeout_ms ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
     // A cold start (npx, a container) often takes longer than one call may: never less than START_TIMEOUT_MS.
-    const timeout = Math.max(spec.timeout_ms ?? DEFAULT_UPSTREAM_TIMEOUT_MS, START_TIMEOUT_MS);
+    const startTimeout = Math.max(timeout, START_TIMEOUT_MS);
+    const log = logger.child({ upstream: spec.name });
     let connection: UpstreamConnection | undefined;
     const client = (): Client =>
-      new sdk.Client(
+      new Client(
         { name: 'awf-mcp-proxy', version: AWF_VERSION },
-        {
-          // Not the SDK's own refresh: it reads one page only. We list every page (listAll).
-          listChanged: { tools: { autoRefresh: false, onChanged: () => void connection?.relist(timeout) } },
-        },
+        { listChanged: { tools: { debounceMs: 0, onChanged: (err, tools) => connection?.changed(err, tools, log) } } },
       );
-    const log = logger.child({ upstream: spec.name });
+    let stdio: UpstreamProcess | undefined;
     try {
       if (server.command) {
-        const stdio = new UpstreamStdioTransport(
-          {
-            command: server.command,
-            args: server.args ?? [],
-            env: { ...sdk.getDefaultEnvironment(), ...server.env },
-            cwd: server.cwd,
-          },
-          sdk,
-          log,
-        );
-        connection = new UpstreamConnection(spec, client(), stdio);
-        await bounded(connection.client.connect(stdio, { timeout }), timeout, () => stdio.close());
+        const launch = dieWithParent(server.command, server.args ?? [], env);
+        // The SDK adds its default environment (HOME, PATH…) under the server's own env.
+        const transport = new ServerStdioTransport({ ...launch, env: server.env ?? {}, cwd: server.cwd }, log);
+        stdio = transport.process;
+        connection = new UpstreamConnection(spec, client(), timeout, stdio);
+        await connection.client.connect(transport, { timeout: startTimeout });
       } else {
-        const remote = await connectRemote(sdk, new URL(server.url!), server.headers ?? {}, timeout, client, log);
-        connection = new UpstreamConnection(spec, remote);
+        const remote = await connectRemote(new URL(server.url!), server.headers ?? {}, startTimeout, client, log);
+        connection = new UpstreamConnection(spec, remote, timeout);
       }
-      connection.log = log;
-      connection.tap();
-      connection.tools = await connection.listAll(timeout);
-      log.debug({ tools: connection.tools.length, pid: connection.stdio?.pid }, 'upstream server connected');
+      connection.tools = (await connection.client.listTools(undefined, { timeout: startTimeout })).tools;
+      log.debug({ tools: connection.tools.length, pid: stdio?.pid }, 'upstream server connected');
       return connection;
     } catch (err) {
       await connection?.close();
       if (err instanceof AwfError) throw err;
-      const how = connection?.stdio && !connection.stdio.alive ? ` (it ${connection.stdio.describeExit()})` : '';
+      const how = stdio && !stdio.alive ? ` (it ${stdio.describeExit()})` : '';
+      const reason = isTimeout(err) ? `no answer to initialize within ${startTimeout} ms` : describe(err);
       throw new AwfError(
         ErrorCodes.UPSTREAM_START_FAILED,
-        withStderrTail(
-          `MCP server "${spec.name}" failed to start${how}: ${(err as Error).message}`,
-          connection?.stderrTail() ?? [],
-        ),
+        withStderrTail(`MCP server "${spec.name}" failed to start${how}: ${reason}`, stdio?.stderrTail() ?? []),
         { server: spec.name, ...(spec.command ? { command: spec.command } : { url: spec.url }) },
         spec.command
           ? `Run \`${spec.command} ${(spec.args ?? []).join(' ')}\` by hand to see why.`
@@ -113,7 +109,7 @@ export class UpstreamConnection {
 
   /** A remote server's connection that closed on its own counts as a crash: the next call reconnects. */
   get alive(): boolean {
-    return this.stdio ? this.stdio.alive : !this.closed && this.client.transport !== undefined;
+    return this.process ? this.process.alive : !this.closed && this.client.transport !== undefined;
   }
 
   /** Calls `listener` each time the server changed its tools and `tools` holds the new list; returns the unwatch. */
@@ -122,63 +118,87 @@ export class UpstreamConnection {
     return () => this.listeners.delete(listener);
   }
 
-  /** Rejects with an UpstreamCallError when no result comes (timeout, cancellation, a crash, an error answer). */
-  call(name: string, args: Record<string, unknown>, options: UpstreamCallOptions): Promise<ToolResult> {
-    return this.calls
-      ? this.calls.call(name, args, options)
-      : Promise.reject(new UpstreamCallError('closed', 'not connected'));
+  /** `tools/call` by the Client; rejects with an UpstreamCallError when no result comes. */
+  async call(name: string, args: Record<string, unknown>, options: UpstreamCallOptions): Promise<ToolResult> {
+    try {
+      const result = await this.client.callTool(
+        { name, arguments: args, ...(options.traceparent ? { _meta: { traceparent: options.traceparent } } : {}) },
+        { signal: options.signal, timeout: this.timeout, onprogress: options.onProgress },
+      );
+      return result as ToolResult;
+    } catch (err) {
+      throw new UpstreamCallError(isTimeout(err) && !options.signal.aborted ? 'timeout' : 'failed', describe(err));
+    }
   }
 
   /** Resolves when the server process has ended, or after `ms` (remote servers: at once). */
   exited(ms: number): Promise<void> {
-    return this.stdio ? this.stdio.exited(ms) : Promise.resolve();
+    return this.process ? this.process.exited(ms) : Promise.resolve();
   }
 
   stderrTail(): string[] {
-    return this.stdio?.stderrTail() ?? [];
+    return this.process?.stderrTail() ?? [];
   }
 
   describeExit(): string {
-    return this.stdio?.describeExit() ?? 'closed its connection';
+    return this.process?.describeExit() ?? 'closed its connection';
   }
 
+  /** Ends the session: DELETE for Streamable HTTP; stdin closed, then SIGTERM, then SIGKILL for stdio. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    const transport = this.client.transport;
+    if (transport instanceof StreamableHTTPClientTransport) await transport.terminateSession().catch(() => undefined);
     await this.client.close().catch(() => undefined);
-    await this.stdio?.close();
+    await this.process?.exited(1_000);
   }
 
-  /** The server said tools/list_changed: list again; a listing that fails keeps the tools we had. */
-  private async relist(timeout: number): Promise<void> {
+  /** The Client listed again after tools/list_changed; a listing that failed keeps the tools we had. */
+  private changed(err: Error | null, tools: Tool[] | null, log: AppLogger): void {
     if (this.closed) return;
-    try {
-      this.tools = await this.listAll(timeout);
-    } catch (err) {
-      this.log?.warn({ reason: (err as Error).message }, 'MCP server changed its tools but listing them failed');
+    if (err || !tools) {
+      log.warn({ reason: err?.message }, 'MCP server changed its tools but listing them failed');
       return;
     }
-    this.log?.info({ tools: this.tools.length }, 'MCP server changed its tools');
+    this.tools = tools;
+    log.info({ tools: tools.length }, 'MCP server changed its tools');
     for (const listener of this.listeners) listener();
   }
+}
 
-  /**
-   * Every page, by the Client's plain request: its `listTools` would also compile a validator
-   * for each output schema, for a `callTool` we do not use (ADR 237).
-   */
-  private async listAll(timeout: number): Promise<Tool[]> {
-    const schema = upstreamSdk().ListToolsResultSchema;
-    const tools: Tool[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.client.request(
-        { method: 'tools/list', params: cursor ? { cursor } : undefined },
-        schema,
-        { timeout },
-      );
-      tools.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor);
-    return tools;
+/** Streamable HTTP first; legacy SSE only when the first POST says the endpoint has no Streamable HTTP. */
+async function connectRemote(
+  url: URL,
+  headers: Record<string, string>,
+  timeout: number,
+  client: () => Client,
+  log: AppLogger,
+): Promise<Client> {
+  const requestInit = { headers };
+  const first = client();
+  try {
+    await first.connect(new StreamableHTTPClientTransport(url, { requestInit }), { timeout });
+    return first;
+  } catch (err) {
+    await first.close().catch(() => undefined);
+    if (!(err instanceof SdkHttpError && LEGACY_SSE_STATUSES.includes(err.status))) throw err;
+    log.debug({ reason: describe(err) }, 'no Streamable HTTP; trying the legacy SSE transport');
   }
+  const second = client();
+  await second.connect(new SSEClientTransport(url, { requestInit }), { timeout });
+  return second;
+}
+
+function isTimeout(err: unknown): boolean {
+  return err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout;
+}
+
+/** The error as the agent reads it: an HTTP failure keeps its status and the server's own words. */
+function describe(err: unknown): string {
+  if (err instanceof SdkHttpError) {
+    const text = typeof err.data.text === 'string' && err.data.text.trim() ? err.data.text.trim() : err.message;
+    return `HTTP ${err.status}${err.statusText ? ` ${err.statusText}` : ''}: ${text}`;
+  }
+  return (err as Error).message;
 }

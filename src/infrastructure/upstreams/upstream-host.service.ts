@@ -4,7 +4,7 @@ import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { AppLogger } from '../../domain/ports/app-logger.port';
 import { APP_LOGGER } from '../../domain/ports/tokens';
 import type { UpstreamServerSpec } from '../../domain/proxy/upstream-server';
-import { UpstreamConnection } from './upstream-connection';
+import type { UpstreamConnection } from './upstream-connection';
 
 /** A crashed server is started again on its next call, at most this many times per process (as plugins, ADR 503). */
 export const MAX_UPSTREAM_RESTARTS = 3;
@@ -65,6 +65,9 @@ export class UpstreamHost implements OnModuleDestroy {
         await live.close();
       }
     }
+    // Required here, not at the top: the SDK client costs ~0.1 s to load, which a step without
+    // upstream servers must not pay (bench: "MCP SDK client modules loaded by a step without upstreams").
+    const { UpstreamConnection } = require('./upstream-connection') as typeof import('./upstream-connection');
     const started = UpstreamConnection.open(spec, this.logger);
     started.then(
       (c) => {

@@ -1,6 +1,32 @@
 import type { ToolResult } from '../../domain/model/tool-result';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 
+/** A tool as an upstream server lists it (the fields awf passes on). */
+export interface UpstreamTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: object;
+  outputSchema?: object;
+  annotations?: object;
+}
+
+export interface UpstreamCallOptions {
+  signal: AbortSignal;
+  traceparent?: string;
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
+/** Why a call to an upstream gave no result: the provider words a timeout, and tells a crash from an error. */
+export class UpstreamCallError extends Error {
+  constructor(
+    readonly kind: 'timeout' | 'failed',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /**
  * An upstream's result as it came, with secrets masked wherever text can carry them: text
  * items, structuredContent, embedded text resources. Images and audio are left as they are.

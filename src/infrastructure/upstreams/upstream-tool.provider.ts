@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { withStderrTail } from '../../domain/errors/stderr-tail';
 import type { ToolDefinition, ToolInputSchema } from '../../domain/model/tool-definition';
 import { errorResult, type ToolResult } from '../../domain/model/tool-result';
@@ -14,10 +13,9 @@ import {
   upstreamPrefix,
   type UpstreamServerSpec,
 } from '../../domain/proxy/upstream-server';
-import { UpstreamCallError } from './upstream-calls';
 import type { UpstreamConnection } from './upstream-connection';
 import { UpstreamHost } from './upstream-host.service';
-import { maskedResult } from './upstream-result';
+import { maskedResult, UpstreamCallError, type UpstreamTool } from './upstream-result';
 
 interface Route {
   spec: UpstreamServerSpec;
@@ -106,7 +104,11 @@ export class UpstreamToolProvider implements ToolProvider {
     );
   }
 
-  private mapTools(spec: UpstreamServerSpec, tools: readonly Tool[], routes: Map<string, Route>): ToolDefinition[] {
+  private mapTools(
+    spec: UpstreamServerSpec,
+    tools: readonly UpstreamTool[],
+    routes: Map<string, Route>,
+  ): ToolDefinition[] {
     const exposed = spec.expose?.length
       ? (require('picomatch') as typeof import('picomatch'))(spec.expose)
       : () => true;

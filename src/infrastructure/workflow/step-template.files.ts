@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
-import { awfDirs } from '../../application/workflow/awf-dirs';
+import { awfDirs } from '../../application/workflow/run/awf-dirs';
 import type { StepTemplateLookup, StepTemplateSource } from '../../domain/workflow/step-templates';
 
 /**

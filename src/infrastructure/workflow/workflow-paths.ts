@@ -1,4 +1,5 @@
 import { homedir } from 'node:os';
+import { awfDirs } from '../../application/workflow/run/awf-dirs';
 import { join, resolve } from 'node:path';
 
 export interface WorkflowDir {
@@ -19,6 +20,5 @@ export function workflowDirs(env: NodeJS.ProcessEnv = process.env, cwd: string =
 
 /** Per-run files (the steps' audit events): $AWF_STORAGE, else $XDG_DATA_HOME/awf, under runs/. */
 export function runsDir(env: NodeJS.ProcessEnv = process.env): string {
-  const storage = env.AWF_STORAGE || join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'awf');
-  return resolve(storage, 'runs');
+  return resolve(awfDirs(env).data_dir, 'runs');
 }

@@ -5,16 +5,16 @@
 // global: the process reads the file once). Must never import the MCP SDK, a tools/plugins/agents
 // module, or the CLI.
 import { Module, type OnModuleDestroy } from '@nestjs/common';
-import { AgentStepExecutor } from '../../application/workflow/agent-step.executor';
-import { CallWorkflowStepExecutor } from '../../application/workflow/call-workflow-step.executor';
-import { CalledWorkflows } from '../../application/workflow/called-workflows';
-import { CommandStepExecutor } from '../../application/workflow/command-step.executor';
-import { OperationStepExecutor } from '../../application/workflow/operation-step.executor';
-import { HookRunner } from '../../application/workflow/hook-runner';
-import { ToolProxyService } from '../../application/workflow/tool-proxy.service';
-import { WorkflowRunner } from '../../application/workflow/workflow-runner.service';
+import { AgentStepExecutor } from '../../application/workflow/steps/agent-step.executor';
+import { CallWorkflowStepExecutor } from '../../application/workflow/steps/call-workflow-step.executor';
+import { CalledWorkflows } from '../../application/workflow/steps/called-workflows';
+import { CommandStepExecutor } from '../../application/workflow/steps/command-step.executor';
+import { OperationStepExecutor } from '../../application/workflow/steps/operation-step.executor';
+import { HookRunner } from '../../application/workflow/steps/hook-runner';
+import { ToolProxyService } from '../../application/workflow/steps/tool-proxy.service';
+import { WorkflowRunner } from '../../application/workflow/run/workflow-runner.service';
 import { WorkflowService } from '../../application/workflow/workflow.service';
-import { WorkflowValidator } from '../../application/workflow/workflow-validator.service';
+import { WorkflowValidator } from '../../application/workflow/validation/workflow-validator.service';
 import { RunTelemetry } from '../../application/run-telemetry.service';
 import { PLUGIN_CATALOG, type PluginCatalog } from '../../domain/ports/plugin-catalog.port';
 import { RUN_HISTORY, type RunHistory } from '../../domain/ports/run-history.port';
@@ -38,7 +38,7 @@ import type { ProjectConfig } from '../config/project-config.loader';
 import { PROJECT_CONFIG } from '../config/project-config.module';
 import { ApprovalDesk } from '../policy/approval-desk';
 import { SocketApprovalChannels } from '../policy/approval-channels.service';
-import { proxyLaunchOptions } from './main-script';
+import { selfCommand } from '../core/self-command';
 import { RegistryAgentCatalog } from './registry-agent-catalog.adapter';
 import { ShellCommandExecutor } from './shell-command.executor';
 import { YamlWorkflowRepository } from './yaml-workflow.repository';
@@ -67,7 +67,7 @@ const FILES = new FsWorkflowFiles();
         telemetry?: TelemetryControl,
       ) =>
         new ToolProxyService(tools, {
-          ...proxyLaunchOptions(),
+          launch: (file) => selfCommand(['mcp-serve', `--config=${file}`]),
           dirs: new PrivateTempDirs(),
           projectDir: process.cwd(),
           scopes: new RealToolScopeResolver(),

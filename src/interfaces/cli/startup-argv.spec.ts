@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { applyStartupFlags, directServeConfig, readStartupArgs, serveConfigArg } from './startup-argv';
+import { applyStartupFlags, readStartupArgs, serveConfigArg } from './startup-argv';
 
 const read = (...args: string[]) => readStartupArgs(['node', 'awf', ...args], new Command(), {});
 
@@ -32,14 +32,7 @@ describe('what awf reads of argv before commander parses it', () => {
     expect(env.AWF_LOG_LEVEL).toBe('debug');
   });
 
-  it('takes the direct mcp-serve start only for the exact argv awf run injects', () => {
-    expect(directServeConfig(['node', 'awf', 'mcp-serve', '--config=/c.json'])).toBe('/c.json');
-    expect(directServeConfig(['node', 'awf', 'mcp-serve', '--config', '/c.json'])).toBe('/c.json');
-    expect(directServeConfig(['node', 'awf', 'mcp-serve', '--help'])).toBeUndefined();
-    expect(directServeConfig(['node', 'awf', '-f', 'json', 'mcp-serve', '--config=/c.json'])).toBeUndefined();
-  });
-
-  it('finds the --config of any other mcp-serve start (its project shapes the container)', () => {
+  it('finds the --config of an mcp-serve start in any form (its project shapes the container)', () => {
     expect(serveConfigArg(['node', 'awf', '--verbose', 'mcp-serve', '--config', '/c.json'])).toBe('/c.json');
     expect(serveConfigArg(['node', 'awf', 'mcp-serve', '--config='])).toBeUndefined();
     expect(serveConfigArg(['node', 'awf', 'run', '--config=/c.json'])).toBeUndefined();

@@ -1,16 +1,12 @@
-// The one place that reads argv before commander parses it. The entries (main.ts,
-// cli-snapshot.entry.ts) pass process.argv here and nowhere else; commands read their
-// arguments and options from commander. What is read early, and why:
-// - whether the start is exactly what `awf run` injects for mcp-serve: the startup snapshot
-//   serves it without nest-commander (ADR 094); anything else takes the full CLI;
-// - the --config file of any other mcp-serve start: its project's extensions shape the container;
-// - the command's name: its container holds only that command's modules (ADR 092);
+// The one place that reads argv before commander parses it. The entry (cli-main.ts) passes
+// process.argv here and nowhere else; commands read their arguments and options from commander.
+// What is read early, and why:
+// - the command's name: its container holds only that command's modules (command-table.ts);
+// - the --config file of `mcp-serve`: its project's extensions shape the container;
 // - the global flags the container needs while it is built (--storage, the log level) and
 //   the error output needs when parsing fails (-f json, --no-hints, --no-color).
 // The flags are read by commander itself, from the same declarations the real parse uses
-// (registerGlobalFlags), so there is no second parser; a bad value is reported by the real
-// parse. The caller hands in the program to read with: the startup snapshot's direct start
-// imports this file and must not carry commander.
+// (registerGlobalFlags), so there is no second parser; a bad value is reported by the real parse.
 import { resolve } from 'node:path';
 import type { Command as Commander } from 'commander';
 import { colorEnabled, type GlobalFlags, type OutputFormat, registerGlobalFlags } from './global-flags';
@@ -21,19 +17,6 @@ export interface StartupArgs {
   command?: string;
   /** The global flags given (commander still validates them); `color` resolved for stderr. */
   flags: Partial<GlobalFlags>;
-}
-
-/**
- * The config file when argv is exactly what `awf run` injects (`mcp-serve --config=<file>` or
- * `--config <file>`); undefined for anything else (`--help`, typos), which the full CLI handles.
- */
-export function directServeConfig(argv: readonly string[]): string | undefined {
-  const [command, ...rest] = argv.slice(2);
-  if (command !== 'mcp-serve') return undefined;
-  if (rest.length === 1 && rest[0].startsWith('--config=') && rest[0].length > '--config='.length)
-    return rest[0].slice('--config='.length);
-  if (rest.length === 2 && rest[0] === '--config' && rest[1] !== '' && !rest[1].startsWith('-')) return rest[1];
-  return undefined;
 }
 
 /** The `--config` file of an `mcp-serve` command line in any form nest-commander accepts; undefined if none. */

@@ -7,7 +7,7 @@ import { AppModule } from '../../../src/app.module';
 import type { UpstreamServerSpec } from '../../../src/domain/proxy/upstream-server';
 import type { ProjectConfig } from '../../../src/infrastructure/config/project-config.loader';
 import { reportOutcome } from '../../../src/interfaces/cli/cli-errors';
-import { commandModules } from '../../../src/interfaces/cli/command-modules';
+import { CommandModule, findCommand } from '../../../src/interfaces/cli/command-table';
 
 /**
  * The commands in their real container (the one `awf <command>` builds, from the same
@@ -48,7 +48,12 @@ async function awf(args: string[], project: ProjectConfig = EMPTY_PROJECT): Prom
   let failure: unknown;
   const app: TestingModule = await CommandTestFactory.createTestingCommand(
     {
-      imports: [AppModule.register({ project, commandModules: commandModules(args.find((a) => !a.startsWith('-'))) })],
+      imports: [
+        AppModule.register({
+          project,
+          commandModules: [CommandModule.of(findCommand(args.find((a) => !a.startsWith('-')))!)],
+        }),
+      ],
     },
     {
       errorHandler: (err: Error) => {

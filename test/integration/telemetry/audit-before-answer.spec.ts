@@ -9,7 +9,7 @@ import type { AppLogger } from '../../../src/domain/ports/app-logger.port';
 import type { ToolProvider } from '../../../src/domain/ports/tool-provider.port';
 import type { ToolScope } from '../../../src/domain/ports/tool-scope';
 import { DEFAULT_LIMITS } from '../../../src/domain/proxy/proxy-config';
-import { McpStdioServer } from '../../../src/infrastructure/mcp-edge/mcp-stdio.server';
+import { McpStdioEdge } from '../../../src/infrastructure/mcp-edge/mcp-stdio.edge';
 import { AuditTrailInterceptor } from '../../../src/infrastructure/telemetry/audit-trail.interceptor';
 import { AuditTrailWriter } from '../../../src/infrastructure/telemetry/audit-trail.writer';
 
@@ -39,10 +39,13 @@ describe('the audit line of a call served over MCP', () => {
     ]);
     const stdin = new PassThrough();
     const stdout = new PassThrough();
-    const server = new McpStdioServer(router, { name: 't', version: '0', stdin, stdout });
+    const server = new McpStdioEdge({ stdin, stdout }).open(router);
     const served = server.serve();
     const audited = () => (readFileSync(events, { encoding: 'utf8', flag: 'a+' }).match(/\n/g) ?? []).length;
     // Read the trail the moment the answer's bytes arrive, before anything else can run.
+    const initialize = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } };
+    stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: initialize })}\n`);
+    await new Promise((resolve) => stdout.once('data', resolve));
     const answered = new Promise<number>((resolve) => stdout.once('data', () => resolve(audited())));
     stdin.write(
       `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } })}\n`,

@@ -13,7 +13,6 @@ import type { ToolScope } from '../../../src/domain/ports/tool-scope';
 import { TRACER, type Tracer } from '../../../src/domain/ports/tracer.port';
 import { DEFAULT_LIMITS } from '../../../src/domain/proxy/proxy-config';
 import { CoreModule } from '../../../src/infrastructure/core/core.module';
-import { recordWaiting } from '../../../src/infrastructure/logging/after-answer';
 import { TelemetryModule } from '../../../src/infrastructure/telemetry/telemetry.module';
 import { renderSpanTree } from '../../support/telemetry-span-tree';
 
@@ -106,7 +105,6 @@ describe('the in-process path (openai_compatible): tool calls traced under the s
     const tools = await app.get<ToolRouterFactory>(TOOL_ROUTER_FACTORY).open(scope);
     const calls = Array.from({ length: 40 }, (_, n) => tools.call(n % 10 === 9 ? 'refuse' : 'count', { n }));
     await Promise.all(calls);
-    recordWaiting(); // the "tool call" lines follow the answers in a batch (afterAnswer)
     await tools.close();
     step.end();
     run.end();

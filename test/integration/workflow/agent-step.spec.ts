@@ -121,9 +121,9 @@ states:
       workflow: 'review',
       step: 'review',
     });
-    // Node flags (the startup snapshot, when the build made one) may precede the script.
     expect(request.proxy).toMatchObject({ command: process.execPath });
-    expect(request.proxy!.args.slice(-3)).toEqual([
+    expect(request.proxy!.args).toEqual([
+      '--max-semi-space-size=4',
       expect.stringMatching(/dist\/main\.js$/),
       'mcp-serve',
       `--config=${request.proxy!.configPath}`,

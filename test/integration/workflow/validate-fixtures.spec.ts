@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { AgentsModule } from '../../../src/infrastructure/agents/agents.module';
-import { renderValidation } from '../../../src/interfaces/cli/validation.renderer';
+import { renderValidation } from '../../../src/interfaces/cli/workflows/validation.renderer';
 import { wiredWorkflowService } from '../../support/wired-workflow-service';
 
 const FIXTURES = join(__dirname, '../../fixtures/workflows');

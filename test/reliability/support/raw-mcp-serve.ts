@@ -2,7 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AWF_MAIN } from '../../support/cli';
+import { selfCommand } from '../../../src/infrastructure/core/self-command';
 import { idKey, type JsonRpcResponse } from './frame-generator';
 import type { SeededRandom } from './seeded-random';
 
@@ -37,7 +37,9 @@ export class RawMcpServe {
     writeFileSync(file, JSON.stringify({ version: 1, intercept_builtins: false, plugin_tools: [], ...config }), {
       mode: 0o600,
     });
-    const child = spawn(process.execPath, [AWF_MAIN, 'mcp-serve', `--config=${file}`], {
+    // Started as `awf run` starts it for an agent.
+    const { command, args } = selfCommand(['mcp-serve', `--config=${file}`]);
+    const child = spawn(command, args, {
       cwd: dir,
       env: { ...process.env, AWF_LOG_LEVEL: 'warn', ...env },
       stdio: ['pipe', 'pipe', 'pipe'],

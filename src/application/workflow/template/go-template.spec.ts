@@ -4,7 +4,7 @@
  * Where awf differs on purpose (maps print as JSON, nil prints as nothing) the test says so.
  */
 import { isAwfError } from '../../../domain/errors/awf-error';
-import { renderTemplate, Template } from '../template-engine';
+import { renderTemplate, Template } from './template-engine';
 
 const data = {
   inputs: { s: 'str', zero: '0', empty: '', list: ['a', 'b'], none: [] as string[], map: { b: 2, a: 1 }, nomap: {} },

@@ -6,8 +6,7 @@ import { GrepWorkers } from './grep-workers.pool';
 
 /**
  * The process's search workers (2 to 4, by cores): a machine has only so many cores to run them
- * on, and each costs an isolate. Made on the first search: node:os is not loaded at start-up
- * (nor while the snapshot is built).
+ * on, and each costs an isolate. Made on the first search, not at start-up.
  */
 const pools = new Map<string, GrepWorkers>();
 function workersFor(file: string): GrepWorkers {

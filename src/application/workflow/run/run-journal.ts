@@ -1,0 +1,120 @@
+import { isAwfError } from '../../../domain/errors/awf-error';
+import { ErrorCodes } from '../../../domain/errors/error-codes';
+import type { RunIndex, RunStart, StepRecord } from '../../../domain/ports/run-index.port';
+import type { StepStateData } from '../../../domain/workflow/interpolation.types';
+import type { RunObserver } from '../../../domain/workflow/ports/run-observer.port';
+import type { RunReport, StepReport } from '../../../domain/workflow/run-report.model';
+
+/**
+ * Writes a run into the history as it goes, as a RunObserver next to the CLI's: the step in
+ * flight when it starts, each step's state (and its audit JSONL) when it ends. The first
+ * write (`begin`) may fail the run before any step; a later failure is one warning, since
+ * losing the record must not kill a run that is working.
+ */
+export class RunJournal implements RunObserver {
+  private warned = false;
+
+  /**
+   * Records the run's start and journals it from there. Without SQLite's native build (an install
+   * whose npm skipped better-sqlite3's build script) the run goes on unrecorded, with one warning:
+   * the history is an index of runs, and losing it must not stop a user from running anything.
+   * Any other failure to write it stops the run before its first step.
+   */
+  static begin(
+    index: RunIndex,
+    run: Omit<RunStart, 'started_at'>,
+    seq: number,
+    eventsPath: (step: string) => string | undefined,
+    observer?: RunObserver,
+  ): RunJournal | undefined {
+    try {
+      index.begin({ ...run, started_at: new Date().toISOString() });
+    } catch (err) {
+      if (!isAwfError(err) || err.code !== ErrorCodes.HISTORY_UNAVAILABLE) throw err;
+      observer?.warn?.(`${err.message}; this run is not recorded in the history. ${err.hint ?? ''}`.trim());
+      return undefined;
+    }
+    return new RunJournal(index, run.run_id, seq, eventsPath, observer);
+  }
+
+  constructor(
+    private readonly index: RunIndex,
+    private readonly runId: string,
+    private seq: number,
+    private readonly eventsPath: (step: string) => string | undefined,
+    private readonly inner?: RunObserver,
+  ) {}
+
+  runStarted(runId: string, workflow: string): void {
+    this.inner?.runStarted?.(runId, workflow);
+  }
+
+  stepStarted(step: string, type: string): void {
+    this.safely(() => this.index.stepStarted(this.runId, step));
+    this.inner?.stepStarted(step, type);
+  }
+
+  stepFinished(report: StepReport): void {
+    this.inner?.stepFinished(report);
+  }
+
+  stepRecorded(report: StepReport, state: StepStateData, next: string | undefined): void {
+    const record: StepRecord = {
+      seq: this.seq++,
+      name: report.name,
+      type: report.type,
+      status: report.status,
+      started_at: new Date(Date.now() - report.duration_ms).toISOString(),
+      duration_ms: report.duration_ms,
+      exit_code: report.exit_code,
+      tool_calls: report.tool_calls,
+      state,
+      ...(next ? { next } : {}),
+      ...(report.error ? { error: { code: report.error.code, message: report.error.message } } : {}),
+    };
+    this.safely(() =>
+      this.index.stepFinished(this.runId, record, report.type === 'agent' ? this.eventsPath(report.name) : undefined),
+    );
+    this.inner?.stepRecorded?.(report, state, next);
+  }
+
+  stepRetrying(step: string, attempt: number, delayMs: number): void {
+    this.inner?.stepRetrying?.(step, attempt, delayMs);
+  }
+
+  stepOutput(step: string, stream: 'stdout' | 'stderr', text: string): void {
+    this.inner?.stepOutput?.(step, stream, text);
+  }
+
+  warn(message: string): void {
+    this.inner?.warn?.(message);
+  }
+
+  log(message: string): void {
+    this.inner?.log?.(message);
+  }
+
+  finished(report: RunReport): void {
+    this.safely(() =>
+      this.index.finish(this.runId, {
+        status: report.status,
+        finished_at: new Date().toISOString(),
+        duration_ms: report.duration_ms,
+        ...(report.terminal ? { terminal: report.terminal } : {}),
+        ...(report.error ? { error: { code: report.error.code, message: report.error.message } } : {}),
+      }),
+    );
+  }
+
+  private safely(write: () => void): void {
+    try {
+      write();
+    } catch (err) {
+      if (this.warned) return;
+      this.warned = true;
+      this.inner?.warn?.(
+        `the run history could not be written (${err instanceof Error ? err.message : String(err)}); the run goes on`,
+      );
+    }
+  }
+}

@@ -1,0 +1,104 @@
+import { isAbsolute, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AwfError } from '../../../domain/errors/awf-error';
+import { ErrorCodes } from '../../../domain/errors/error-codes';
+import type { CommandExecutor, CommandResult } from '../../../domain/workflow/ports/command-executor.port';
+import type { RunObserver } from '../../../domain/workflow/ports/run-observer.port';
+import type { CommandStep, RetryConfig } from '../../../domain/workflow/workflow.model';
+import { externalFilePath, readExternalFile, rewriteAwfPaths } from '../validation/external-files';
+import { interpolate, type RunContext } from '../run/run-context';
+import type { StepOutcome } from './step-outcome';
+
+/**
+ * A `type: step`: interpolate, run in the shell with the inputs as environment variables,
+ * retry per `retry:`. Neither a cancel nor a timeout is retried (as in AWF).
+ */
+export class CommandStepExecutor {
+  constructor(private readonly executor: CommandExecutor) {}
+
+  async execute(step: CommandStep, ctx: RunContext, observer?: RunObserver): Promise<StepOutcome> {
+    const sourceDir = ctx.workflow.sourceDir ?? ctx.cwd;
+    const field = step.scriptFile !== undefined ? 'script_file' : 'command';
+    const text = step.scriptFile !== undefined ? loadScript(step, ctx, sourceDir) : step.command;
+    const command = rewriteAwfPaths(interpolate(ctx, text, step.name, field), sourceDir, ctx.awf, ctx.files);
+    const rendered = step.dir ? interpolate(ctx, step.dir, step.name, 'dir') : undefined;
+    const dir = rendered && rewriteAwfPaths(rendered, sourceDir, ctx.awf, ctx.files);
+    const cwd = dir ? (isAbsolute(dir) ? dir : resolve(ctx.cwd, dir)) : ctx.cwd;
+    const script = step.scriptFile !== undefined && command.startsWith('#!');
+    const env = { ...ctx.env, ...ctx.inputs };
+    const retry = step.retry;
+    const onOutput =
+      observer?.stepOutput && ((s: 'stdout' | 'stderr', t: string) => observer.stepOutput?.(step.name, s, t));
+    let attempt = 0;
+    for (;;) {
+      attempt++;
+      const result = await this.executor.run({
+        command,
+        cwd,
+        env,
+        timeoutMs: step.timeoutMs,
+        signal: ctx.signal,
+        ...(script ? { script } : {}),
+        ...(onOutput ? { onOutput } : {}),
+      });
+      const outcome = toOutcome(step, result, attempt);
+      if (outcome.status !== 'failure' || !shouldRetry(retry, result, attempt)) return outcome;
+      const delay = delayFor(retry!, attempt);
+      observer?.stepRetrying?.(step.name, attempt, delay);
+      try {
+        await sleep(delay, undefined, { signal: ctx.signal });
+      } catch {
+        return { ...outcome, status: 'cancelled' };
+      }
+    }
+  }
+}
+
+/** script_file: the path is a template; the file's text is then rendered like a command (AWF). */
+function loadScript(step: CommandStep, ctx: RunContext, sourceDir: string): string {
+  const field = `states.${step.name}.script_file`;
+  const rendered = interpolate(ctx, step.scriptFile!, step.name, 'script_file');
+  const path = ctx.files ? externalFilePath(rendered, sourceDir, ctx.awf, ctx.files, ctx.env) : rendered;
+  return readExternalFile(ctx.files, path, field);
+}
+
+function toOutcome(step: CommandStep, r: CommandResult, attempts: number): StepOutcome {
+  const state = { Output: r.stdout, Stderr: r.stderr, ExitCode: r.exitCode, Status: 'success' as const };
+  if (r.cancelled) return { status: 'cancelled', state: { ...state, Status: 'cancelled' }, attempts, toolCalls: 0 };
+  if (r.timedOut) {
+    const error = new AwfError(
+      ErrorCodes.EXECUTION_STEP_TIMEOUT,
+      `step "${step.name}" timed out after ${step.timeoutMs} ms`,
+      { step: step.name, timeout_ms: step.timeoutMs },
+    );
+    return { status: 'failure', state: { ...state, Status: 'failure' }, error, attempts, toolCalls: 0 };
+  }
+  if (r.exitCode !== 0) {
+    const why = r.stderr.trim().split('\n').slice(-5).join('\n') || `exit code ${r.exitCode}`;
+    const error = new AwfError(
+      ErrorCodes.EXECUTION_STEP_FAILED,
+      `step "${step.name}" failed (exit code ${r.exitCode}): ${why}`,
+      { step: step.name, exit_code: r.exitCode },
+    );
+    return { status: 'failure', state: { ...state, Status: 'failure' }, error, attempts, toolCalls: 0 };
+  }
+  return { status: 'success', state, attempts, toolCalls: 0 };
+}
+
+function shouldRetry(retry: RetryConfig | undefined, r: CommandResult, attempt: number): boolean {
+  if (!retry || attempt >= retry.maxAttempts || r.cancelled || r.timedOut) return false;
+  return retry.retryableExitCodes.length === 0 || retry.retryableExitCodes.includes(r.exitCode);
+}
+
+/** Delay before attempt `attempt + 1`. */
+export function delayFor(retry: RetryConfig, attempt: number, random: () => number = Math.random): number {
+  const base =
+    retry.backoff === 'constant'
+      ? retry.initialDelayMs
+      : retry.backoff === 'linear'
+        ? retry.initialDelayMs * attempt
+        : retry.initialDelayMs * retry.multiplier ** (attempt - 1);
+  const capped = retry.maxDelayMs !== undefined ? Math.min(base, retry.maxDelayMs) : base;
+  const jittered = capped * (1 + retry.jitter * (random() * 2 - 1));
+  return Math.max(0, Math.round(jittered));
+}

@@ -1,0 +1,93 @@
+import { AwfError } from '../../../domain/errors/awf-error';
+import { ErrorCodes } from '../../../domain/errors/error-codes';
+import type { StepStateData } from '../../../domain/workflow/interpolation.types';
+import { type ExecutableStep, findStep, type ParallelStep } from '../../../domain/workflow/workflow.model';
+import { type RunContext, scopedContext } from '../run/run-context';
+import type { StepOutcome } from './step-outcome';
+import type { StepRunner } from './step-runner';
+
+/** The state of a branch that never started because the parallel step was already decided. */
+const NOT_STARTED: StepStateData = { Output: '', Stderr: '', ExitCode: -1, Status: 'cancelled' };
+
+/**
+ * `type: parallel` (AWF's ParallelExecutor): the branches run as ordinary states, at most
+ * `max_concurrent` at a time, each with its own report line and a span under this step's.
+ * all_succeed stops the others at the first failure; any_succeed stops them at the first
+ * success; best_effort runs all and never fails. Stopping goes through the branches' shared
+ * signal, so a losing branch's process group and its agent's `mcp-serve` end as on Ctrl-C.
+ * Branch states stay readable afterwards (`.states.<branch>.Output`); `.states.<this>.Response`
+ * holds each branch's Status, ExitCode and Output.
+ */
+export class ParallelStepExecutor {
+  async execute(step: ParallelStep, ctx: RunContext, runner: StepRunner): Promise<StepOutcome> {
+    const stop = new AbortController();
+    const scope = scopedContext(ctx, {
+      signal: AbortSignal.any([ctx.signal, stop.signal]),
+      parentSpan: ctx.stepSpan ?? ctx.parentSpan,
+    });
+    const results = new Map<string, StepOutcome>();
+    const failures: { name: string; outcome: StepOutcome }[] = [];
+    const queue = [...step.branches];
+    const worker = async (): Promise<void> => {
+      for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
+        if (scope.signal.aborted) continue;
+        const outcome = await runner.runStep(findStep(ctx.workflow, name) as ExecutableStep, scope);
+        results.set(name, outcome);
+        if (outcome.status === 'failure') failures.push({ name, outcome });
+        if (
+          (step.strategy === 'all_succeed' && outcome.status === 'failure') ||
+          (step.strategy === 'any_succeed' && outcome.status === 'success')
+        )
+          stop.abort();
+      }
+    };
+    const width = step.maxConcurrent > 0 ? Math.min(step.maxConcurrent, step.branches.length) : step.branches.length;
+    await Promise.all(Array.from({ length: width }, worker));
+    for (const name of step.branches) if (!results.has(name)) ctx.states[name] = NOT_STARTED;
+    return this.outcome(step, ctx, results, failures);
+  }
+
+  private outcome(
+    step: ParallelStep,
+    ctx: RunContext,
+    results: Map<string, StepOutcome>,
+    failures: { name: string; outcome: StepOutcome }[],
+  ): StepOutcome {
+    const ran = step.branches.filter((b) => results.has(b));
+    const state: StepStateData = {
+      // Each branch's output on its own lines, in the listed order.
+      Output: ran
+        .map((b) => results.get(b)!.state.Output)
+        .filter((o) => o !== '')
+        .map((o) => (o.endsWith('\n') ? o : `${o}\n`))
+        .join(''),
+      Stderr: '',
+      ExitCode: 0,
+      Status: 'success',
+      Response: Object.fromEntries(
+        step.branches.map((b) => {
+          const s = ctx.states[b] ?? NOT_STARTED;
+          return [b, { Status: s.Status, ExitCode: s.ExitCode, Output: s.Output }];
+        }),
+      ),
+    };
+    const toolCalls = [...results.values()].reduce((n, o) => n + o.toolCalls, 0);
+    if (ctx.signal.aborted)
+      return { status: 'cancelled', state: { ...state, Status: 'cancelled', ExitCode: -1 }, attempts: 1, toolCalls };
+    const succeeded = [...results.values()].some((o) => o.status === 'success');
+    const failed =
+      step.strategy === 'all_succeed' ? failures.length > 0 : step.strategy === 'any_succeed' ? !succeeded : false;
+    if (!failed) return { status: 'success', state, attempts: 1, toolCalls };
+    const first = failures[0];
+    const why =
+      step.strategy === 'any_succeed'
+        ? `none of its ${step.branches.length} branches succeeded (first failure: "${first?.name}": ${first?.outcome.error?.message ?? 'failed'})`
+        : `branch "${first.name}" failed: ${first.outcome.error?.message ?? `exit code ${first.outcome.state.ExitCode}`}`;
+    const error = new AwfError(
+      ErrorCodes.EXECUTION_PARALLEL_FAILED,
+      `parallel step "${step.name}" (${step.strategy}): ${why}`,
+      { step: step.name, strategy: step.strategy, failed: failures.map((f) => f.name) },
+    );
+    return { status: 'failure', state: { ...state, Status: 'failure', ExitCode: 1 }, error, attempts: 1, toolCalls };
+  }
+}

@@ -1,0 +1,156 @@
+import { isAwfError } from '../../../domain/errors/awf-error';
+import { ErrorCodes } from '../../../domain/errors/error-codes';
+import type { PluginCatalog } from '../../../domain/ports/plugin-catalog.port';
+import { resolveUpstreamServers, type UpstreamServerSpec } from '../../../domain/proxy/upstream-server';
+import { type ValidationIssue, issue } from '../../../domain/workflow/validation-issue.model';
+import type { AgentCatalog } from '../../../domain/workflow/ports/agent-catalog.port';
+import type { LoadedWorkflow, WorkflowRepository } from '../../../domain/workflow/ports/workflow-repository.port';
+import { checkWorkflow } from '../../../domain/workflow/workflow.rules';
+import type { AgentStep, Workflow } from '../../../domain/workflow/workflow.model';
+import { checkAgentContext } from './agent-context.check';
+import { checkCalls } from './call-graph.check';
+import { checkOperations, checkPluginTools } from './plugin-use.check';
+import { checkExternalFiles, type FileCheckContext } from './external-files.check';
+import { Condition } from '../template/condition-evaluator';
+import { checkTemplates } from '../template/template-references';
+import type { PolicySpec } from '../../../domain/policy/policy.model';
+import { PROJECT_POLICY_ORIGIN, stepPolicyLayers } from '../../../domain/policy/policy-layers';
+import { lintPolicy } from '../../../domain/policy/policy-lint';
+
+/** What `intercept_builtins` serves. */
+const BUILTIN_TOOL_NAMES = ['Bash', 'Edit', 'Glob', 'Grep', 'Read', 'Write'];
+
+/** Providers whose CLIs cannot switch their own tools off, known before their adapters land. */
+const COEXISTENCE_PROVIDERS = new Set(['codex', 'copilot', 'github_copilot', 'opencode']);
+
+/**
+ * Everything `awf validate` checks, and `awf run` before the first step: parse issues, the
+ * domain rules, templates and conditions, agent providers, and ADR 017's cross-checks
+ * against the installed plugins. Returns all issues; warnings never fail.
+ */
+export class WorkflowValidator {
+  constructor(
+    private readonly agents: AgentCatalog,
+    private readonly plugins?: PluginCatalog,
+    private readonly servers: () => Readonly<Record<string, UpstreamServerSpec>> = () => ({}),
+    private readonly workflows?: Pick<WorkflowRepository, 'loadCalled'>,
+    private readonly builtinOperations: readonly string[] = [],
+    /** `policy:` of `.awf/config.yaml`, and whether extension modules may serve tools unknown here. */
+    private readonly project: { policy?: PolicySpec; extensions?: boolean } = {},
+    /** script_file / prompt_file existence and content (absent: not checked). */
+    private readonly files?: FileCheckContext,
+  ) {}
+
+  async validate(loaded: LoadedWorkflow): Promise<ValidationIssue[]> {
+    const wf = loaded.workflow;
+    if (!wf) return loaded.issues;
+    const issues = [...loaded.issues, ...checkWorkflow(wf), ...checkTemplates(wf), ...this.checkConditions(wf)];
+    issues.push(...checkExternalFiles(wf, this.files), ...checkAgentContext(wf, this.files));
+    for (const step of wf.steps) if (step.type === 'agent') issues.push(...this.checkProvider(step));
+    issues.push(
+      ...(await checkPluginTools(wf, this.plugins)),
+      ...(await checkCalls(wf, this.workflows)),
+      ...(await checkOperations(wf, this.plugins, this.builtinOperations)),
+    );
+    issues.push(...(await this.checkPolicies(wf)));
+    issues.push(...this.checkServers(wf));
+    return issues;
+  }
+
+  private checkConditions(wf: Workflow): ValidationIssue[] {
+    const out: ValidationIssue[] = [];
+    const check = (text: string | undefined, at: string): void => {
+      if (text === undefined) return;
+      try {
+        Condition.compile(text);
+      } catch (err) {
+        out.push(issue(ErrorCodes.WORKFLOW_INVALID_CONDITION, at, isAwfError(err) ? err.message : String(err)));
+      }
+    };
+    for (const step of wf.steps) {
+      step.transitions.forEach((t, i) => check(t.when, `states.${step.name}.transitions[${i}].when`));
+      if (step.type === 'while') check(step.condition, `states.${step.name}.while`);
+      if (step.type === 'for_each' || step.type === 'while') check(step.breakWhen, `states.${step.name}.break_when`);
+    }
+    return out;
+  }
+
+  private checkProvider(step: AgentStep): ValidationIssue[] {
+    const out: ValidationIssue[] = [];
+    const templated = step.provider.includes('{{');
+    const provider = templated ? undefined : this.agents.get(step.provider);
+    // A warning, as AWF's own workflows name providers an extension may add later; the run fails
+    // at that step with the same code if it is still unknown then.
+    if (!templated && step.provider && !provider) {
+      out.push(
+        issue(
+          ErrorCodes.WORKFLOW_UNKNOWN_PROVIDER,
+          `states.${step.name}.provider`,
+          `unknown agent provider "${step.provider}" (available: ${this.agents.names().join(', ') || 'none'})`,
+          'warning',
+        ),
+      );
+    }
+    if (provider && !provider.resumes && (step.continueFrom !== undefined || step.mode === 'conversation')) {
+      const field = step.continueFrom !== undefined ? 'conversation.continue_from' : 'mode';
+      out.push(
+        issue(
+          ErrorCodes.AGENT_CANNOT_RESUME,
+          `states.${step.name}.${field}`,
+          `provider "${step.provider}" cannot resume a conversation: each turn runs without the earlier ones (providers that can: claude, codex, gemini, opencode, openai_compatible)`,
+          'warning',
+        ),
+      );
+    }
+    const coexists = provider ? !provider.canInterceptBuiltins : COEXISTENCE_PROVIDERS.has(step.provider.toLowerCase());
+    if (step.mcpProxy?.enable && coexists) {
+      out.push(
+        issue(
+          ErrorCodes.MCP_PROXY_UNSUPPORTED_PROVIDER,
+          `states.${step.name}.mcp_proxy`,
+          `mcp_proxy on provider=${step.provider} runs in coexistence mode; built-in tools are not blocked (each use is recorded as bypassed; policy enforce: strict fails the step)`,
+          'warning',
+        ),
+      );
+    }
+    return out;
+  }
+
+  /** Each proxied step's effective policy against the tools it will serve (docs/policy.md). */
+  private async checkPolicies(wf: Workflow): Promise<ValidationIssue[]> {
+    const steps = wf.steps.filter((s) => s.mcpProxy?.enable && (s.mcpProxy.policy || this.project.policy));
+    if (steps.length === 0) return [];
+    const installed = new Map(
+      (this.plugins ? await this.plugins.list() : []).map((p) => [p.name, p.operations.map((o) => o.name)]),
+    );
+    const out: ValidationIssue[] = [];
+    for (const step of steps) {
+      const proxy = step.mcpProxy!;
+      const layers = stepPolicyLayers(this.project.policy, proxy.policy, step.name);
+      const served = [
+        ...(proxy.interceptBuiltins ? BUILTIN_TOOL_NAMES : []),
+        ...proxy.pluginTools.flatMap((p) =>
+          (p.expose.length ? p.expose : (installed.get(p.plugin) ?? [])).map((op) => `${p.plugin}_${op}`),
+        ),
+      ];
+      const where = (origin: string): string =>
+        origin === PROJECT_POLICY_ORIGIN
+          ? `.awf/config.yaml (for step ${step.name}): policy`
+          : `states.${step.name}.mcp_proxy.policy`;
+      for (const p of lintPolicy(layers, served, !this.project.extensions && !proxy.servers?.length, where))
+        out.push(issue(p.code, p.path, p.message, p.severity));
+    }
+    return out;
+  }
+
+  /** Every step's servers resolve against .awf/config.yaml (unknown name, listed twice). */
+  private checkServers(wf: Workflow): ValidationIssue[] {
+    const steps = wf.steps.filter((s) => s.mcpProxy?.servers?.length);
+    if (steps.length === 0) return [];
+    const out: ValidationIssue[] = [];
+    const named = this.servers();
+    for (const step of steps)
+      resolveUpstreamServers(step.mcpProxy!.servers!, named, `states.${step.name}.mcp_proxy.servers`, out);
+    return out;
+  }
+}

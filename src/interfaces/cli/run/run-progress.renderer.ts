@@ -1,0 +1,116 @@
+import { formatToolCallSummary } from '../../../domain/model/tool-call-summary';
+import type { SecretMasker } from '../../../domain/ports/secret-masker.port';
+import { formatDuration } from '../../../domain/workflow/duration';
+import type { RunObserver } from '../../../domain/workflow/ports/run-observer.port';
+import type { StepReport } from '../../../domain/workflow/run-report.model';
+import type { StepOutputPrinter } from './step-output.printer';
+
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+const MARK: Record<StepReport['status'], string> = { success: '✓', failure: '✗', cancelled: '■' };
+/** Enough of a failed step's stderr tail to see why, without burying the progress. */
+const MAX_DETAIL_LINES = 10;
+
+/**
+ * Progress on stderr: one line per finished step with its status and duration. On a TTY a
+ * spinner shows the running step; elsewhere (CI, pipes) only the finished lines appear.
+ */
+export interface ProgressStyle {
+  /** `-q`: nothing but failures. */
+  quiet?: boolean;
+  /** ANSI colours and the spinner (a TTY that is not TERM=dumb, see colorEnabled). */
+  color?: boolean;
+  /** `-o streaming|buffered`: the steps' output lines. */
+  output?: StepOutputPrinter;
+}
+
+const PAINT: Record<StepReport['status'], string> = { success: '32', failure: '31', cancelled: '33' };
+
+export class RunProgressRenderer implements RunObserver {
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly out: NodeJS.WriteStream,
+    private readonly masker: SecretMasker,
+    private readonly style: ProgressStyle = {},
+  ) {}
+
+  /** AWF prints the id first, so a run that is killed can still be found and resumed. */
+  runStarted(runId: string, workflow: string): void {
+    if (!this.style.quiet) this.line(`Workflow started: ${workflow}\nWorkflow ID: ${runId}`);
+  }
+
+  stepStarted(step: string): void {
+    if (!this.out.isTTY || !this.style.color || this.style.quiet) return;
+    let frame = 0;
+    const started = Date.now();
+    this.stopSpinner();
+    this.timer = setInterval(() => {
+      this.out.write(
+        `\r\x1b[2K${FRAMES[frame++ % FRAMES.length]} ${this.masker.mask(step)} ${formatDuration(Date.now() - started)}`,
+      );
+    }, 100);
+    this.timer.unref();
+  }
+
+  stepOutput(step: string, stream: 'stdout' | 'stderr', text: string): void {
+    if (!this.style.output) return;
+    this.stopSpinner();
+    this.style.output.chunk(step, stream, text);
+  }
+
+  stepFinished(r: StepReport): void {
+    this.stopSpinner();
+    this.style.output?.finished(r);
+    const detail = [
+      r.status === 'failure' && r.exit_code > 0 ? `exit ${r.exit_code}` : '',
+      r.tool_summary
+        ? formatToolCallSummary(r.tool_summary)
+        : r.type === 'agent'
+          ? `${r.tool_calls} tool call${r.tool_calls === 1 ? '' : 's'}`
+          : '',
+      r.attempts ? `${r.attempts} attempts` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
+    if (this.style.quiet && r.status !== 'failure') return;
+    const mark = this.style.color ? `\x1b[${PAINT[r.status]}m${MARK[r.status]}\x1b[0m` : MARK[r.status];
+    this.line(`${mark} ${r.name}  ${r.status}  ${formatDuration(r.duration_ms)}${detail ? `  (${detail})` : ''}`);
+    // Why a step failed matters even when on_failure recovers the run.
+    // The lines after the first are the agent's last stderr lines: often the only clue.
+    if (r.status === 'failure' && r.error) {
+      const [first, ...rest] = this.masker.mask(r.error.message).split('\n');
+      this.line(`    [${r.error.code}] ${first}`);
+      for (const more of rest.slice(0, MAX_DETAIL_LINES)) this.line(`      ${more.trim()}`);
+    }
+  }
+
+  stepRetrying(step: string, attempt: number, delayMs: number): void {
+    this.stopSpinner();
+    if (this.style.quiet) return;
+    this.line(`↻ ${step}  attempt ${attempt} failed, retrying in ${formatDuration(delayMs)}`);
+  }
+
+  warn(message: string): void {
+    this.line(`warning: ${message}`);
+  }
+
+  log(message: string): void {
+    this.stopSpinner();
+    this.line(message);
+  }
+
+  close(): void {
+    this.stopSpinner();
+  }
+
+  private line(text: string): void {
+    this.out.write(`${this.masker.mask(text)}\n`);
+  }
+
+  private stopSpinner(): void {
+    if (!this.timer) return;
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.out.write('\r\x1b[2K');
+  }
+}

@@ -1,0 +1,137 @@
+import { Command, Option } from 'nest-commander';
+import { parseInputFlags } from '../../../application/workflow/run/input-resolver';
+import { parseMockFlags } from '../../../application/workflow/run/mock-states';
+import { AwfError } from '../../../domain/errors/awf-error';
+import { ErrorCodes } from '../../../domain/errors/error-codes';
+import { renderDryRun } from './dry-run.renderer';
+import { globalFlags } from '../global-flags';
+import { InteractiveGate } from './interactive.gate';
+import { RunSessionCommand, type RunSessionOptions, stringEnv } from './run-session.command-base';
+import { renderWorkflowHelp } from './workflow-help.renderer';
+
+interface RunOptions extends RunSessionOptions {
+  dryRun?: boolean;
+  step?: string;
+  mock?: string[];
+  skipPlugins?: boolean;
+  interactive?: boolean;
+  breakpoint?: string[];
+  help?: boolean;
+}
+
+/** `awf run <workflow>`: progress on stderr, the run's output (or its JSON report) on stdout. */
+@Command({
+  name: 'run',
+  arguments: '[workflow]',
+  description: 'Run a workflow, given by name or by path to its .yaml file',
+})
+export class RunCommand extends RunSessionCommand {
+  async run([target]: string[], options: RunOptions): Promise<void> {
+    const flags = globalFlags(this.command);
+    if (options.help) {
+      const workflow = target ? await this.workflows.describe(target) : undefined;
+      // Our -h replaces commander's, which would otherwise be listed twice.
+      this.command.helpOption(false);
+      process.stdout.write(renderWorkflowHelp(workflow, this.command.helpInformation(), flags.format));
+      return;
+    }
+    if (!target)
+      throw usage('awf run needs a workflow', 'Give a name (`awf list` shows them) or a path to a .yaml file.');
+    checkCombination(options);
+    // Inherited by every step's mcp-serve, so no process of this run looks for plugins.
+    if (options.skipPlugins) process.env.AWF_SKIP_PLUGINS = '1';
+    if (options.dryRun) {
+      const plan = await this.workflows.dryRun({
+        target,
+        inputs: parseInputFlags(options.input ?? []),
+        projectInputs: this.project.inputs,
+        env: stringEnv(process.env),
+        cwd: process.cwd(),
+      });
+      process.stdout.write(renderDryRun(plan, flags.format, (s) => this.masker.mask(s)));
+      return;
+    }
+    if (options.step) {
+      const step = options.step;
+      const mocks = parseMockFlags(options.mock ?? []);
+      if (!flags.quiet && flags.format !== 'json')
+        process.stderr.write(`Running single step: ${step} from workflow: ${target}\n`);
+      await this.session(options, (base) => this.workflows.runStep({ ...base, target, step, mocks }));
+      return;
+    }
+    const breakpoints = (options.breakpoint ?? [])
+      .flatMap((b) => b.split(','))
+      .map((b) => b.trim())
+      .filter(Boolean);
+    const interactive = options.interactive || breakpoints.length > 0;
+    if (interactive && !process.stdin.isTTY) {
+      throw new AwfError(
+        ErrorCodes.CLI_INVALID_ARGS,
+        '--interactive and --breakpoint need a terminal on stdin',
+        {},
+        'Run it from a terminal; in scripts use --dry-run to see the plan, or -s <step> to run one step.',
+      );
+    }
+    await this.session(options, (base) =>
+      this.workflows.run({
+        ...base,
+        target,
+        gate: interactive
+          ? new InteractiveGate(base.turns, this.masker, breakpoints.length ? new Set(breakpoints) : undefined)
+          : undefined,
+      }),
+    );
+  }
+
+  @Option({ flags: '--dry-run', description: 'print the plan with its commands interpolated; run nothing' })
+  parseDryRun(): boolean {
+    return true;
+  }
+
+  @Option({ flags: '-s, --step <name>', description: 'run only this step (with -m for the states it reads)' })
+  parseStep(value: string): string {
+    return value;
+  }
+
+  @Option({
+    flags: '-m, --mock <states.x.Output=value>',
+    description: 'a state for -s, as if step x had run (repeatable)',
+  })
+  parseMock(value: string, previous: string[] = []): string[] {
+    return [...previous, value];
+  }
+
+  @Option({ flags: '--skip-plugins', description: 'do not look for plugins (a workflow that needs one is refused)' })
+  parseSkipPlugins(): boolean {
+    return true;
+  }
+
+  @Option({
+    flags: '--interactive',
+    description: 'pause before each step: continue, skip, abort, inspect, edit, retry',
+  })
+  parseInteractive(): boolean {
+    return true;
+  }
+
+  @Option({ flags: '-b, --breakpoint <steps>', description: 'pause only at these steps (comma-separated, repeatable)' })
+  parseBreakpoint(value: string, previous: string[] = []): string[] {
+    return [...previous, value];
+  }
+
+  @Option({ flags: '-h, --help', description: "this help; with a workflow, that workflow's inputs too" })
+  parseHelp(): boolean {
+    return true;
+  }
+}
+
+function checkCombination(o: RunOptions): void {
+  const modes = [o.dryRun && '--dry-run', o.step && '--step', (o.interactive || o.breakpoint) && '--interactive'];
+  const given = modes.filter(Boolean);
+  if (given.length > 1) throw usage(`${given.join(' and ')} cannot be combined`, 'Pick one of them.');
+  if (o.mock?.length && !o.step) throw usage('--mock needs --step', 'Use -s <step> -m states.x.Output=value.');
+}
+
+function usage(message: string, hint: string): AwfError {
+  return new AwfError(ErrorCodes.CLI_INVALID_ARGS, message, {}, hint);
+}

@@ -1,0 +1,58 @@
+import { Inject } from '@nestjs/common';
+import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
+import { AwfError } from '../../../domain/errors/awf-error';
+import { ErrorCodes } from '../../../domain/errors/error-codes';
+import { RUN_INDEX, type RunIndex, type RunQuery } from '../../../domain/ports/run-index.port';
+import { globalFlags } from '../global-flags';
+import { renderRunList } from './runs.renderer';
+import { instantOf, positiveInt } from './time-filter';
+
+const STATUSES = ['running', 'interrupted', 'success', 'failure', 'cancelled'];
+
+/** The filters of `awf history` and `awf runs list`. */
+abstract class RunQueryCommand extends CommandRunner {
+  constructor(@Inject(RUN_INDEX) protected readonly index: RunIndex) {
+    super();
+  }
+
+  async run(_args: string[], options: RunQuery): Promise<void> {
+    process.stdout.write(renderRunList(this.index.list(options), globalFlags(this.command).format));
+  }
+
+  @Option({ flags: '-w, --workflow <name>', description: 'only runs of this workflow' })
+  parseWorkflow(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--status <status>', description: `only runs with this status: ${STATUSES.join(', ')}` })
+  parseStatus(value: string): string {
+    if (STATUSES.includes(value)) return value;
+    throw new AwfError(
+      ErrorCodes.CLI_INVALID_ARGS,
+      `--status "${value}" is not a run status`,
+      { status: value },
+      `Use one of: ${STATUSES.join(', ')}.`,
+    );
+  }
+
+  @Option({ flags: '--since <age|date>', description: 'only runs started since then: 30m, 24h, 7d, or a date' })
+  parseSince(value: string): string {
+    return instantOf(value, '--since');
+  }
+
+  @Option({ flags: '-n, --limit <n>', description: 'at most n runs, newest first (default 20)' })
+  parseLimit(value: string): number {
+    return positiveInt(value, '--limit');
+  }
+}
+
+/** `awf history`: past runs, newest first, from history.db. */
+@Command({
+  name: 'history',
+  description: 'List past runs, newest first (filters: --workflow, --status, --since, --limit)',
+})
+export class HistoryCommand extends RunQueryCommand {}
+
+/** `awf runs list`: the same list as `awf history`. */
+@SubCommand({ name: 'list', aliases: ['ls'], description: 'List past runs, newest first (same as awf history)' })
+export class RunsListCommand extends RunQueryCommand {}

@@ -1,0 +1,116 @@
+import { readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Command, CommandRunner, Option } from 'nest-commander';
+import { type ValidationReport, WorkflowService } from '../../../application/workflow/workflow.service';
+import { AwfError } from '../../../domain/errors/awf-error';
+import { categoryOf, ErrorCodes } from '../../../domain/errors/error-codes';
+import { markReportedOnStdout } from '../cli-errors';
+import { globalFlags } from '../global-flags';
+import { renderBatch, renderValidation } from './validation.renderer';
+
+interface ValidateOptions {
+  strict?: boolean;
+  dir?: string;
+}
+
+/**
+ * `awf validate <workflow> | --dir <path>`: every problem at once; exit 2 if a file is broken,
+ * 1 for USER problems only.
+ */
+@Command({
+  name: 'validate',
+  arguments: '[workflow]',
+  description: 'Check a workflow (or every *.yaml of --dir) without running it, reporting every problem at once',
+})
+export class ValidateCommand extends CommandRunner {
+  constructor(private readonly workflows: WorkflowService) {
+    super();
+  }
+
+  async run([target]: string[], options: ValidateOptions): Promise<void> {
+    const format = globalFlags(this.command).format;
+    if (!target && !options.dir) {
+      throw new AwfError(
+        ErrorCodes.CLI_INVALID_ARGS,
+        'provide a workflow name, or --dir',
+        {},
+        'For example: awf validate my-workflow, awf validate wf.yaml, awf validate --dir .awf/workflows',
+      );
+    }
+    if (options.dir) return this.batch(resolve(options.dir), options.strict === true, format);
+    const report = await this.workflows.validate(target, { strict: options.strict === true });
+    const { stdout, stderr } = renderValidation(report, format);
+    process.stdout.write(stdout);
+    process.stderr.write(stderr);
+    if (report.valid) return;
+    const n = report.errors.length;
+    const error = new AwfError(leadCode(report), `${report.file}: ${n} error${n > 1 ? 's' : ''}`, {
+      file: report.file,
+      errors: report.errors,
+    });
+    throw format === 'text' ? error : markReportedOnStdout(error);
+  }
+
+  /** AWF's batch mode: every `*.yaml` directly in the dir, not recursively. */
+  private async batch(dir: string, strict: boolean, format: ReturnType<typeof globalFlags>['format']): Promise<void> {
+    let files: string[];
+    try {
+      files = readdirSync(dir)
+        .filter((f) => f.endsWith('.yaml'))
+        .sort();
+    } catch (err) {
+      throw new AwfError(
+        ErrorCodes.INPUT_MISSING_FILE,
+        `cannot read --dir ${dir}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+        { dir },
+      );
+    }
+    if (files.length === 0) {
+      // "All 0 workflow(s) valid" would pass a CI check that points at the wrong directory.
+      throw new AwfError(
+        ErrorCodes.INPUT_MISSING_FILE,
+        `no *.yaml file directly in --dir ${dir}`,
+        { dir },
+        'Point --dir at the directory that holds the workflows (it is not searched recursively).',
+      );
+    }
+    const reports: ValidationReport[] = [];
+    for (const file of files) {
+      try {
+        reports.push(await this.workflows.validate(join(dir, file), { strict }));
+      } catch (err) {
+        if (!(err instanceof AwfError)) throw err;
+        reports.push({
+          workflow: file.replace(/\.yaml$/, ''),
+          file: join(dir, file),
+          valid: false,
+          errors: [{ code: err.code, path: '', message: err.message, severity: 'error' }],
+          warnings: [],
+        });
+      }
+    }
+    process.stdout.write(renderBatch(reports, format));
+    const failed = reports.filter((r) => !r.valid);
+    if (failed.length === 0) return;
+    const error = new AwfError(
+      leadCode(failed[0]),
+      `${failed.length} of ${reports.length} workflow(s) failed validation`,
+      { dir, failed: failed.map((r) => r.file) },
+    );
+    throw format === 'text' ? error : markReportedOnStdout(error);
+  }
+
+  @Option({ flags: '--strict', description: 'treat warnings (unknown keys, unknown providers) as errors' })
+  parseStrict(): boolean {
+    return true;
+  }
+
+  @Option({ flags: '--dir <path>', description: 'validate every *.yaml directly in this directory' })
+  parseDir(value: string): string {
+    return value;
+  }
+}
+
+function leadCode(report: ValidationReport): AwfError['code'] {
+  return (report.errors.find((e) => categoryOf(e.code) === 'WORKFLOW') ?? report.errors[0]).code as AwfError['code'];
+}

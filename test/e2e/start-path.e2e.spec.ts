@@ -1,0 +1,81 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import 'reflect-metadata';
+import { CommandMeta, SubCommandMeta } from 'nest-commander/src/constants';
+import { allCommandClasses, COMMANDS } from '../../src/interfaces/cli/command-table';
+import { runAwf, scratchDir } from '../support/cli';
+
+/**
+ * One start path, lazy by command (ADR 240): what each way of starting awf loads, read from the
+ * plain tsc output (AWF_NO_BUNDLE=1), where every module is a file of its own. A preload writes
+ * the files the process loaded when it exits.
+ */
+function loadedBy(args: string[]): { status: number | null; files: string[]; stdout: string } {
+  const p = scratchDir();
+  const out = join(p.dir, 'loaded.txt');
+  const preload = join(p.dir, 'loaded.js');
+  writeFileSync(
+    preload,
+    `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(out)}, Object.keys(require.cache).join('\\n')));`,
+  );
+  try {
+    const r = runAwf(args, { env: { AWF_NO_BUNDLE: '1', NODE_OPTIONS: `--require ${preload}` } });
+    return { status: r.status, stdout: r.stdout, files: readFileSync(out, 'utf8').split('\n') };
+  } finally {
+    p.cleanup();
+  }
+}
+
+const nest = (files: string[]) => files.some((f) => f.includes('/node_modules/@nestjs/core/'));
+
+describe('how awf starts', () => {
+  it('awf --version loads neither Nest nor the CLI', () => {
+    const r = loadedBy(['--version']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^awf version \d+\.\d+\.\d+\ncommit: .+\nbuilt: .+\n$/);
+    expect(nest(r.files)).toBe(false);
+    expect(r.files.filter((f) => f.includes('/dist/'))).toHaveLength(2); // main.js and version.js
+  });
+
+  it.each([[['--help']], [['help', 'run']], [['completion', 'bash']], [['rn']]])(
+    'awf %j builds no container (no container module is made)',
+    (args) => {
+      const r = loadedBy(args);
+      expect(r.files.some((f) => f.endsWith('/infrastructure/core/core.module.js'))).toBe(false);
+      expect(r.status).toBe(args[0] === 'rn' ? 1 : 0);
+    },
+  );
+
+  it('awf list loads no agent, plugin, proxy, upstream or telemetry code', () => {
+    const r = loadedBy(['list']);
+    expect(r.status).toBe(0);
+    const modules = ['agents/agents', 'plugins/plugins', 'mcp-edge/proxy', 'upstreams/upstreams', 'tools/tools'];
+    for (const name of modules)
+      expect([name, r.files.some((f) => f.endsWith(`/dist/infrastructure/${name}.module.js`))]).toEqual([name, false]);
+    expect(r.files.some((f) => f.includes('/node_modules/@opentelemetry/sdk-trace'))).toBe(false);
+    expect(r.files.some((f) => f.includes('/node_modules/@modelcontextprotocol/'))).toBe(false);
+  });
+});
+
+describe('the command table (the CLI composition root)', () => {
+  it('lists every command under the names its @Command declares, and nothing else', () => {
+    const declared = allCommandClasses()
+      .map((c) => Reflect.getMetadata(CommandMeta, c) as { name: string; aliases?: string[] } | undefined)
+      .filter((m): m is { name: string; aliases?: string[] } => m !== undefined && m.name !== 'completion')
+      .map((m) => [m.name, ...(m.aliases ?? [])].join(' '))
+      .sort();
+    expect(COMMANDS.map((c) => c.names.join(' ')).sort()).toEqual(declared);
+  });
+
+  it('gives each command its sub-commands', () => {
+    for (const entry of COMMANDS) {
+      const classes = entry.commands();
+      const meta = classes.map((c) => Reflect.getMetadata(CommandMeta, c) as { subCommands?: unknown[] } | undefined);
+      const wanted = meta.flatMap((m) => m?.subCommands ?? []);
+      for (const sub of wanted) expect(classes).toContain(sub);
+      expect(classes.every((c) => Reflect.getMetadata(SubCommandMeta, c) === undefined || wanted.includes(c))).toBe(
+        true,
+      );
+    }
+  });
+});
