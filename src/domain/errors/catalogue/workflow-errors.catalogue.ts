@@ -59,7 +59,7 @@ export const WORKFLOW_ERRORS: Record<CodesOf<'WORKFLOW'>, CatalogueText> = {
     C.EXECUTION_CALL_DEPTH,
   ),
   [C.WORKFLOW_UNKNOWN_OPERATION]: entry(
-    "`awf validate` found an `operation` step naming an operation that no plugin provides and that is not built in (like `http.request`). A warning, since AWF's validate accepts it (the plugin may be installed before the run); the step fails with USER.PLUGIN.NOT_FOUND if it is still unknown then. An error with `--strict`.",
+    "`awf validate` found an `operation` step naming an operation that no plugin provides and that is not built in (like `http.request`). A warning, since AWF's validate accepts it (the plugin may be installed before the run); the run stops at that step if it is still unknown then (USER.MCP_PROXY.UNKNOWN_PLUGIN, or USER.PLUGIN.NOT_FOUND for an operation the plugin does not have). An error with `--strict`.",
     'Install or enable the plugin, or fix the name; `awf plugin list` shows the operations.',
   ),
   [C.STEP_TEMPLATE_NOT_FOUND]: entry(
