@@ -128,7 +128,8 @@ describe('awf error', () => {
         '  hint: Did you mean USER.INPUT.VALIDATION_FAILED? Run `awf error` for every code, or `awf error USER` for one category.\n',
     );
     const json = awf(['error', 'NOPE', '-f', 'json']);
-    expect(JSON.parse(json.stdout)).toMatchObject({
+    expect(json.stdout).toBe('');
+    expect(JSON.parse(json.stderr)).toMatchObject({
       status: 'error',
       exit_code: 1,
       error: { code: 'USER.ERROR.UNKNOWN_CODE' },

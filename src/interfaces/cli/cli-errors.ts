@@ -50,18 +50,6 @@ export function normalizeError(err: unknown): AwfError | { silentExit: number } 
   );
 }
 
-/** Errors a command raises after it already printed its result on stdout (a run's report). */
-const reportedOnStdout = new WeakSet<AwfError>();
-
-export function markReportedOnStdout(err: AwfError): AwfError {
-  reportedOnStdout.add(err);
-  return err;
-}
-
-export function wasReportedOnStdout(err: AwfError): boolean {
-  return reportedOnStdout.has(err);
-}
-
 export interface ErrorStyle {
   hints?: boolean;
   color?: boolean;
@@ -100,8 +88,8 @@ export interface ReportOptions extends ErrorStyle {
 /**
  * The one outcome → exit code mapping of every entry point (the CLI, and mcp-serve as the
  * startup snapshot starts it): writes what the user sees of a failure, returns the exit code.
- * With `-f json`, an error before any result is the one JSON object on stdout; after one, it
- * goes to stderr.
+ * A failure goes to stderr in every format (with `-f json`, as one JSON object), so stdout holds
+ * only a command's result, as in AWF.
  */
 export function reportOutcome(outcome: CommandOutcome, options: ReportOptions = {}): number {
   // A command a signal ended exits as shells report it: 128 + the signal's number (SIGINT 130).
@@ -110,8 +98,7 @@ export function reportOutcome(outcome: CommandOutcome, options: ReportOptions = 
   const normalized = normalizeError(outcome.failure);
   if ('silentExit' in normalized) return normalized.silentExit;
   const json = options.format === 'json';
-  const out = json && !wasReportedOnStdout(normalized) ? process.stdout : process.stderr;
-  out.write(
+  process.stderr.write(
     renderError(normalized, json ? 'json' : 'text', options.mask, {
       hints: options.hints !== false,
       color: options.color === true && !json,

@@ -19,7 +19,6 @@ import type { InputDef } from '../../../domain/workflow/workflow.model';
 import { askForInput } from './input-prompt';
 import { StdinTurns } from './stdin-turns.reader';
 import { type OutputMode, StepOutputPrinter } from './step-output.printer';
-import { markReportedOnStdout } from '../cli-errors';
 import { colorEnabled, globalFlags } from '../global-flags';
 import { RunProgressRenderer } from './run-progress.renderer';
 import { renderRunReport } from './run-report.renderer';
@@ -118,13 +117,12 @@ export abstract class RunSessionCommand extends CommandRunner {
       if (!shown || flags.format === 'json')
         process.stdout.write(renderRunReport(report, flags.format, mask, flags.hints));
       if (report.status === 'failure' && report.error) {
-        const error = new AwfError(
+        throw new AwfError(
           report.error.code as AwfError['code'],
           report.error.message,
           { run_id: report.run_id, terminal: report.terminal },
           report.error.hint,
         );
-        throw flags.format === 'json' ? markReportedOnStdout(error) : error;
       }
     } finally {
       turns.close();

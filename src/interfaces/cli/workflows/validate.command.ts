@@ -4,7 +4,6 @@ import { Command, CommandRunner, Option } from 'nest-commander';
 import { type ValidationReport, WorkflowService } from '../../../application/workflow/workflow.service';
 import { AwfError } from '../../../domain/errors/awf-error';
 import { categoryOf, ErrorCodes } from '../../../domain/errors/error-codes';
-import { markReportedOnStdout } from '../cli-errors';
 import { globalFlags } from '../global-flags';
 import { renderBatch, renderValidation } from './validation.renderer';
 
@@ -44,11 +43,10 @@ export class ValidateCommand extends CommandRunner {
     process.stderr.write(stderr);
     if (report.valid) return;
     const n = report.errors.length;
-    const error = new AwfError(leadCode(report), `${report.file}: ${n} error${n > 1 ? 's' : ''}`, {
+    throw new AwfError(leadCode(report), `${report.file}: ${n} error${n > 1 ? 's' : ''}`, {
       file: report.file,
       errors: report.errors,
     });
-    throw format === 'text' ? error : markReportedOnStdout(error);
   }
 
   /** AWF's batch mode: every `*.yaml` directly in the dir, not recursively. */
@@ -92,12 +90,10 @@ export class ValidateCommand extends CommandRunner {
     process.stdout.write(renderBatch(reports, format));
     const failed = reports.filter((r) => !r.valid);
     if (failed.length === 0) return;
-    const error = new AwfError(
-      leadCode(failed[0]),
-      `${failed.length} of ${reports.length} workflow(s) failed validation`,
-      { dir, failed: failed.map((r) => r.file) },
-    );
-    throw format === 'text' ? error : markReportedOnStdout(error);
+    throw new AwfError(leadCode(failed[0]), `${failed.length} of ${reports.length} workflow(s) failed validation`, {
+      dir,
+      failed: failed.map((r) => r.file),
+    });
   }
 
   @Option({ flags: '--strict', description: 'treat warnings (unknown keys, unknown providers) as errors' })
