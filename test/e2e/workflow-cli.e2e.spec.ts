@@ -23,7 +23,7 @@ describe('awf validate (the fixture list is covered in test/integration/workflow
     expect(r.status).toBe(1);
   });
 
-  it('reports every structural problem of a broken file at once and exits 2; a bad prompt only warns', () => {
+  it('reports every structural problem of a broken file at once and exits 1 (it does not load, as AWF); a bad prompt only warns', () => {
     const r = validate('broken-structure');
     for (const line of [
       '[WORKFLOW.PARSE.INVALID_FIELD] inputs.target.type: unknown type "strin"',
@@ -43,8 +43,9 @@ describe('awf validate (the fixture list is covered in test/integration/workflow
     expect(r.stderr).toContain(`a state has no field "output"; use "Output"`);
     // AWF's validate does not check prompts: a warning, and the step fails when it renders it.
     expect(r.stderr).toContain('warning: [WORKFLOW.TEMPLATE.SYNTAX] states.talk.prompt:');
-    expect(r.stderr).toContain('12 errors');
-    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('[USER.WORKFLOW.INVALID] ');
+    expect(r.stderr).toContain('does not load (12 errors)');
+    expect(r.status).toBe(1);
   });
 
   it('prints one JSON verdict with -f json; a missing workflow is USER.WORKFLOW.NOT_FOUND (exit 1)', () => {

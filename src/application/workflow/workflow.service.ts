@@ -19,9 +19,9 @@ import { type InputSources, RunInputs } from './run/run-inputs';
 import { RunJournal } from './run/run-journal';
 import type { RunOptions, WorkflowRunner } from './run/workflow-runner.service';
 import { type ValidationReport, validationError, validationReport } from './validation/validation-report';
-import type { WorkflowValidator } from './validation/workflow-validator.service';
+import { loadIssues, type WorkflowValidator } from './validation/workflow-validator.service';
 
-export { type ValidationReport, validationError } from './validation/validation-report';
+export { type ValidationReport, validationError, validateVerdict } from './validation/validation-report';
 
 export interface ResumeRequest extends Omit<RunRequest, 'target'> {
   /** A run id or a unique prefix of one. */
@@ -64,10 +64,11 @@ export class WorkflowService {
   async validate(target: string, options: { strict?: boolean } = {}): Promise<ValidationReport> {
     const loaded = await this.repository.load(target);
     const issues = await this.validator.validate(loaded);
-    return validationReport(
+    const report = validationReport(
       loaded,
       options.strict ? issues.map((i) => ({ ...i, severity: 'error' as const })) : issues,
     );
+    return { ...report, loads: !loadIssues(loaded).some((i) => i.severity === 'error') };
   }
 
   /** Validates as `awf validate` does, then runs; invalid workflows never start a step. */

@@ -54,6 +54,12 @@ export const USER_ERRORS: Record<GeneralUserCode, CatalogueText> = {
     'No workflow has that name or path.',
     'Check the name with `awf list`: names are looked up in $AWF_WORKFLOWS_PATH, ./.awf/workflows and ~/.config/awf/workflows; a path is taken from the current directory.',
   ),
+  [C.WORKFLOW_DOES_NOT_LOAD]: entry(
+    "`awf validate`'s verdict on a workflow file that does not load: its YAML, a required field, a state it names or a `when` is wrong (each problem is listed with its own code). AWF's validate exits 1 for these too; `awf run` refuses the same file with the first problem's own code (exit 2).",
+    'Fix the problems listed above it, first to last; later ones often follow from the first.',
+    C.WORKFLOW_YAML_SYNTAX,
+    C.WORKFLOW_MISSING_STATE,
+  ),
   [C.RUN_NOT_FOUND]: entry(
     'No run in the history has that id or id prefix.',
     'List the runs with `awf history`; each storage dir (--storage, AWF_STORAGE) has its own history.',

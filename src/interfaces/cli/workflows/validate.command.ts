@@ -1,9 +1,13 @@
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command, CommandRunner, Option } from 'nest-commander';
-import { type ValidationReport, WorkflowService } from '../../../application/workflow/workflow.service';
+import {
+  type ValidationReport,
+  validateVerdict,
+  WorkflowService,
+} from '../../../application/workflow/workflow.service';
 import { AwfError } from '../../../domain/errors/awf-error';
-import { categoryOf, ErrorCodes } from '../../../domain/errors/error-codes';
+import { ErrorCodes } from '../../../domain/errors/error-codes';
 import { globalFlags } from '../global-flags';
 import { renderBatch, renderValidation } from './validation.renderer';
 
@@ -13,8 +17,8 @@ interface ValidateOptions {
 }
 
 /**
- * `awf validate <workflow> | --dir <path>`: every problem at once; exit 2 if a file is broken,
- * 1 for USER problems only.
+ * `awf validate <workflow> | --dir <path>`: every problem at once; exit 1 if a file does not load
+ * (as AWF's validate), else 2 for a WORKFLOW problem and 1 for USER problems only.
  */
 @Command({
   name: 'validate',
@@ -41,12 +45,7 @@ export class ValidateCommand extends CommandRunner {
     const { stdout, stderr } = renderValidation(report, format);
     process.stdout.write(stdout);
     process.stderr.write(stderr);
-    if (report.valid) return;
-    const n = report.errors.length;
-    throw new AwfError(leadCode(report), `${report.file}: ${n} error${n > 1 ? 's' : ''}`, {
-      file: report.file,
-      errors: report.errors,
-    });
+    if (!report.valid) throw validateVerdict(report);
   }
 
   /** AWF's batch mode: every `*.yaml` directly in the dir, not recursively. */
@@ -90,10 +89,14 @@ export class ValidateCommand extends CommandRunner {
     process.stdout.write(renderBatch(reports, format));
     const failed = reports.filter((r) => !r.valid);
     if (failed.length === 0) return;
-    throw new AwfError(leadCode(failed[0]), `${failed.length} of ${reports.length} workflow(s) failed validation`, {
-      dir,
-      failed: failed.map((r) => r.file),
-    });
+    throw new AwfError(
+      validateVerdict(failed[0]).code,
+      `${failed.length} of ${reports.length} workflow(s) failed validation`,
+      {
+        dir,
+        failed: failed.map((r) => r.file),
+      },
+    );
   }
 
   @Option({ flags: '--strict', description: 'treat warnings (unknown keys, unknown providers) as errors' })
@@ -105,8 +108,4 @@ export class ValidateCommand extends CommandRunner {
   parseDir(value: string): string {
     return value;
   }
-}
-
-function leadCode(report: ValidationReport): AwfError['code'] {
-  return (report.errors.find((e) => categoryOf(e.code) === 'WORKFLOW') ?? report.errors[0]).code as AwfError['code'];
 }
