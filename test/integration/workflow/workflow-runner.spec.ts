@@ -79,6 +79,33 @@ states:
     });
   });
 
+  it('a command the shell cannot find (127) or run (126) gets a hint, as in AWF', async () => {
+    const notFound = await run(`
+name: missing
+states:
+  initial: a
+  a: {type: step, command: 'awf-no-such-command-xyz --flag', on_success: done}
+  done: {type: terminal}
+`);
+    expect(notFound.error).toMatchObject({
+      code: 'EXECUTION.STEP.FAILED',
+      message: expect.stringContaining('(exit code 127)'),
+      hint: 'The command is not installed or not in PATH: check with `command -v awf-no-such-command-xyz`.',
+    });
+    writeFileSync(join(dir, 'plain.sh'), 'echo hi\n');
+    const notExecutable = await run(`
+name: noexec
+states:
+  initial: a
+  a: {type: step, command: './plain.sh', on_success: done}
+  done: {type: terminal}
+`);
+    expect(notExecutable.error).toMatchObject({
+      message: expect.stringContaining('(exit code 126)'),
+      hint: 'The command is not executable: check its permissions (`chmod +x <file>`).',
+    });
+  });
+
   it('retries a flaky command until it passes, and only on the listed exit codes', async () => {
     const counter = join(dir, 'count');
     const report = await run(`
