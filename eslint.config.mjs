@@ -48,4 +48,15 @@ export default tseslint.config(
     files: ['**/*.spec.ts', 'test/**/*.ts', 'bench/**', 'scripts/**', 'src/sdk/**'],
     rules: { 'no-console': 'off' },
   },
+  {
+    // The web dashboard: ES modules run by the browser (served as they are, no build step).
+    files: ['dashboard/**/*.js'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: Object.fromEntries(
+        ['document', 'location', 'fetch', 'EventSource', 'Event', 'URLSearchParams', 'addEventListener',
+          'removeEventListener', 'dispatchEvent', 'setTimeout', 'clearTimeout'].map((g) => [g, 'readonly']),
+      ),
+    },
+  },
 );

@@ -64,6 +64,8 @@ const AREAS = {
     ],
   },
   'interfaces/cli': { may: '*' },
+  // `awf serve`: AWF's HTTP API on Nest's HTTP platform, started by the CLI's serve command.
+  'interfaces/http': { may: ['domain', 'application'] },
   embed: { may: ['domain', 'application', 'infrastructure/mcp-edge', 'infrastructure/config'] },
   sdk: { may: [] },
   // Users' Nest modules from .awf/config.yaml; they get the package's own public surface (index.ts).
@@ -82,6 +84,7 @@ const PACKAGES = {
   'nestjs-otel': ['infrastructure/telemetry'],
   '@grpc/[^/]+': ['infrastructure/plugins', 'sdk'],
   'better-sqlite3': ['infrastructure/history'],
+  '@nestjs/platform-express': ['interfaces/http'],
   'nest-commander': ['interfaces/cli', 'extensions'], // extensions share awf's instance
   '@nestjs/[^/]+': Object.keys(AREAS).filter(
     (a) => !['domain', 'application', 'sdk', 'version.ts', 'index.ts'].includes(a),

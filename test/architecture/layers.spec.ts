@@ -88,6 +88,7 @@ describe('layer rules', () => {
         'nestjs-otel': 'nestjs-otel',
         '@grpc/[^/]+': '@grpc/grpc-js',
         'better-sqlite3': 'better-sqlite3',
+        '@nestjs/platform-express': '@nestjs/platform-express',
         'nest-commander': 'nest-commander',
         '@nestjs/[^/]+': '@nestjs/common',
       };

@@ -123,8 +123,7 @@ describe("AWF's documented invocations", () => {
 
   it('refuse what is not part of awf, each with a coded error that says so', () => {
     const refused: Array<[string, string]> = [
-      ['awf serve', '`serve` is an AWF command that awf does not have'],
-      ['awf tui', '`tui` is an AWF command'],
+      ['awf tui', '`tui` is an AWF command that awf does not have'],
       ['awf upgrade', '`upgrade` is an AWF command'],
       ['awf workflow list', '`workflow` is an AWF command'],
       ['awf acp-serve', '`acp-serve` is an AWF command'],

@@ -1,9 +1,11 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { installedPackage } from '../support/launch-paths';
 import { SERVE_ARGV_PROBE } from '../support/serve-probe';
+import { call } from '../support/http-api-client';
 import { describeUnless } from '../support/skip';
 import { installedPackages, packAndInstall, type PackedInstall } from '../support/packed-install';
 
@@ -87,6 +89,25 @@ describe('the package npm pack makes, installed into another project', () => {
       `${process.execPath} --max-semi-space-size=4 ${installedMain()} mcp-serve --config=`,
     );
     expect(readFileSync(join(pkg.project, 'notes.txt'), 'utf8')).toBe('alpha\ngamma\n');
+  });
+
+  it("serves awf serve's dashboard from the installed package (its page and the Preact modules)", async () => {
+    const server = spawn(process.execPath, [installedMain(), 'serve', '--port', '0'], {
+      cwd: pkg.project,
+      env: env(join(scratch, 'cache')),
+    });
+    try {
+      let out = '';
+      server.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      for (const until = Date.now() + 60_000; !/listening on (\S+)/.test(out) && Date.now() < until;)
+        await new Promise((r) => setTimeout(r, 50));
+      const url = /listening on (\S+)/.exec(out)![1];
+      for (const path of ['/', '/assets/app.js', '/assets/vendor/preact.mjs', '/assets/vendor/htm.mjs'])
+        expect([path, (await call(url, 'GET', path)).status]).toEqual([path, 200]);
+    } finally {
+      server.kill('SIGTERM');
+      await once(server, 'exit');
+    }
   });
 });
 

@@ -147,8 +147,9 @@ describe('awf run: one trace from workflow.run through each step to the tool cal
       }),
     ]);
     expect(model.requests.at(-1)!.toolResults).toEqual(['from the model']);
+    // The audit record names the call's trace, so the dashboard and `runs show -f json` lead to it.
     expect(report.steps.find((s) => s.name === 'ask')!.events).toEqual([
-      expect.objectContaining({ tool: 'echo', step: 'ask', status: 'ok' }),
+      expect.objectContaining({ tool: 'echo', step: 'ask', status: 'ok', trace_id: run.traceId }),
     ]);
   });
 

@@ -110,9 +110,10 @@ export class ToolPolicyInterceptor implements ToolCallInterceptor {
       runId: ctx.scope.runId,
     };
     const answer = await this.gate.ask(request, ctx.scope);
+    const decidedBy = answer.who ? `${answer.by} ${answer.who}` : answer.by;
     if (answer.answer === 'deny') {
       const why = {
-        person: 'the person denied it',
+        person: answer.who ? `${answer.who} denied it` : 'the person denied it',
         flag: 'denied',
         auto: 'denied',
         unattended: 'nobody was there to approve it (no terminal; see awf run --approve)',
@@ -121,14 +122,15 @@ export class ToolPolicyInterceptor implements ToolCallInterceptor {
       }[answer.by];
       return {
         code: POLICY_REFUSAL.approval,
-        rule: needs[0].rule,
+        // Who refused it, when a person over the HTTP API did.
+        rule: answer.who ? `${needs[0].rule} (${decidedBy})` : needs[0].rule,
         message: `${tool.name} needs a person's approval and ${why}`,
       };
     }
     if (answer.answer === 'always') for (const n of needs) state.alwaysApproved.add(n.rule);
     call.policy = {
       decision: 'approved',
-      rule: `${needs[0].rule} (${answer.by}${answer.answer === 'always' ? ', always for this step' : ''})`,
+      rule: `${needs[0].rule} (${decidedBy}${answer.answer === 'always' ? ', always for this step' : ''})`,
     };
     return undefined;
   }

@@ -126,6 +126,17 @@ export const ErrorCodes = {
   // github: keys AWF accepts and ignores are acted on or named (depends_on, capture); `env:` as a list.
   WORKFLOW_NO_EFFECT: 'WORKFLOW.PARSE.NO_EFFECT',
   ENV_MISSING: 'USER.ENV.MISSING',
+  // serve (ADR 250–259): the HTTP API; the first three stop `awf serve` from starting.
+  SERVE_UNSAFE_BIND: 'USER.SERVE.UNSAFE_BIND',
+  SERVE_INVALID_TOKEN: 'USER.SERVE.INVALID_TOKEN',
+  SERVE_CANNOT_LISTEN: 'USER.SERVE.CANNOT_LISTEN',
+  SERVE_UNAUTHORIZED: 'USER.SERVE.UNAUTHORIZED',
+  SERVE_WRONG_HOST: 'USER.SERVE.WRONG_HOST',
+  SERVE_CROSS_SITE: 'USER.SERVE.CROSS_SITE',
+  SERVE_BAD_REQUEST: 'USER.SERVE.BAD_REQUEST',
+  SERVE_NOT_FOUND: 'USER.SERVE.NOT_FOUND',
+  SERVE_CONFLICT: 'USER.SERVE.CONFLICT',
+  SERVE_STOPPING: 'EXECUTION.SERVE.STOPPING',
 } as const;
 
 export type KnownErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

@@ -19,4 +19,6 @@ export interface ToolCallEvent {
   args_shape: Record<string, number | string>;
   /** What the step's policy decided (docs/policy.md); absent when the step has no policy. */
   policy?: PolicyDecision;
+  /** The trace of the call's span, when tracing is on: where to look it up in the trace backend. */
+  trace_id?: string;
 }

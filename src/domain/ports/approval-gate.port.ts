@@ -14,12 +14,15 @@ export interface ApprovalRequest {
 
 /**
  * `once` and `always` (for the rest of this step) grant the call; `deny` refuses it. `by`
- * says who decided: the person, the `--approve=all` flag, an `auto` rule, or a refusal for
- * lack of anyone (`unattended`), of time (`timeout`) or of a channel (`no channel`).
+ * says who decided (and `who`, which person, when `awf serve` asked): the person, the
+ * `--approve=all` flag, an `auto` rule, or a refusal for lack of anyone (`unattended`), of
+ * time (`timeout`) or of a channel (`no channel`).
  */
 export interface ApprovalAnswer {
   answer: 'once' | 'always' | 'deny';
   by: 'person' | 'flag' | 'auto' | 'unattended' | 'timeout' | 'no channel';
+  /** Which person, when one answered over the HTTP API: the name of their token, or `local`. */
+  who?: string;
 }
 
 /**

@@ -71,7 +71,20 @@ export interface RunQuery {
   status?: string;
   /** ISO time: runs started at or after it. */
   since?: string;
+  /** ISO time: runs started before it. */
+  until?: string;
+  /** A page's end: only runs listed after this one (older, or as old with a smaller id). */
+  after?: { started_at: string; run_id: string };
   limit?: number;
+}
+
+/** Finished runs counted by outcome (`interrupted` counts as a failure); the mean of their durations. */
+export interface RunStats {
+  total: number;
+  success: number;
+  failure: number;
+  cancelled: number;
+  avg_duration_ms: number;
 }
 
 /**
@@ -81,6 +94,8 @@ export interface RunQuery {
  * - `begin` records a run (or, on resume, marks it running again); `stepStarted` the step in flight;
  * - `stepFinished` stores the step and ingests its audit JSONL (agent steps) in one transaction;
  * - `resolve` maps a unique id prefix to the id: `USER.RUN.NOT_FOUND`, `USER.RUN.AMBIGUOUS_ID`;
+ * - `list` gives runs newest first (ties by id, descending), so `after` pages through them;
+ * - `stats` counts the finished runs `list` would give (running ones are left out);
  * - `toolCalls` gives a run's tool calls, step by step, in the order they were made;
  * - `prune` deletes finished runs started before `before`, with their directories, and returns them.
  * A missing native SQLite build is `SYSTEM.HISTORY.UNAVAILABLE`, raised on first use.
@@ -91,6 +106,7 @@ export interface RunIndex {
   stepFinished(runId: string, step: StepRecord, eventsPath?: string): void;
   finish(runId: string, outcome: RunOutcome): void;
   list(query: RunQuery): RunSummary[];
+  stats(query: Omit<RunQuery, 'after' | 'limit'>): RunStats;
   resolve(idOrPrefix: string): string;
   get(runId: string): RunDetail;
   toolCalls(runId: string): StepToolCalls[];

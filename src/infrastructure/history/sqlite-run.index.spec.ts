@@ -157,6 +157,29 @@ describe('SqliteRunIndex (a real SQLite file)', () => {
     expect(index.list({}).map((r) => r.run_id)).toEqual(['live-1']);
   });
 
+  it('pages through runs newest first with `after`, filters by `until`, and counts finished runs', () => {
+    const at = (s: number) => `2024-01-01T00:00:0${s}.000Z`;
+    ['b', 'a', 'c'].forEach((id) => begin(id, at(1)));
+    begin('d', at(2));
+    index.finish('d', { status: 'success', finished_at: at(3), duration_ms: 100 });
+    index.finish('a', { status: 'cancelled', finished_at: at(3), duration_ms: 300 });
+    index.finish('b', { status: 'failure', finished_at: at(3), duration_ms: 200 });
+    const first = index.list({ limit: 2 });
+    expect(first.map((r) => r.run_id)).toEqual(['d', 'c']);
+    const last = first.at(-1)!;
+    const rest = index.list({ limit: 5, after: { started_at: last.started_at, run_id: last.run_id } });
+    expect(rest.map((r) => r.run_id)).toEqual(['b', 'a']);
+    expect(index.list({ until: at(2) }).map((r) => r.run_id)).toEqual(['c', 'b', 'a']);
+    // `c` is still running: left out until its process is gone, then it counts as a failure.
+    expect(index.stats({})).toEqual({ total: 3, success: 1, failure: 1, cancelled: 1, avg_duration_ms: 200 });
+    const db = openDatabase(join(dir, 'history.db'));
+    db.prepare('UPDATE runs SET pid = ? WHERE run_id = ?').run(2 ** 22 + 7, 'c');
+    db.close();
+    expect(index.stats({})).toMatchObject({ total: 4, failure: 2 });
+    expect(index.stats({ workflow: 'other' }).total).toBe(0);
+    expect(index.stats({ status: 'success' })).toMatchObject({ total: 1, success: 1, failure: 0 });
+  });
+
   it('turns a missing native build into SYSTEM.HISTORY.UNAVAILABLE', () => {
     expect(() =>
       openDatabase(join(dir, 'x.db'), () => {

@@ -10,6 +10,7 @@ import type {
   RunOutcome,
   RunQuery,
   RunStart,
+  RunStats,
   RunSummary,
   StepRecord,
   StepToolCalls,
@@ -113,18 +114,40 @@ export class SqliteRunIndex implements RunIndex {
   }
 
   list(q: RunQuery): RunSummary[] {
-    const where: string[] = [];
-    const args: unknown[] = [];
-    if (q.workflow) where.push('workflow = ?') && args.push(q.workflow);
-    if (q.status) where.push('status = ?') && args.push(q.status === 'interrupted' ? 'running' : q.status);
-    if (q.since) where.push('started_at >= ?') && args.push(q.since);
+    const { where, args } = filters(q);
+    if (q.after) {
+      where.push('(started_at < ? OR (started_at = ? AND run_id < ?))');
+      args.push(q.after.started_at, q.after.started_at, q.after.run_id);
+    }
     const sql = `SELECT r.*, (SELECT COUNT(*) FROM steps s WHERE s.run_id = r.run_id) AS step_count FROM runs r
-      ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY started_at DESC, rowid DESC LIMIT ?`;
+      ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY started_at DESC, run_id DESC LIMIT ?`;
     const rows = this.open()
       .prepare(sql)
       .all(...args, q.limit ?? 20) as Row[];
     const runs = rows.map(summary);
     return q.status ? runs.filter((r) => r.status === q.status) : runs;
+  }
+
+  stats(q: Omit<RunQuery, 'after' | 'limit'>): RunStats {
+    const { where, args } = filters(q);
+    const db = this.open();
+    const clause = (extra: string) => `WHERE ${[...where, extra].join(' AND ')}`;
+    const done = db
+      .prepare(
+        `SELECT COUNT(*) AS total, COALESCE(SUM(status = 'success'), 0) AS success, COALESCE(SUM(status = 'failure'), 0) AS failure,
+        COALESCE(SUM(status = 'cancelled'), 0) AS cancelled, COALESCE(AVG(duration_ms), 0) AS avg FROM runs ${clause("status != 'running'")}`,
+      )
+      .get(...args) as Row;
+    // A run marked running whose process is gone was killed: it counts as a failure (as `list` shows it).
+    const open = (db.prepare(`SELECT * FROM runs ${clause("status = 'running'")}`).all(...args) as Row[]).map(summary);
+    const interrupted = q.status === 'running' ? 0 : open.filter((r) => r.status === 'interrupted').length;
+    return {
+      total: Number(done.total) + interrupted,
+      success: Number(done.success),
+      failure: Number(done.failure) + interrupted,
+      cancelled: Number(done.cancelled),
+      avg_duration_ms: Math.round(Number(done.avg)),
+    };
   }
 
   resolve(idOrPrefix: string): string {
@@ -216,6 +239,17 @@ export class SqliteRunIndex implements RunIndex {
     this.logger?.debug({ file }, 'run history opened');
     return db;
   }
+}
+
+/** The WHERE terms of a query but its page (`after`, `limit`); `interrupted` is a `running` row, told apart later. */
+function filters(q: RunQuery): { where: string[]; args: unknown[] } {
+  const where: string[] = [];
+  const args: unknown[] = [];
+  if (q.workflow) where.push('workflow = ?') && args.push(q.workflow);
+  if (q.status) where.push('status = ?') && args.push(q.status === 'interrupted' ? 'running' : q.status);
+  if (q.since) where.push('started_at >= ?') && args.push(q.since);
+  if (q.until) where.push('started_at < ?') && args.push(q.until);
+  return { where, args };
 }
 
 export function historyFile(storage: string): string {

@@ -2,7 +2,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { awfPackageRoot, PluginScaffolder } from './plugin-scaffold.service';
+import { awfPackageRoot } from '../core/awf-package-root';
+import { PluginScaffolder } from './plugin-scaffold.service';
 
 describe('PluginScaffolder (awf plugin init)', () => {
   let cwd: string;

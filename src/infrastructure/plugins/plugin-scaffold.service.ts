@@ -1,17 +1,9 @@
-import {
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { Injectable } from '@nestjs/common';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
+import { awfPackageRoot } from '../core/awf-package-root';
 import { nestScaffoldFiles } from './plugin-scaffold-nest.templates';
 import { scaffoldFiles } from './plugin-scaffold.templates';
 import {
@@ -76,19 +68,6 @@ export class PluginScaffolder {
     const vendored = options.awfDependency ? [] : vendorSdk(root, dir);
     return { name, dir, files: [...Object.keys(files).map((f) => relative(dir, join(dir, f))), ...vendored] };
   }
-}
-
-/**
- * The folder holding awf's package.json, from src/, dist/ or the bundle (dist/awf.cjs) alike:
- * the nearest folder up from this file whose package.json is awf's. (Counting levels up is
- * wrong from the bundle of an installed awf: three levels up is the user's own project.)
- */
-export function awfPackageRoot(): string {
-  for (let dir = __dirname; dirname(dir) !== dir; dir = dirname(dir)) {
-    const file = join(dir, 'package.json');
-    if (existsSync(file) && (JSON.parse(readFileSync(file, 'utf8')) as { name?: string }).name === 'awf') return dir;
-  }
-  throw new AwfError(ErrorCodes.SYSTEM_IO, `awf's package.json not found above ${__dirname}`, { dir: __dirname });
 }
 
 function writeAtomic(file: string, content: string): void {

@@ -12,6 +12,11 @@ export interface DeskTerminal {
 
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 300_000;
 
+/** With nobody to ask, only an `auto` rule approves. */
+export function unattended(request: ApprovalRequest): ApprovalAnswer {
+  return request.auto ? { answer: 'once', by: 'auto' } : { answer: 'deny', by: 'unattended' };
+}
+
 /**
  * Where a run's approval questions are answered, one at a time whatever step asks (parallel
  * steps queue). On a terminal the person sees the step, the tool, its arguments (masked) and
@@ -20,6 +25,12 @@ export const DEFAULT_APPROVAL_TIMEOUT_MS = 300_000;
  */
 export class ApprovalDesk {
   mode: ApproveMode = 'ask';
+  /**
+   * Who answers in `ask` mode instead of the terminal: `awf serve` asks over its HTTP API, where
+   * many people may answer many runs at once, so its questions do not queue. Unset: the
+   * terminal, as `awf run` asks.
+   */
+  person?: (request: ApprovalRequest) => Promise<ApprovalAnswer>;
   timeoutMs = Number(process.env.AWF_APPROVAL_TIMEOUT_MS) || DEFAULT_APPROVAL_TIMEOUT_MS;
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -29,6 +40,8 @@ export class ApprovalDesk {
   ) {}
 
   decide(request: ApprovalRequest): Promise<ApprovalAnswer> {
+    if (this.person && this.mode === 'ask')
+      return this.person(request).catch(() => ({ answer: 'deny', by: 'no channel' }));
     const turn = this.queue.then(() => this.answer(request));
     this.queue = turn.catch(() => undefined);
     return turn.catch((): ApprovalAnswer => ({ answer: 'deny', by: 'no channel' }));
@@ -37,8 +50,7 @@ export class ApprovalDesk {
   private async answer(request: ApprovalRequest): Promise<ApprovalAnswer> {
     if (this.mode === 'all') return { answer: 'once', by: 'flag' };
     if (this.mode === 'none') return { answer: 'deny', by: 'flag' };
-    if (!this.terminal.input.isTTY)
-      return request.auto ? { answer: 'once', by: 'auto' } : { answer: 'deny', by: 'unattended' };
+    if (!this.terminal.input.isTTY) return unattended(request);
     return this.ask(request);
   }
 

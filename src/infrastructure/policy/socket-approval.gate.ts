@@ -4,6 +4,8 @@ import type { ToolScope } from '../../domain/ports/tool-scope';
 
 const ANSWERS = new Set(['once', 'always', 'deny']);
 const BY = new Set(['person', 'flag', 'auto', 'unattended', 'timeout', 'no channel']);
+/** A token's name (api-tokens.ts) or `local`: nothing else reaches the audit trail. */
+const WHO = /^[A-Za-z0-9._@-]{1,64}$/;
 
 /**
  * The `mcp-serve` end of the approval channel: one connection per question to the unix socket
@@ -42,7 +44,8 @@ export class SocketApprovalGate implements ApprovalGate {
 function parseAnswer(line: string): ApprovalAnswer {
   try {
     const a = JSON.parse(line) as Partial<ApprovalAnswer>;
-    if (ANSWERS.has(a.answer as string) && BY.has(a.by as string)) return { answer: a.answer!, by: a.by! };
+    if (ANSWERS.has(a.answer as string) && BY.has(a.by as string))
+      return { answer: a.answer!, by: a.by!, ...(typeof a.who === 'string' && WHO.test(a.who) ? { who: a.who } : {}) };
   } catch {
     // fall through: a garbled answer denies
   }

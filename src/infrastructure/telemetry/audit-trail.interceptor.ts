@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ToolCallEvent } from '../../domain/model/tool-call-event';
+import { parseTraceparent } from '../../domain/model/traceparent';
 import type { ToolResult } from '../../domain/model/tool-result';
 import { InterceptsToolCalls } from '../../domain/ports/markers';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
@@ -49,6 +50,8 @@ export class AuditTrailInterceptor implements ToolCallInterceptor {
       error: undefined,
       args_shape: argsShape(call.args),
       policy: undefined,
+      // Set by the telemetry interceptor (outside this one) when tracing is on.
+      trace_id: call.ctx.traceparent ? parseTraceparent(call.ctx.traceparent)?.traceId : undefined,
     };
     const result = await pending;
     const { status, error } = outcomeOf(result, call.args);

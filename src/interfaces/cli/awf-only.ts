@@ -4,7 +4,6 @@
  */
 const AWF_ONLY: Record<string, string> = {
   workflow: 'workflow packs are not part of awf: run or validate a pack workflow by its path (`awf validate --dir`)',
-  serve: "AWF's HTTP API server is not part of awf",
   tui: "AWF's terminal UI is not part of awf: `awf run --interactive` pauses before each step",
   upgrade: 'awf is upgraded through npm: `npm install -g awf@latest`',
   'acp-serve': "AWF's Agent Client Protocol server is not part of awf",

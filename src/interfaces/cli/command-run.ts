@@ -62,8 +62,8 @@ export async function runCommand(
   const signal = app?.get(ProcessSignals, { strict: false })?.received;
   const masker = app?.get<SecretMasker>(SECRET_MASKER, { strict: false });
   return reportOutcome(
-    // mcp-serve ends normally on a signal: that is how its client stops it.
-    { failure, signal: command === 'mcp-serve' ? undefined : signal },
+    // mcp-serve and serve end normally on a signal: that is how they are stopped.
+    { failure, signal: command === 'mcp-serve' || command === 'serve' ? undefined : signal },
     { ...flags, mask: (s) => masker?.mask(s) ?? s },
   );
 }

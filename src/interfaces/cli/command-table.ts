@@ -68,6 +68,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     imports: () => [...workflows(), history()],
   },
   {
+    names: ['serve'],
+    commands: () => [require('./serve/serve.command').ServeCommand],
+    imports: () => [...toolSources(), ...workflows(), history()],
+  },
+  {
     names: ['validate'],
     commands: () => [require('./workflows/validate.command').ValidateCommand],
     imports: () => workflows(),

@@ -117,6 +117,10 @@ export const EXECUTION_ERRORS: Record<CodesOf<'EXECUTION'>, CatalogueText> = {
     'A `github.*` operation could not get an answer from GitHub: the network, a timeout, or a 5xx from GitHub.',
     'Check GITHUB_API_URL (GitHub Enterprise: https://<host>/api/v3) and the network, then run again.',
   ),
+  [C.SERVE_STOPPING]: entry(
+    '`awf serve` is shutting down (it received SIGTERM or SIGINT): it starts no new run (HTTP 503).',
+    'Send the request again once the server is back; runs it cancelled on the way down can be resumed.',
+  ),
 };
 
 /** SYSTEM codes (exit 4): the machine or awf itself, not the workflow. */

@@ -112,6 +112,44 @@ export const USER_ERRORS: Record<GeneralUserCode, CatalogueText> = {
     "An environment variable the workflow's `env:` list names is not set (or is empty). A warning: the run goes on, as AWF's does (AWF reads the list and checks nothing).",
     'Export it before `awf run` if a step needs it (the warning lists every missing one), or remove it from `env:`.',
   ),
+  [C.SERVE_UNSAFE_BIND]: entry(
+    '`awf serve --host` names an address other than loopback, and no API token is set: anyone who can reach it could run workflows.',
+    'Set AWF_API_TOKEN or pass --token-file (docs/serve.md), or keep the default --host 127.0.0.1 behind a reverse proxy.',
+    C.SERVE_INVALID_TOKEN,
+  ),
+  [C.SERVE_INVALID_TOKEN]: entry(
+    'The API token (AWF_API_TOKEN, or a line of --token-file) cannot be used: the file cannot be read, others may read it, a line is not `name token`, or a token is shorter than 32 characters.',
+    'Write one `name token` line per client in a file only you may read (chmod 600); make tokens with `openssl rand -hex 32`.',
+  ),
+  [C.SERVE_CANNOT_LISTEN]: entry(
+    '`awf serve` cannot listen on the address and port it was given (the port is taken, or needs privileges).',
+    'Pick another --port (0 lets the system choose one), or stop whatever holds the port.',
+  ),
+  [C.SERVE_UNAUTHORIZED]: entry(
+    'An API request had no `Authorization: Bearer <token>` header, or its token is not one the server knows (HTTP 401).',
+    "Send the header with a token from the server's AWF_API_TOKEN or --token-file.",
+  ),
+  [C.SERVE_WRONG_HOST]: entry(
+    "A request's Host header is not the server's address, `localhost`, or a name given with --allowed-host (HTTP 421): what DNS rebinding looks like.",
+    'Use the address `awf serve` printed; behind a reverse proxy, pass the public name with --allowed-host.',
+  ),
+  [C.SERVE_CROSS_SITE]: entry(
+    'A request that changes state came from another site (its Origin or Sec-Fetch-Site says so), which --cors-origin does not allow (HTTP 403).',
+    'Call the API from a program, or name the web origin that may call it with --cors-origin.',
+  ),
+  [C.SERVE_BAD_REQUEST]: entry(
+    'An API request is malformed: its body is not JSON, not `application/json`, over 1 MiB, or a field has the wrong type (HTTP 400, 413, 415).',
+    'Send `Content-Type: application/json` with the fields docs/serve.md lists for the route.',
+  ),
+  [C.SERVE_NOT_FOUND]: entry(
+    'No API route has this method and path, or the execution id is unknown (HTTP 404).',
+    'docs/serve.md lists the routes; GET /api/executions lists the runs the history holds.',
+    C.RUN_NOT_FOUND,
+  ),
+  [C.SERVE_CONFLICT]: entry(
+    'The request does not fit the state of the run (HTTP 409): no input is pending, or the run belongs to another awf process.',
+    'Read the run with GET /api/executions/{id}; stop a run started by `awf run` in its own terminal.',
+  ),
   [C.GITHUB_NO_TOKEN]: entry(
     'A `github.*` operation found no GitHub token: GH_TOKEN and GITHUB_TOKEN are unset, and `gh auth token` gave none.',
     'Export GITHUB_TOKEN (or GH_TOKEN) with a token that may read/write the repository, or run `gh auth login`.',

@@ -1,12 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { CommandRunner, SubCommand } from 'nest-commander';
 import type { ToolCallEvent } from '../../../domain/model/tool-call-event';
-import { formatToolCallSummary, summarizeToolCalls } from '../../../domain/model/tool-call-summary';
+import { runRecordJson, runToolCalls } from '../../../application/run-tool-calls';
+import { formatToolCallSummary } from '../../../domain/model/tool-call-summary';
 import type { RunHistory, RunRecord } from '../../../domain/ports/run-history.port';
 import { RUN_HISTORY } from '../../../domain/ports/run-history.port';
 import { RUN_INDEX, type RunIndex } from '../../../domain/ports/run-index.port';
-import { isAwfError } from '../../../domain/errors/awf-error';
-import { ErrorCodes } from '../../../domain/errors/error-codes';
 import { globalFlags, jsonLine } from '../global-flags';
 
 /** `awf runs show <id>`: a run's steps, each with its summary and every tool call it made. */
@@ -24,42 +23,11 @@ export class RunsShowCommand extends CommandRunner {
   }
 
   async run([runId]: string[]): Promise<void> {
-    const record = this.fromIndex(runId) ?? this.runs.load(runId);
-    process.stdout.write(globalFlags(this.command).format === 'json' ? jsonLine(asJson(record)) : renderText(record));
+    const record = runToolCalls(this.index, this.runs, runId);
+    process.stdout.write(
+      globalFlags(this.command).format === 'json' ? jsonLine(runRecordJson(record)) : renderText(record),
+    );
   }
-
-  /**
-   * The run as history.db keeps it: its row and every step's tool calls (their audit events,
-   * ingested when each step ended). Undefined for an id the database does not know: a run
-   * directory written by a lone `mcp-serve` is read from its files instead.
-   */
-  private fromIndex(id: string): RunRecord | undefined {
-    let runId: string;
-    try {
-      runId = this.index.resolve(id);
-    } catch (err) {
-      if (isAwfError(err) && err.code === ErrorCodes.RUN_NOT_FOUND) return undefined;
-      throw err;
-    }
-    const run = this.index.get(runId);
-    const meta = {
-      run_id: run.run_id,
-      workflow: run.workflow,
-      status: run.status,
-      started_at: run.started_at,
-      ...(run.finished_at ? { finished_at: run.finished_at } : {}),
-    };
-    const steps = this.index.toolCalls(runId).map((s) => ({
-      step: s.step,
-      summary: summarizeToolCalls(s.events),
-      events: s.events,
-    }));
-    return { meta, dir: this.runs.dirOf(runId), steps };
-  }
-}
-
-function asJson(record: RunRecord): Record<string, unknown> {
-  return { ...record.meta, dir: record.dir, steps: record.steps };
 }
 
 function renderText({ meta, dir, steps }: RunRecord): string {

@@ -1,0 +1,70 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
+import type { ApprovalDecision } from '../../application/http-api/pending-approvals';
+import { isAwfError } from '../../domain/errors/awf-error';
+import { ErrorCodes } from '../../domain/errors/error-codes';
+import { badRequest, envelope, executionNotFound, objectBody } from './api-input';
+import { HTTP_API, type HttpApiContext } from './http-api.context';
+import { ApiProblem } from './problem';
+import { CALLER, type KnownCaller } from './request-security';
+
+/**
+ * The calls of a run that wait for a person (an `approve` rule matched), and their answers:
+ * whoever holds a token answers in place of the `awf run` terminal. The answer goes into the
+ * call's audit record with the token's name (`local` on a server without tokens).
+ */
+@Controller('api')
+export class ApprovalsController {
+  constructor(@Inject(HTTP_API) private readonly api: HttpApiContext) {}
+
+  /** Every question the runs of this server wait on, oldest first, each with its run's id. */
+  @Get('approvals')
+  all() {
+    return envelope({ approvals: this.api.hub.approvals.listAll() });
+  }
+
+  /** The questions the run waits on now, oldest first (arguments masked). */
+  @Get('executions/:id/approvals')
+  list(@Param('id') id: string) {
+    this.known(id);
+    return envelope({ approvals: this.api.hub.approvals.list(id) });
+  }
+
+  /** `{"decision": "approve"|"deny", "scope": "once"|"step"}`; 409 once decided or past. */
+  @Post('executions/:id/approvals/:approvalId')
+  @HttpCode(200)
+  decide(
+    @Param('id') id: string,
+    @Param('approvalId') approvalId: string,
+    @Body() body: unknown,
+    @Req() req: KnownCaller,
+  ) {
+    const decision = answerOf(body, req[CALLER] ?? 'local');
+    this.known(id);
+    const { outcome, approval } = this.api.hub.approvals.decide(id, approvalId, decision);
+    if (outcome === 'decided') return envelope(approval);
+    if (outcome === 'already-decided')
+      throw new ApiProblem(409, ErrorCodes.SERVE_CONFLICT, `approval ${approvalId} was already answered`, {
+        approval,
+      });
+    throw new ApiProblem(404, ErrorCodes.SERVE_NOT_FOUND, `run ${id} waits on no approval ${approvalId}`, {
+      hint: `GET /api/executions/${id}/approvals lists the ones it waits on.`,
+    });
+  }
+
+  private known(id: string): void {
+    try {
+      this.api.index.get(id);
+    } catch (err) {
+      if (isAwfError(err) && err.code === ErrorCodes.RUN_NOT_FOUND) throw executionNotFound(id);
+      throw err;
+    }
+  }
+}
+
+function answerOf(body: unknown, who: string): ApprovalDecision {
+  const b = objectBody(body);
+  if (b.decision !== 'approve' && b.decision !== 'deny') throw badRequest('"decision" must be "approve" or "deny"');
+  const scope = b.scope ?? 'once';
+  if (scope !== 'once' && scope !== 'step') throw badRequest('"scope" must be "once" or "step"');
+  return { decision: b.decision, scope, who };
+}

@@ -1,0 +1,32 @@
+import { Controller, Get, Inject, Query } from '@nestjs/common';
+import { historyEntryView, historyStatsView, runStatusOf } from '../../application/http-api/api-views';
+import type { RunQuery } from '../../domain/ports/run-index.port';
+import { envelope, instantOf, limitOf, optionalString } from './api-input';
+import { HTTP_API, type HttpApiContext } from './http-api.context';
+
+/** AWF's history routes over the run history: filters `workflow`, `status`, `since`, `until` (RFC 3339), `limit`. */
+@Controller('api/history')
+export class HistoryController {
+  constructor(@Inject(HTTP_API) private readonly api: HttpApiContext) {}
+
+  @Get()
+  list(@Query() q: Record<string, unknown>) {
+    const runs = this.api.index.list({ ...filters(q), limit: limitOf(q.limit, 50, 1000) });
+    return envelope({ entries: runs.map(historyEntryView) });
+  }
+
+  @Get('stats')
+  stats(@Query() q: Record<string, unknown>) {
+    return envelope(historyStatsView(this.api.index.stats(filters(q))));
+  }
+}
+
+function filters(q: Record<string, unknown>): Omit<RunQuery, 'after' | 'limit'> {
+  const status = optionalString(q.status, 'status');
+  return {
+    workflow: optionalString(q.workflow, 'workflow'),
+    status: status && runStatusOf(status),
+    since: instantOf(q.since, 'since'),
+    until: instantOf(q.until, 'until'),
+  };
+}
