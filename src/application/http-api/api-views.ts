@@ -75,7 +75,9 @@ export function executionDetailView(run: RunDetail, masker: SecretMasker) {
 /** A step's output as the API gives it: its first 16 KiB, with what was left out counted. */
 const MAX_OUTPUT = 16 * 1024;
 function capped(text: string): string {
-  return text.length <= MAX_OUTPUT ? text : `${text.slice(0, MAX_OUTPUT)}\n… (${text.length - MAX_OUTPUT} more characters)`;
+  return text.length <= MAX_OUTPUT
+    ? text
+    : `${text.slice(0, MAX_OUTPUT)}\n… (${text.length - MAX_OUTPUT} more characters)`;
 }
 
 /** AWF's history entry; a run still going has no `completed_at` yet. */

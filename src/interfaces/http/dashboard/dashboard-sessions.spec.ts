@@ -17,7 +17,9 @@ describe('dashboard sessions', () => {
   });
 
   it('sets an HttpOnly, SameSite=Strict cookie, and clears it', () => {
-    expect(DashboardSessions.cookie('abc')).toBe(`${SESSION_COOKIE}=abc; Path=/; HttpOnly; SameSite=Strict; Max-Age=43200`);
+    expect(DashboardSessions.cookie('abc')).toBe(
+      `${SESSION_COOKIE}=abc; Path=/; HttpOnly; SameSite=Strict; Max-Age=43200`,
+    );
     expect(DashboardSessions.cookie(undefined)).toMatch(/=; Path=\/; HttpOnly; SameSite=Strict; Max-Age=0$/);
   });
 });
