@@ -40,10 +40,16 @@ export class ToolPolicyInterceptor implements ToolCallInterceptor {
 
   filterTools(tools: readonly ToolDefinition[], scope: ToolScope): readonly ToolDefinition[] {
     const policy = scope.policy;
-    return policy ? tools.filter((t) => !policy.checkTool(t.name)) : tools;
+    return tools.filter((t) => !t.changed && !policy?.checkTool(t.name));
   }
 
   intercept(call: ToolCall, next: () => Promise<ToolResult>): Promise<ToolResult> {
+    if (call.tool.changed) {
+      // A tool that changed since it was pinned, whatever the policy: no approval can let it through.
+      const rule = `pinned ${call.tool.source}`;
+      const message = `${call.tool.name} is hidden and refused: ${call.tool.changed}`;
+      return refuse(call, { code: POLICY_REFUSAL.changed, rule, message }, 'denied', next);
+    }
     const policy = call.ctx.scope.policy;
     return policy ? this.enforced(policy, call, next) : next();
   }
