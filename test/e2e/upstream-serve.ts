@@ -8,7 +8,7 @@ import { workflowProject } from './workflow-support';
 export async function withUpstreamServe(
   upstream: Record<string, unknown>,
   deny: string,
-  use: (session: McpSession) => Promise<void>,
+  use: (session: McpSession, project: ReturnType<typeof workflowProject>) => Promise<void>,
 ): Promise<void> {
   const p = workflowProject();
   try {
@@ -23,7 +23,7 @@ export async function withUpstreamServe(
       { env: p.env },
     );
     try {
-      await use(session);
+      await use(session, p);
     } finally {
       await session.close();
     }

@@ -120,7 +120,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     names: ['mcp'],
-    commands: () => require('./mcp/mcp.command').MCP_COMMANDS,
+    commands: () => [require('./mcp/mcp.command').McpCommand, ...require('./mcp/mcp.command').MCP_SUBCOMMANDS],
     imports: () => [],
   },
   {

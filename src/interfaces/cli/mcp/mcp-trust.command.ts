@@ -13,9 +13,8 @@ const MARK: Record<ToolChange['kind'], string> = { new: '+', changed: '~', remov
   description: "Show how an MCP server's tools changed since awf pinned them, then pin them as they are now",
 })
 export class McpTrustCommand extends CommandRunner {
-  constructor(private readonly pins: ToolPinStore) {
-    super();
-  }
+  /** The data dir is read from the environment, which `--storage` has set by now. */
+  private readonly pins = new ToolPinStore();
 
   async run([server]: string[]): Promise<void> {
     const { pinned, seen, changes } = this.pins.review(server);

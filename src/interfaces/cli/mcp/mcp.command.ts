@@ -1,11 +1,9 @@
 import { Command, CommandRunner } from 'nest-commander';
 import { AwfError } from '../../../domain/errors/awf-error';
 import { ErrorCodes } from '../../../domain/errors/error-codes';
-import type { Provider } from '@nestjs/common';
-import { ToolPinStore } from '../../../infrastructure/core/tool-pin.store';
 import { McpTrustCommand } from './mcp-trust.command';
 
-const MCP_SUBCOMMANDS = [McpTrustCommand];
+export const MCP_SUBCOMMANDS = [McpTrustCommand];
 
 @Command({
   name: 'mcp',
@@ -22,10 +20,3 @@ export class McpCommand extends CommandRunner {
     );
   }
 }
-
-/** What `awf mcp`'s container holds: the commands and the pin store they read and write. */
-export const MCP_COMMANDS: Provider[] = [
-  McpCommand,
-  ...MCP_SUBCOMMANDS,
-  { provide: ToolPinStore, useFactory: () => new ToolPinStore() },
-];
