@@ -31,7 +31,7 @@ describe("an upstream server's tools/list_changed, through awf mcp-serve", () =>
         expect(unpinned.isError).toBe(true);
         expect(JSON.stringify(unpinned.content)).toContain('POLICY.TOOL_CHANGED');
         expect(JSON.stringify(unpinned.content)).toContain('awf mcp trust changing');
-        const trust = awf(['mcp', 'trust', 'changing'], { cwd: project.dir, env: project.env });
+        const trust = awf(['--storage', 'store', 'mcp', 'trust', 'changing'], { cwd: project.dir, env: project.env });
         expect(trust.status).toBe(0);
         expect(trust.stdout).toContain('+ extra (new)');
 

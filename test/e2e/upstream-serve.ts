@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { connectMcpServe, type McpSession } from '../support/mcp-client';
 import { workflowProject } from './workflow-support';
 
@@ -18,6 +19,8 @@ export async function withUpstreamServe(
         intercept_builtins: false,
         root_dir: p.dir,
         upstreams: [upstream],
+        // Not where the environment's data dir is: the config decides (`awf mcp trust --storage store`).
+        pins_dir: join(p.dir, 'store', 'mcp-pins'),
         policy: { layers: [{ origin: 'step agent', tools: { deny: [deny] } }] },
       },
       { env: p.env },

@@ -45,7 +45,6 @@ export class UpstreamToolProvider implements ToolProvider {
 
   constructor(
     private readonly host: UpstreamHost,
-    private readonly pins: ToolPinStore,
     @Inject(SECRET_MASKER) private readonly masker: SecretMasker,
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
   ) {}
@@ -63,9 +62,10 @@ export class UpstreamToolProvider implements ToolProvider {
       throw failed.reason;
     }
     const routes = new Map<string, Route>();
+    const pins = new ToolPinStore(scope.pinsDir);
     const tools = specs.flatMap((spec, i) => {
       const listed = (started[i] as PromiseFulfilledResult<UpstreamConnection>).value.tools;
-      return this.mapTools(spec, listed, this.pins.check(spec.name, listed), routes);
+      return this.mapTools(spec, listed, pins.check(spec.name, listed), routes);
     });
     if (this.routes.has(scope)) this.routes.set(scope, routes); // not when the scope closed meanwhile
     return tools;
