@@ -58,7 +58,7 @@ describe('ToolPinStore: pins on first sight, reports and keeps what changed, re-
     expect(store.check('docs', [search]).get('search')?.fields).toEqual(['description']);
   });
 
-  it('refuses a pin file it did not write and a server name that is not a plain name, with codes', () => {
+  it('refuses a pin file it did not write, a server name that is not a plain name, a dir it cannot write', () => {
     store.check('docs', [search]);
     writeFileSync(join(dir, 'mcp-pins', 'docs.json'), '{"tools": "x"}');
     const bad = (() => {
@@ -70,5 +70,10 @@ describe('ToolPinStore: pins on first sight, reports and keeps what changed, re-
     })();
     expect(isAwfError(bad) && bad.code).toBe('USER.MCP_PROXY.PIN_INVALID');
     expect(() => store.path('../etc', 'pin')).toThrow(/not an MCP server name/);
+    // A data dir it cannot write: the tools are not served unpinned.
+    writeFileSync(join(dir, 'a-file'), '');
+    expect(() => new ToolPinStore(join(dir, 'a-file', 'mcp-pins')).check('docs', [search])).toThrow(
+      expect.objectContaining({ code: 'SYSTEM.IO.FAILED', message: expect.stringContaining('ENOTDIR') }),
+    );
   });
 });

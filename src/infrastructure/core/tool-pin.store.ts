@@ -106,7 +106,7 @@ export class ToolPinStore {
       text = readFileSync(file, 'utf8');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw err;
+      throw ioFailed(server, file, 'read', err);
     }
     try {
       const parsed = JSON.parse(text) as PinFile;
@@ -125,18 +125,29 @@ export class ToolPinStore {
   /** Atomic: a temp file renamed (or, with `onlyNew`, linked: false when the file exists) into place. */
   private write(server: string, kind: 'pin' | 'seen', pins: PinFile, onlyNew = false): boolean {
     const file = this.path(server, kind);
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    writeFileSync(temp, `${JSON.stringify(pins, null, 2)}\n`, { mode: 0o600 });
     try {
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      writeFileSync(temp, `${JSON.stringify(pins, null, 2)}\n`, { mode: 0o600 });
       if (!onlyNew) renameSync(temp, file);
       else linkSync(temp, file);
       return true;
     } catch (err) {
       if (onlyNew && (err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-      throw err;
+      throw ioFailed(server, file, 'write', err);
     } finally {
       rmSync(temp, { force: true });
     }
   }
+}
+
+/** A pin that cannot be read or written: the server's tools are not served unpinned. */
+function ioFailed(server: string, file: string, what: 'read' | 'write', err: unknown): AwfError {
+  const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+  return new AwfError(
+    ErrorCodes.SYSTEM_IO,
+    `cannot ${what} the tool pins of MCP server "${server}" (${file}: ${why})`,
+    { server, file },
+    'awf keeps them under <data dir>/mcp-pins: make it writable, or choose another with --storage.',
+  );
 }
