@@ -1,4 +1,5 @@
-import type { ApprovalAnswer } from '../ports/approval-gate.port';
+/** Who or what decided: a person, the `--approve` flag, an `auto` rule, or a lack of anyone, time or channel. */
+export type ApprovalDecider = 'person' | 'flag' | 'auto' | 'unattended' | 'timeout' | 'no channel';
 
 /**
  * A person's (or a standing rule's) answer to a call that matched an `approve` rule, as every
@@ -13,13 +14,21 @@ export interface ApprovalRecord {
   answer: 'approve' | 'deny';
   /** `once`: this call; `step`: every call of the rule for the rest of the step. */
   scope: 'once' | 'step';
-  by: ApprovalAnswer['by'];
+  by: ApprovalDecider;
   /** The person: a token's name over HTTP, `local` at the terminal or on a server without tokens. */
   who?: string;
   at: string;
 }
 
-export function approvalRecord(answer: ApprovalAnswer, rule: string, newId: () => string): ApprovalRecord {
+/** The answer as an approval gate gives it (approval-gate.port.ts). */
+interface Answer {
+  answer: 'once' | 'always' | 'deny';
+  by: ApprovalDecider;
+  who?: string;
+  id?: string;
+}
+
+export function approvalRecord(answer: Answer, rule: string, newId: () => string): ApprovalRecord {
   return {
     id: answer.id ?? newId(),
     rule,
