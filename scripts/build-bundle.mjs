@@ -23,7 +23,8 @@ const UNUSED = ['inquirer', 'cosmiconfig', '@fig/complete-commander'];
 
 /**
  * Packages left in node_modules, required when first used: a native addon, Nest's optional peers,
- * and what only some commands or settings load (the MCP SDK and zod, gRPC, OpenTelemetry).
+ * and what only some commands or settings load (the MCP SDK and zod, gRPC, OpenTelemetry, and
+ * @nestjs/swagger for `awf serve`, whose docs page is swagger-ui-dist's files in node_modules).
  * Bundled, their 2.5 MB of source would be parsed at every start: parsing, not running, is what
  * a big bundle costs (~35 ms a MB here).
  */
@@ -32,6 +33,7 @@ const EXTERNAL = [
   '@nestjs/microservices',
   '@nestjs/websockets',
   '@nestjs/platform-express',
+  '@nestjs/swagger',
   '@modelcontextprotocol/*',
   'zod',
   '@grpc/*',

@@ -1,9 +1,22 @@
 // The one table: figures side by side, ratios, and the issue's targets checked on this run.
 import { pairedRatio } from './mcp-measure.mjs';
+import { SERVE_TARGETS, serveTable } from './serve-bench.mjs';
 const f = (v, d = 1) => (v === undefined || v === null || Number.isNaN(v) ? '—' : v.toFixed(d));
 const r = (v) => (v === undefined || Number.isNaN(v) ? '—' : `${v.toFixed(2)}×`);
 
-export function printReport({ meta, rows, cliStart, search, steps, history, upstreams, sandbox, collector, notes }) {
+export function printReport({
+  meta,
+  rows,
+  cliStart,
+  search,
+  steps,
+  history,
+  upstreams,
+  sandbox,
+  collector,
+  serve,
+  notes,
+}) {
   const by = Object.fromEntries(rows.map((row) => [row.id, row]));
   const { bare, fs, awf } = by;
   const out = [];
@@ -83,6 +96,7 @@ export function printReport({ meta, rows, cliStart, search, steps, history, upst
       `dead collector: 3-step \`awf run\` (2 proxied steps), median of ${collector.rounds} alternating: tracing off ${f(collector.offMs, 0)} ms, OTEL_EXPORTER_OTLP_ENDPOINT at a closed port ${f(collector.deadMs, 0)} ms → ${r(collector.ratio)}, at a collector that accepts and never answers ${f(collector.muteMs, 0)} ms → ${r(collector.muteRatio)}`,
     );
   }
+  if (serve) out.push('', ...serveTable(serve));
   const trace = by['awf-trace'];
   const metricsOn = by['awf-metrics'];
   const policyOn = by['awf-policy'];
@@ -116,6 +130,21 @@ export function printReport({ meta, rows, cliStart, search, steps, history, upst
       'the same, block by block (median of paired 50-call blocks)',
       policyOn && awf ? pairedRatio(policyOn.blockMs, awf.blockMs) : undefined,
       (x) => x >= 0.95,
+    ),
+    target(
+      `20 runs over HTTP at once ≤ ${SERVE_TARGETS.atOnce}× 20 \`awf run\` at once`,
+      serve && serve.atOnce.httpMs / serve.atOnce.cliMs,
+      (x) => x <= SERVE_TARGETS.atOnce,
+    ),
+    target(
+      `50 SSE subscribers: every event to all within ${SERVE_TARGETS.spreadMs} ms (as a ratio of ${SERVE_TARGETS.spreadMs} ms)`,
+      serve && serve.fanOut.spreadMaxMs / SERVE_TARGETS.spreadMs,
+      (x) => x <= 1,
+    ),
+    target(
+      `GET /api/executions p50, 10,000 runs, ≤ ${SERVE_TARGETS.listMs} ms (as a ratio of ${SERVE_TARGETS.listMs} ms)`,
+      serve && serve.list.p50 / SERVE_TARGETS.listMs,
+      (x) => x <= 1,
     ),
   ];
   out.push('');
@@ -156,5 +185,8 @@ export function upstreamTable(u) {
     row('through awf mcp-serve, tracing (file) + policy on too', u.awfFull),
     row('through awf mcp-serve of the --before build, logging + audit on', u.before),
     `| MCP SDK client modules loaded by a step without upstreams | ${u.withoutUpstreams ?? '—'} | | |`,
+    u.pinCheck
+      ? `| tool pins: the check of one listing (${u.pinCheck.tools} tools; per call: none) | ${f(u.pinCheck.p50, 3)} | | |`
+      : undefined,
   ].filter(Boolean);
 }

@@ -80,11 +80,13 @@ const AREAS = {
 const PACKAGES = {
   '@modelcontextprotocol/client': ['infrastructure/mcp-client', 'infrastructure/upstreams'],
   '@modelcontextprotocol/server': ['infrastructure/mcp-edge'],
+  '@modelcontextprotocol/node': ['infrastructure/mcp-edge'], // Node's http for the SDK's HTTP entry (/mcp)
   '@opentelemetry/(?!api(/|$))[^/]+': ['infrastructure/telemetry'],
   'nestjs-otel': ['infrastructure/telemetry'],
   '@grpc/[^/]+': ['infrastructure/plugins', 'sdk'],
   'better-sqlite3': ['infrastructure/history'],
   '@nestjs/platform-express': ['interfaces/http'],
+  '@nestjs/swagger': ['interfaces/http'], // only `awf serve` loads it
   'nest-commander': ['interfaces/cli', 'extensions'], // extensions share awf's instance
   '@nestjs/[^/]+': Object.keys(AREAS).filter(
     (a) => !['domain', 'application', 'sdk', 'version.ts', 'index.ts'].includes(a),

@@ -84,11 +84,13 @@ describe('layer rules', () => {
       const concrete: Record<string, string> = {
         '@modelcontextprotocol/client': '@modelcontextprotocol/client',
         '@modelcontextprotocol/server': '@modelcontextprotocol/server',
+        '@modelcontextprotocol/node': '@modelcontextprotocol/node',
         '@opentelemetry/(?!api(/|$))[^/]+': '@opentelemetry/sdk-trace-base',
         'nestjs-otel': 'nestjs-otel',
         '@grpc/[^/]+': '@grpc/grpc-js',
         'better-sqlite3': 'better-sqlite3',
         '@nestjs/platform-express': '@nestjs/platform-express',
+        '@nestjs/swagger': '@nestjs/swagger',
         'nest-commander': 'nest-commander',
         '@nestjs/[^/]+': '@nestjs/common',
       };

@@ -112,6 +112,7 @@ budgets: {calls: -1}`,
         decision: 'rejected',
         code: 'POLICY.APPROVAL_DENIED',
         rule: 'step work: approve "Write"',
+        approval: expect.objectContaining({ rule: 'step work: approve "Write"', answer: 'deny', by: 'unattended' }),
       });
       const flagged = awf(['run', 'wf.yaml', '--approve=all'], { cwd: p.dir, env: p.env, input: '' });
       expect(flagged.status).not.toBe(0); // the script expected a denial and got a success
@@ -163,6 +164,13 @@ budgets: {calls: -1}`,
       expect(asked).toBe(2); // "always" covered the second Write
       expect(code).toBe(0);
       expect(readFileSync(join(p.dir, 'b.txt'), 'utf8')).toBe('again');
+      // One approval record per question, as awf serve writes them: the terminal's person is `local`.
+      const approvals = events(p.env.XDG_DATA_HOME).map((e) => (e.policy as { approval?: object }).approval);
+      expect(approvals).toEqual([
+        expect.objectContaining({ answer: 'approve', scope: 'step', by: 'person', who: 'local' }),
+        undefined, // "always" for the step: nobody was asked
+        expect.objectContaining({ answer: 'deny', scope: 'once', by: 'person', who: 'local' }),
+      ]);
       expect(events(p.env.XDG_DATA_HOME).map((e) => (e.policy as { decision: string }).decision)).toEqual([
         'approved',
         'approved',

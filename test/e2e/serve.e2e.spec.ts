@@ -95,6 +95,10 @@ describe('awf serve (the built CLI)', () => {
     const server = await serve(project, ['--host', '0.0.0.0', '--allowed-host', '127.0.0.1'], { AWF_API_TOKEN: TOKEN });
     const url = server.url.replace('0.0.0.0', '127.0.0.1');
     expect((await call(url, 'GET', '/api/workflows')).status).toBe(401);
+    // The API's description and its page need no token; their files come from the installed package.
+    const doc = await call(url, 'GET', '/openapi.json');
+    expect([doc.status, doc.json.openapi, doc.json.info.title]).toEqual([200, '3.1.0', 'awf serve']);
+    expect((await call(url, 'GET', '/docs/swagger-ui-bundle.js')).status).toBe(200);
     const run = await call(url, 'POST', '/api/workflows/local/hello/run', {
       body: { inputs: { who: 'bo' } },
       headers: { authorization: `Bearer ${TOKEN}` },

@@ -46,7 +46,7 @@ describe('how awf starts', () => {
     },
   );
 
-  it('awf list loads no agent, plugin, proxy, upstream or telemetry code', () => {
+  it('awf list loads no agent, plugin, proxy, upstream, telemetry or HTTP API code', () => {
     const r = loadedBy(['list']);
     expect(r.status).toBe(0);
     const modules = ['agents/agents', 'plugins/plugins', 'mcp-edge/proxy', 'upstreams/upstreams', 'tools/tools'];
@@ -54,6 +54,9 @@ describe('how awf starts', () => {
       expect([name, r.files.some((f) => f.endsWith(`/dist/infrastructure/${name}.module.js`))]).toEqual([name, false]);
     expect(r.files.some((f) => f.includes('/node_modules/@opentelemetry/sdk-trace'))).toBe(false);
     expect(r.files.some((f) => f.includes('/node_modules/@modelcontextprotocol/'))).toBe(false);
+    // Only `awf serve` loads the routes and their OpenAPI description.
+    expect(r.files.some((f) => f.includes('/node_modules/@nestjs/swagger/'))).toBe(false);
+    expect(r.files.some((f) => f.includes('/dist/interfaces/http/'))).toBe(false);
   });
 });
 

@@ -55,7 +55,11 @@ export class PendingApprovals {
     log.emit({ kind: 'approval.required', step: view.step, tool: view.tool, approval: view });
     return new Promise((resolve) => {
       const timer = setTimeout(
-        () => settle({ answer: 'deny', by: 'timeout' }, { decision: 'deny', scope: 'once', by: 'timeout' }),
+        () =>
+          settle(
+            { answer: 'deny', by: 'timeout', id: view.approval_id },
+            { decision: 'deny', scope: 'once', by: 'timeout' },
+          ),
         this.timeoutMs,
       );
       const settle: Waiting['settle'] = (answer, decided) => {
@@ -89,10 +93,11 @@ export class PendingApprovals {
       const old = this.decided.get(approvalId);
       return old && old.runId === runId ? { outcome: 'already-decided', approval: old } : { outcome: 'unknown' };
     }
+    const id = approvalId;
     const answer: ApprovalAnswer =
       d.decision === 'deny'
-        ? { answer: 'deny', by: 'person', who: d.who }
-        : { answer: d.scope === 'step' ? 'always' : 'once', by: 'person', who: d.who };
+        ? { answer: 'deny', by: 'person', who: d.who, id }
+        : { answer: d.scope === 'step' ? 'always' : 'once', by: 'person', who: d.who, id };
     w.settle(answer, { decision: d.decision, scope: d.scope, by: d.who });
     return { outcome: 'decided', approval: this.decided.get(approvalId) };
   }

@@ -3,22 +3,25 @@
  * `step.failed` is a step that ended without success; `workflow.completed` and
  * `workflow.failed` end the stream (`status: cancelled` on the latter for a cancelled run).
  */
-export type RunEventKind =
-  | 'run.started'
-  | 'step.started'
-  | 'step.call_workflow.started'
-  | 'tool.call'
-  | 'tool.result'
-  | 'step.call_workflow.completed'
-  | 'step.completed'
-  | 'step.failed'
-  | 'input.required'
-  | 'message.user'
-  | 'approval.required'
-  | 'approval.resolved'
-  | 'run.completed'
-  | 'workflow.completed'
-  | 'workflow.failed';
+export const RUN_EVENT_KINDS = [
+  'run.started',
+  'step.started',
+  'step.call_workflow.started',
+  'tool.call',
+  'tool.result',
+  'step.call_workflow.completed',
+  'step.completed',
+  'step.failed',
+  'input.required',
+  'message.user',
+  'approval.required',
+  'approval.resolved',
+  'run.completed',
+  'workflow.completed',
+  'workflow.failed',
+] as const;
+
+export type RunEventKind = (typeof RUN_EVENT_KINDS)[number];
 
 /** One event of a run; `seq` counts from 1 and only grows, across a resume too. */
 export interface RunEvent {

@@ -1,3 +1,4 @@
+import type { ApprovalRecord } from './approval-record';
 /**
  * A tool policy as written (`policy:` in `.awf/config.yaml`, `mcp_proxy.policy` on a step),
  * after parsing: every field optional, sizes in bytes. The effective policy of a step is the
@@ -45,6 +46,7 @@ export const POLICY_REFUSAL = {
   command: 'POLICY.COMMAND_DENIED',
   budget: 'POLICY.BUDGET_EXCEEDED',
   approval: 'POLICY.APPROVAL_DENIED',
+  changed: 'POLICY.TOOL_CHANGED',
 } as const;
 
 export type PolicyRefusalCode = (typeof POLICY_REFUSAL)[keyof typeof POLICY_REFUSAL];
@@ -64,6 +66,8 @@ export interface PolicyDecision {
   rule?: string;
   /** Paths dropped from a Glob/Grep answer by the path rules. */
   hidden?: number;
+  /** The answer to an `approve` rule's question, when one was asked. */
+  approval?: ApprovalRecord;
 }
 
 /** The layer that makes the step strict, as its rule reads (`step review: enforce "strict"`); absent: audit only. */

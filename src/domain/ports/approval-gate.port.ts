@@ -1,3 +1,4 @@
+import type { ApprovalDecider } from '../policy/approval-record';
 import type { ToolScope } from './tool-scope';
 
 /** One question for the person at the `awf run` terminal. `args` are already masked. */
@@ -20,9 +21,11 @@ export interface ApprovalRequest {
  */
 export interface ApprovalAnswer {
   answer: 'once' | 'always' | 'deny';
-  by: 'person' | 'flag' | 'auto' | 'unattended' | 'timeout' | 'no channel';
+  by: ApprovalDecider;
   /** Which person, when one answered over the HTTP API: the name of their token, or `local`. */
   who?: string;
+  /** The question's id, when the channel gave it one (the HTTP API's approval_id). */
+  id?: string;
 }
 
 /**

@@ -6,6 +6,8 @@ const ANSWERS = new Set(['once', 'always', 'deny']);
 const BY = new Set(['person', 'flag', 'auto', 'unattended', 'timeout', 'no channel']);
 /** A token's name (api-tokens.ts) or `local`: nothing else reaches the audit trail. */
 const WHO = /^[A-Za-z0-9._@-]{1,64}$/;
+/** A question's id (a UUID from `awf serve`). */
+const ID = /^[A-Za-z0-9-]{1,64}$/;
 
 /**
  * The `mcp-serve` end of the approval channel: one connection per question to the unix socket
@@ -45,7 +47,12 @@ function parseAnswer(line: string): ApprovalAnswer {
   try {
     const a = JSON.parse(line) as Partial<ApprovalAnswer>;
     if (ANSWERS.has(a.answer as string) && BY.has(a.by as string))
-      return { answer: a.answer!, by: a.by!, ...(typeof a.who === 'string' && WHO.test(a.who) ? { who: a.who } : {}) };
+      return {
+        answer: a.answer!,
+        by: a.by!,
+        ...(typeof a.who === 'string' && WHO.test(a.who) ? { who: a.who } : {}),
+        ...(typeof a.id === 'string' && ID.test(a.id) ? { id: a.id } : {}),
+      };
   } catch {
     // fall through: a garbled answer denies
   }

@@ -1,10 +1,12 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import type { ApprovalDecision } from '../../application/http-api/pending-approvals';
 import { isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import { badRequest, envelope, executionNotFound, objectBody } from './api-input';
 import { HTTP_API, type HttpApiContext } from './http-api.context';
 import { ApiProblem } from './problem';
+import { Answers, ApiRoutes, ChangesState, Fails, ExecutionId, JsonBody, PathParam } from './openapi.decorators';
 import { CALLER, type KnownCaller } from './request-security';
 
 /**
@@ -12,18 +14,25 @@ import { CALLER, type KnownCaller } from './request-security';
  * whoever holds a token answers in place of the `awf run` terminal. The answer goes into the
  * call's audit record with the token's name (`local` on a server without tokens).
  */
+@ApiRoutes('approvals')
 @Controller('api')
 export class ApprovalsController {
   constructor(@Inject(HTTP_API) private readonly api: HttpApiContext) {}
 
   /** Every question the runs of this server wait on, oldest first, each with its run's id. */
   @Get('approvals')
+  @ApiOperation({ summary: "Every call this server's runs wait on for a person, oldest first (arguments masked)" })
+  @Answers(200, 'PendingApprovals', 'The pending approvals, each with its execution id.')
   all() {
     return envelope({ approvals: this.api.hub.approvals.listAll() });
   }
 
   /** The questions the run waits on now, oldest first (arguments masked). */
   @Get('executions/:id/approvals')
+  @ExecutionId()
+  @ApiOperation({ summary: 'The calls the run waits on for a person, oldest first (arguments masked)' })
+  @Answers(200, 'ApprovalList', 'The pending approvals.')
+  @Fails(404)
   list(@Param('id') id: string) {
     this.known(id);
     return envelope({ approvals: this.api.hub.approvals.list(id) });
@@ -32,6 +41,19 @@ export class ApprovalsController {
   /** `{"decision": "approve"|"deny", "scope": "once"|"step"}`; 409 once decided or past. */
   @Post('executions/:id/approvals/:approvalId')
   @HttpCode(200)
+  @ExecutionId()
+  @ApiOperation({ summary: 'Approves or denies a call, for this call (`once`) or the rest of the step (`step`)' })
+  @PathParam('approvalId', 'The approval, as listed.')
+  @JsonBody('The answer.', {
+    properties: {
+      decision: { type: 'string', enum: ['approve', 'deny'] },
+      scope: { type: 'string', enum: ['once', 'step'], default: 'once' },
+    },
+    required: ['decision'],
+  })
+  @Answers(200, 'Approval', 'Decided: the approval with its answer.')
+  @ChangesState()
+  @Fails(400, 404, 409)
   decide(
     @Param('id') id: string,
     @Param('approvalId') approvalId: string,

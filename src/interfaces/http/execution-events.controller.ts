@@ -1,10 +1,12 @@
 import { Controller, Get, Headers, Inject, Param, Res } from '@nestjs/common';
+import { ApiHeader, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { ServerResponse } from 'node:http';
 import type { RunEvent } from '../../application/http-api/run-event-log';
 import { isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import { executionNotFound } from './api-input';
 import { HTTP_API, type HttpApiContext } from './http-api.context';
+import { ApiRoutes, ExecutionId, Fails } from './openapi.decorators';
 
 /** A comment line now and then keeps proxies and load balancers from closing a quiet stream. */
 const KEEPALIVE_MS = 15_000;
@@ -15,11 +17,24 @@ const KEEPALIVE_MS = 15_000;
  * EventSource resumes by itself: `Last-Event-ID: n` replays what came after n. The stream ends
  * after the run's terminal event, and when the server stops.
  */
+@ApiRoutes('executions')
 @Controller('api/executions')
 export class ExecutionEventsController {
   constructor(@Inject(HTTP_API) private readonly api: HttpApiContext) {}
 
   @Get(':id/events')
+  @ApiOperation({ summary: "The run's events as Server-Sent Events; the stream ends after the terminal event" })
+  @ExecutionId()
+  @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'Replay only the events after this `seq`.' })
+  @ApiOkResponse({
+    description: 'One frame per event: `id: <seq>` and `data: <RunEvent as JSON>`.',
+    content: {
+      'text/event-stream': {
+        schema: { type: 'string', description: 'Frames whose `data:` is a RunEvent (components/schemas/RunEvent).' },
+      },
+    },
+  })
+  @Fails(404)
   events(
     @Param('id') id: string,
     @Headers('last-event-id') lastEventId: string | undefined,

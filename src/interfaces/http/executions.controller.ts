@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import { ApiNoContentResponse, ApiOperation } from '@nestjs/swagger';
 import { executionDetailView, executionView, runStatusOf } from '../../application/http-api/api-views';
 import { runRecordJson, runToolCalls } from '../../application/run-tool-calls';
 import { isAwfError } from '../../domain/errors/awf-error';
@@ -18,18 +19,36 @@ import {
 } from './api-input';
 import { HTTP_API, type HttpApiContext } from './http-api.context';
 import { ApiProblem } from './problem';
+import {
+  Answers,
+  ApiRoutes,
+  ChangesState,
+  Fails,
+  JsonBody,
+  Limit,
+  ExecutionId,
+  Query as QueryParam,
+  RunFilters,
+} from './openapi.decorators';
 
 /**
  * AWF's execution routes, read from the run history: every run on this machine (those of
  * `awf run` too), across restarts of the server. Cancel, resume and respond act on runs this
  * server runs; a run of another process is only read.
  */
+@ApiRoutes('executions')
 @Controller('api/executions')
 export class ExecutionsController {
   constructor(@Inject(HTTP_API) private readonly api: HttpApiContext) {}
 
   /** Newest first; `next_cursor` (null on the last page) gives the next page as `cursor`. */
   @Get()
+  @ApiOperation({ summary: 'Runs of the history (those of `awf run` too), newest first, a page at a time' })
+  @Limit(50, 500)
+  @QueryParam('cursor', 'Where the previous page ended: its `next_cursor`.')
+  @RunFilters(false)
+  @Answers(200, 'ExecutionPage', 'A page of runs.')
+  @Fails(400)
   list(@Query() q: Record<string, unknown>) {
     const limit = limitOf(q.limit, 50, 500);
     const runs = this.api.index.list({
@@ -46,13 +65,22 @@ export class ExecutionsController {
   }
 
   @Get(':id')
+  @ExecutionId()
+  @ApiOperation({ summary: 'One run with its inputs (secrets masked) and its steps' })
+  @Answers(200, 'ExecutionDetail', 'The run.')
+  @Fails(404)
   get(@Param('id') id: string) {
     return envelope(executionDetailView(this.detail(id), this.api.masker));
   }
 
   /** 204 once asked to stop (or when it has already ended); a run of another process is refused (409). */
   @Delete(':id')
+  @ExecutionId()
   @HttpCode(204)
+  @ApiOperation({ summary: 'Asks a run of this server to stop (recorded as cancelled, resumable)' })
+  @ApiNoContentResponse({ description: 'Asked to stop, or already ended.' })
+  @ChangesState(false)
+  @Fails(404, 409)
   cancel(@Param('id') id: string): void {
     if (this.api.hub.cancel(id)) return;
     if (this.detail(id).status === 'running')
@@ -61,7 +89,18 @@ export class ExecutionsController {
 
   /** AWF's resume: 200 with the same id; `from_step` is `current` (the default), `previous` or a step. */
   @Post(':id/resume')
+  @ExecutionId()
   @HttpCode(200)
+  @ApiOperation({ summary: 'Resumes a failed, cancelled or interrupted run under the same id' })
+  @JsonBody('Inputs to change, and where to start again.', {
+    properties: {
+      input_overrides: { type: 'object', additionalProperties: true },
+      from_step: { type: 'string', description: '`current` (the default), `previous`, or a step name' },
+    },
+  })
+  @Answers(200, 'Accepted', 'The run goes on.')
+  @ChangesState()
+  @Fails(400, 404, 409, 422, 503)
   async resume(@Param('id') id: string, @Body() body: unknown) {
     const b = objectBody(body);
     const inputs = inputsOf(b.input_overrides, 'input_overrides');
@@ -81,7 +120,22 @@ export class ExecutionsController {
 
   /** The answer to the run's `input.required` (AWF's `{response: {PromptID, Value}}`); 204. */
   @Post(':id/respond')
+  @ExecutionId()
   @HttpCode(204)
+  @ApiOperation({ summary: "Answers the run's `input.required` (a conversation step's next turn)" })
+  @JsonBody("AWF's answer: `Value` is the next message (empty ends the conversation).", {
+    properties: {
+      response: {
+        type: 'object',
+        properties: { PromptID: { type: 'string' }, Value: { type: 'string' } },
+        required: ['Value'],
+      },
+    },
+    required: ['response'],
+  })
+  @ApiNoContentResponse({ description: 'Answered.' })
+  @ChangesState()
+  @Fails(400, 404, 409)
   respond(@Param('id') id: string, @Body() body: unknown): void {
     const response = objectBody(objectBody(body).response);
     const value = response.Value ?? response.value;
@@ -102,6 +156,10 @@ export class ExecutionsController {
 
   /** What `awf runs show -f json` prints: the run's tool calls, step by step. */
   @Get(':id/tool-calls')
+  @ExecutionId()
+  @ApiOperation({ summary: "The run's tool calls step by step, with their policy decisions (`awf runs show`)" })
+  @Answers(200, 'ToolCalls', 'The calls.')
+  @Fails(404)
   async toolCalls(@Param('id') id: string) {
     const record = await mapping(
       () => runToolCalls(this.api.index, this.api.runs, id),

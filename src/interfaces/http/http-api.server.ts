@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server, ServerResponse } from 'node:http';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
+import { serveApiDocs } from './api-docs';
 import type { HttpApiContext } from './http-api.context';
 import { HttpApiModule } from './http-api.module';
 import { ApiProblem, type ApiRequest, type Next, sendProblem } from './problem';
@@ -19,6 +20,8 @@ export interface HttpApiOptions extends SecurityOptions {
   port: number;
   /** The web dashboard's files (awf's `dashboard/` folder); without it, the API alone. */
   dashboardDir?: string;
+  /** The proxy's tools over Streamable HTTP, mounted at `/mcp` behind the same gate. */
+  mcp?: { handle(req: ApiRequest, res: ServerResponse): Promise<void> };
 }
 
 export interface RunningHttpApi {
@@ -35,8 +38,8 @@ export interface RunningHttpApi {
  * Starts AWF's HTTP API on Nest's Express platform: a small container of its own for the
  * routes, fed the CLI container's services (`context`), behind the gate of request-security.ts.
  * In order: Host, CORS (only with --cors-origin), the dashboard's files, token (or the
- * dashboard's session) and cross-site checks, the JSON body (1 MiB), the routes; every failure
- * is an RFC 7807 problem.
+ * dashboard's session) and cross-site checks, the JSON body (1 MiB), the OpenAPI document and
+ * its page (api-docs.ts), the routes; every failure is an RFC 7807 problem.
  */
 export async function startHttpApi(context: HttpApiContext, options: HttpApiOptions): Promise<RunningHttpApi> {
   const sessions = new DashboardSessions();
@@ -53,10 +56,14 @@ export async function startHttpApi(context: HttpApiContext, options: HttpApiOpti
     app.enableCors({ origin: options.corsOrigin, allowedHeaders: ['authorization', 'content-type', 'last-event-id'] });
   if (options.dashboardDir) app.use(serveDashboard(options.dashboardDir));
   app.use(checkRequest(gate));
+  // Before the body parser: the MCP handler reads its request itself.
+  const mcp = options.mcp;
+  if (mcp) app.use('/mcp', (req: ApiRequest, res: ServerResponse) => void mcp.handle(req, res));
   app.useBodyParser('json', { limit: MAX_BODY_BYTES });
   app.use(bodyErrors);
   app.use(logRequests(context));
   app.useGlobalFilters(new ProblemFilter(context));
+  serveApiDocs(app);
   try {
     await app.listen(options.port, options.host);
   } catch (err) {

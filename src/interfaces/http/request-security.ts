@@ -21,6 +21,25 @@ const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1']);
 const WILDCARDS = new Set(['0.0.0.0', '::', '']);
 const CHANGES_STATE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/**
+ * The API's description and its page (api-docs.ts serves them). They need no token: they hold
+ * no data (the same document is in the package), and a browser cannot send a bearer header to
+ * a page. The Host check still applies.
+ */
+export const DOCS_PATHS = { page: '/docs', json: '/openapi.json', yaml: '/openapi.yaml' } as const;
+
+/** Express routes regardless of case; the page's assets are single file names under /docs/. */
+function isDocs(req: ApiRequest): boolean {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  const path = (req.url ?? '').split('?')[0].toLowerCase();
+  return (
+    path === DOCS_PATHS.json ||
+    path === DOCS_PATHS.yaml ||
+    path === DOCS_PATHS.page ||
+    /^\/docs\/([a-z0-9][a-z0-9._-]*)?$/.test(path)
+  );
+}
+
 /** Who made the request: the name of its token, or `local` on a server that asks for none. */
 export const CALLER = Symbol('awf.caller');
 export type KnownCaller = ApiRequest & { [CALLER]?: string };
@@ -64,12 +83,13 @@ export function checkHost(o: SecurityOptions) {
 /**
  * The rest of the gate, for every request whatever its path (Express matches routes without
  * regard to case: a gate keyed on `/api` would let `/API/…` through): the bearer token or a
- * dashboard session's cookie (401),
- * then, for a request that changes state, that it came from no other site (403) and carries
- * JSON if anything (415).
+ * dashboard session's cookie (401), then, for a request that changes state, that it came from
+ * no other site (403) and carries JSON if anything (415). Reading the docs (DOCS_PATHS) needs
+ * no token.
  */
 export function checkRequest(o: SecurityOptions) {
   return (req: KnownCaller, res: ServerResponse, next: Next): void => {
+    if (isDocs(req)) return next();
     if (o.tokens.length) {
       const name = tokenOwner(o.tokens, req.headers.authorization) ?? o.sessions?.who(req.headers.cookie);
       if (!name) {

@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { workflowListView } from '../../application/http-api/api-views';
 import { workflowView } from '../../application/http-api/workflow-view';
 import { type AwfError, isAwfError } from '../../domain/errors/awf-error';
@@ -6,19 +7,27 @@ import { categoryOf, ErrorCodes } from '../../domain/errors/error-codes';
 import { formatIssue } from '../../domain/workflow/validation-issue.model';
 import { envelope, inputsOf, mapping, objectBody, workflowTarget } from './api-input';
 import { HTTP_API, type HttpApiContext } from './http-api.context';
+import { Answers, ApiRoutes, ChangesState, Fails, JsonBody, WorkflowPath } from './openapi.decorators';
 import { ApiProblem } from './problem';
 
 /** AWF's workflow routes: list, read, validate, and start a run (202, the run detached from the request). */
+@ApiRoutes('workflows')
 @Controller('api/workflows')
 export class WorkflowsController {
   constructor(@Inject(HTTP_API) private readonly api: HttpApiContext) {}
 
   @Get()
+  @ApiOperation({ summary: 'The workflows this server finds (local, global and env lookup dirs)' })
+  @Answers(200, 'WorkflowList', 'The workflows.')
   async list() {
     return envelope(workflowListView(await this.api.workflows.list()));
   }
 
   @Get(':scope/:name')
+  @ApiOperation({ summary: "One workflow, with Go's field names as AWF marshals it" })
+  @WorkflowPath()
+  @Answers(200, 'Workflow', 'The workflow.')
+  @Fails(404)
   async get(@Param('scope') scope: string, @Param('name') name: string) {
     const target = workflowTarget(scope, name);
     const workflow = await mapping(
@@ -32,6 +41,11 @@ export class WorkflowsController {
   /** 200 `{errors: null}` when valid; AWF answers an invalid workflow with 422 and its errors joined by `; `. */
   @Post(':scope/:name/validate')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Validates a workflow; 422 with every issue when it is invalid' })
+  @WorkflowPath()
+  @Answers(200, 'Validation', 'The workflow is valid.')
+  @ChangesState(false)
+  @Fails(404, 422)
   async validate(@Param('scope') scope: string, @Param('name') name: string) {
     const target = workflowTarget(scope, name);
     const report = await mapping(
@@ -50,6 +64,14 @@ export class WorkflowsController {
 
   @Post(':scope/:name/run')
   @HttpCode(202)
+  @ApiOperation({ summary: 'Starts a run, detached from the request; follow it at /api/executions/{id}/events' })
+  @WorkflowPath()
+  @JsonBody("The run's inputs (numbers and booleans as text, lists and objects as JSON).", {
+    properties: { inputs: { type: 'object', additionalProperties: true } },
+  })
+  @Answers(202, 'Accepted', 'The run has its id and runs.')
+  @ChangesState()
+  @Fails(400, 404, 422, 503)
   async run(@Param('scope') scope: string, @Param('name') name: string, @Body() body: unknown) {
     const target = workflowTarget(scope, name);
     const inputs = inputsOf(objectBody(body).inputs, 'inputs');

@@ -14,7 +14,7 @@ import { CommandModule, findCommand } from '../../../src/interfaces/cli/command-
  * modules) driven through nest-commander's CommandTestFactory: argv in, stdout/stderr and
  * the exit code of the one outcome mapping out, with no process spawned.
  */
-const EMPTY_PROJECT: ProjectConfig = { extensions: [], inputs: {}, telemetry: {}, mcpServers: {} };
+const EMPTY_PROJECT: ProjectConfig = { extensions: [], inputs: {}, telemetry: {}, mcpServers: {}, mcpProfiles: {} };
 
 interface Ran {
   code: number;

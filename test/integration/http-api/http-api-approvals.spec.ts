@@ -60,7 +60,20 @@ describe('awf serve: approvals over HTTP', () => {
     });
     expect([again.status, again.json.code]).toEqual([409, 'USER.SERVE.CONFLICT']);
     const calls = (await call(api.url, 'GET', `/api/executions/${id}/tool-calls`)).json.body.steps[0].events;
-    expect(calls[0].policy).toEqual({ decision: 'approved', rule: 'step work: approve "Write" (person local)' });
+    // The approval record every approval path writes: the question's id, the rule, the answer and who gave it.
+    expect(calls[0].policy).toEqual({
+      decision: 'approved',
+      rule: 'step work: approve "Write" (person local)',
+      approval: {
+        id: question.approval_id,
+        rule: 'step work: approve "Write"',
+        answer: 'approve',
+        scope: 'once',
+        by: 'person',
+        who: 'local',
+        at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      },
+    });
   });
 
   it('denying refuses the call with POLICY.APPROVAL_DENIED; bad answers and unknown ids are refused', async () => {
@@ -78,5 +91,6 @@ describe('awf serve: approvals over HTTP', () => {
     const calls = (await call(api.url, 'GET', `/api/executions/${id}/tool-calls`)).json.body.steps[0].events;
     expect(calls[0].policy).toMatchObject({ decision: 'rejected', code: 'POLICY.APPROVAL_DENIED' });
     expect(calls[0].policy.rule).toBe('step work: approve "Write" (person local)');
+    expect(calls[0].policy.approval).toMatchObject({ id: question.approval_id, answer: 'deny', who: 'local' });
   });
 });
