@@ -185,5 +185,8 @@ export function upstreamTable(u) {
     row('through awf mcp-serve, tracing (file) + policy on too', u.awfFull),
     row('through awf mcp-serve of the --before build, logging + audit on', u.before),
     `| MCP SDK client modules loaded by a step without upstreams | ${u.withoutUpstreams ?? '—'} | | |`,
+    u.pinCheck
+      ? `| tool pins: the check of one listing (${u.pinCheck.tools} tools; per call: none) | ${f(u.pinCheck.p50, 3)} | | |`
+      : undefined,
   ].filter(Boolean);
 }

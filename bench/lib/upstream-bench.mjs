@@ -44,6 +44,8 @@ export async function upstreamBench({ main, work, cwd, calls = 500, rounds = 3, 
         events_path: join(work, `events-upstream-${id}.jsonl`),
         telemetry: { exporter: 'none' },
         upstreams: [{ name: 'everything', command: process.execPath, args: server, expose: ['echo'] }],
+        // As awf run names it, never the user's data dir (a build from before pinning has no such key).
+        ...(build.main === main ? { pins_dir: join(work, 'mcp-pins') } : {}),
         ...extra,
       }),
       { mode: 0o600 },
@@ -99,10 +101,34 @@ export async function upstreamBench({ main, work, cwd, calls = 500, rounds = 3, 
       addedP50Ms: stats.awf.p50 - stats.direct.p50,
       hopP50Ms: stats.relay.p50 - stats.direct.p50,
       withoutUpstreams: loadedWithoutUpstreams({ main, work, cwd, notes }),
+      pinCheck: pinCheckMs(main, work, (await sessions[0].client.listTools()).tools),
     };
   } finally {
     await Promise.all(sessions.map((s) => s.close()));
   }
+}
+
+/**
+ * p50 of the pin check of one listing of server-everything's tools (ADR 253: one pin file read,
+ * each tool's canonical JSON digested and compared), in-process on the build's own module; a
+ * call pays none of it (the refusal is decided at listing time). Undefined for a build without it.
+ */
+function pinCheckMs(main, work, tools, rounds = 200) {
+  const file = join(dirname(main), 'infrastructure', 'core', 'tool-pin.store.js');
+  let store;
+  try {
+    store = new (createRequire(import.meta.url)(file).ToolPinStore)(join(work, 'mcp-pins-bench'));
+  } catch {
+    return undefined;
+  }
+  store.check('everything', tools); // the first sight pins
+  const samples = [];
+  for (let i = 0; i < rounds; i++) {
+    const t0 = performance.now();
+    if (store.check('everything', tools).size !== 0) throw new Error('the pin check found a change in the same tools');
+    samples.push(performance.now() - t0);
+  }
+  return { p50: median(samples.slice(rounds / 4)), tools: tools.length };
 }
 
 /** How many modules of the MCP SDK client a step without upstreams has loaded when it has served a call. */

@@ -82,6 +82,7 @@ const AREAS = {
 const PACKAGES = {
   '@modelcontextprotocol/client': ['infrastructure/mcp-client', 'infrastructure/upstreams'],
   '@modelcontextprotocol/server': ['infrastructure/mcp-edge'],
+  '@modelcontextprotocol/node': ['infrastructure/mcp-edge'], // Node's http for the SDK's HTTP entry (/mcp)
   '@opentelemetry/(?!api(/|$))[^/]+': ['infrastructure/telemetry'],
   'nestjs-otel': ['infrastructure/telemetry'],
   '@grpc/[^/]+': ['infrastructure/plugins', 'sdk'],

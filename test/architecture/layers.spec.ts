@@ -84,6 +84,7 @@ describe('layer rules', () => {
       const concrete: Record<string, string> = {
         '@modelcontextprotocol/client': '@modelcontextprotocol/client',
         '@modelcontextprotocol/server': '@modelcontextprotocol/server',
+        '@modelcontextprotocol/node': '@modelcontextprotocol/node',
         '@opentelemetry/(?!api(/|$))[^/]+': '@opentelemetry/sdk-trace-base',
         'nestjs-otel': 'nestjs-otel',
         '@grpc/[^/]+': '@grpc/grpc-js',

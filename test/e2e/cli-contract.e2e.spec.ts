@@ -116,7 +116,7 @@ describe('the command line contract: global flags anywhere, JSON on every -f jso
     }
   });
 
-  it('an error before any result is one JSON object on stdout with -f json, with its exit code', () => {
+  it('an error before any result is one JSON object on stderr with -f json, stdout empty (as AWF), with its exit code', () => {
     const errors: Array<[string[], string, number]> = [
       [['frobnicate', '-f', 'json'], 'USER.CLI.INVALID_ARGS', 1],
       [['-f', 'json', 'run', 'wf.yaml', '--frobnicate'], 'USER.CLI.INVALID_ARGS', 1],
@@ -131,10 +131,11 @@ describe('the command line contract: global flags anywhere, JSON on every -f jso
     ];
     for (const [args, code, exit] of errors) {
       const r = awf(args);
-      const v = oneObject(r.stdout);
-      expect([args.join(' '), r.status, v.status, (v.error as { code: string }).code]).toEqual([
+      const v = oneObject(r.stderr);
+      expect([args.join(' '), r.status, r.stdout, v.status, (v.error as { code: string }).code]).toEqual([
         args.join(' '),
         exit,
+        '',
         'error',
         code,
       ]);

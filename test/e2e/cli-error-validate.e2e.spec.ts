@@ -23,9 +23,9 @@ describe('awf validate --dir, and validate without a target', () => {
   });
   afterAll(() => project.cleanup());
 
-  it('checks every *.yaml directly in the dir: an OK or FAIL line each, then the count, exit 2', () => {
+  it('checks every *.yaml directly in the dir: an OK or FAIL line each, then the count, exit 1 (bad does not load)', () => {
     const r = awf(['validate', '--dir', 'wf'], { cwd: project.dir });
-    expect(r.status).toBe(2);
+    expect(r.status).toBe(1);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^ {2}FAIL {2}bad: \[WORKFLOW\.VALIDATION\.MISSING_STATE\] /);
@@ -43,7 +43,7 @@ describe('awf validate --dir, and validate without a target', () => {
       ok.cleanup();
     }
     const json = awf(['validate', '--dir', 'wf', '-f', 'json'], { cwd: project.dir });
-    expect(json.status).toBe(2);
+    expect(json.status).toBe(1);
     const report = JSON.parse(json.stdout);
     expect(report).toMatchObject({ schema_version: 1, valid: false });
     expect(report.workflows.map((w: { workflow: string; valid: boolean }) => [w.workflow, w.valid])).toEqual([
@@ -128,7 +128,8 @@ describe('awf error', () => {
         '  hint: Did you mean USER.INPUT.VALIDATION_FAILED? Run `awf error` for every code, or `awf error USER` for one category.\n',
     );
     const json = awf(['error', 'NOPE', '-f', 'json']);
-    expect(JSON.parse(json.stdout)).toMatchObject({
+    expect(json.stdout).toBe('');
+    expect(JSON.parse(json.stderr)).toMatchObject({
       status: 'error',
       exit_code: 1,
       error: { code: 'USER.ERROR.UNKNOWN_CODE' },

@@ -73,11 +73,11 @@ describe('global flags, in any position', () => {
     });
   });
 
-  it('puts an error before the run as one JSON object on stdout with -f json', () => {
+  it('puts an error before the run as one JSON object on stderr with -f json, stdout empty (as AWF)', () => {
     const r = awf(['--format', 'json', 'run', 'missing-workflow']);
     expect(r.status).toBe(1);
-    expect(r.stderr).toBe('');
-    expect(JSON.parse(r.stdout)).toMatchObject({
+    expect(r.stdout).toBe('');
+    expect(JSON.parse(r.stderr)).toMatchObject({
       schema_version: 1,
       status: 'error',
       exit_code: 1,

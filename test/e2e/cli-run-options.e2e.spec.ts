@@ -127,12 +127,14 @@ describe('awf run: -o, --dry-run, -s/-m, --skip-plugins, <wf> --help', () => {
     expect(awf(['run', 'wf.yaml', '-s', 'second', '-m', 'first=x']).status).toBe(1);
   });
 
-  it('--skip-plugins: no plugin is looked for, so a workflow that needs one is refused before it starts', () => {
+  it('--skip-plugins: no plugin is looked for, so a step that needs one warns first, then fails', () => {
     const withPlugins = awf(['run', 'plugin.yaml', '-f', 'json']);
     expect(withPlugins.status).toBe(0);
     const skipped = awf(['run', 'plugin.yaml', '--skip-plugins']);
-    expect(skipped.status).toBe(2);
+    expect(skipped.status).toBe(1);
+    expect(skipped.stderr).toContain('warning: [WORKFLOW.VALIDATION.UNKNOWN_OPERATION] states.');
     expect(skipped.stderr).toContain('unknown operation "time.now"');
+    expect(skipped.stderr).toContain('[USER.MCP_PROXY.UNKNOWN_PLUGIN] plugin "time" is not installed');
     expect(awf(['run', 'wf.yaml', '--skip-plugins']).status).toBe(0);
   });
 

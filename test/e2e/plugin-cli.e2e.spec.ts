@@ -172,7 +172,7 @@ describe('a plugin that cannot be used says why', () => {
     expect(noisy.problem).toContain('its last stderr lines:\n{"level":30');
   });
 
-  it('names a disabled plugin as disabled, with the command that enables it, in validate and run', () => {
+  it('names a disabled plugin as disabled, with the command that enables it: a warning in validate, the step error in run', () => {
     expect(runAwf(['plugin', 'disable', 'kv'], { env, cwd: dir, timeout: SLOW_MACHINE_MS }).status).toBe(0);
     writeFileSync(
       join(dir, 'wf.yaml'),
@@ -189,14 +189,21 @@ describe('a plugin that cannot be used says why', () => {
         '',
       ].join('\n'),
     );
-    for (const command of [
-      ['validate', 'wf.yaml'],
-      ['run', 'wf.yaml'],
-    ]) {
-      const res = runAwf(command, { env, cwd: dir, timeout: SLOW_MACHINE_MS });
-      expect(res.status).toBe(2);
-      expect(res.stderr).toContain('plugin "kv" is disabled; enable it with `awf plugin enable kv`');
-      expect(res.stderr).not.toContain('not found');
-    }
+    // AWF's validate does not look at plugins: a warning, an error with --strict.
+    const validate = runAwf(['validate', 'wf.yaml'], { env, cwd: dir, timeout: SLOW_MACHINE_MS });
+    expect(validate.status).toBe(0);
+    expect(validate.stderr).toContain(
+      'warning: [WORKFLOW.VALIDATION.UNKNOWN_OPERATION] states.read.operation: plugin "kv" is disabled; ' +
+        'enable it with `awf plugin enable kv`',
+    );
+    const strict = runAwf(['validate', 'wf.yaml', '--strict'], { env, cwd: dir, timeout: SLOW_MACHINE_MS });
+    expect(strict.status).toBe(2);
+    // The run stops at the step, saying the same.
+    const run = runAwf(['run', 'wf.yaml'], { env, cwd: dir, timeout: SLOW_MACHINE_MS });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(
+      '[USER.MCP_PROXY.UNKNOWN_PLUGIN] plugin "kv" is disabled\n  hint: Run `awf plugin enable kv`.',
+    );
+    expect(run.stderr).not.toContain('not found');
   });
 });

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { connectMcpServe, type McpSession } from '../support/mcp-client';
 import { workflowProject } from './workflow-support';
 
@@ -8,7 +9,7 @@ import { workflowProject } from './workflow-support';
 export async function withUpstreamServe(
   upstream: Record<string, unknown>,
   deny: string,
-  use: (session: McpSession) => Promise<void>,
+  use: (session: McpSession, project: ReturnType<typeof workflowProject>) => Promise<void>,
 ): Promise<void> {
   const p = workflowProject();
   try {
@@ -18,12 +19,14 @@ export async function withUpstreamServe(
         intercept_builtins: false,
         root_dir: p.dir,
         upstreams: [upstream],
+        // Not where the environment's data dir is: the config decides (`awf mcp trust --storage store`).
+        pins_dir: join(p.dir, 'store', 'mcp-pins'),
         policy: { layers: [{ origin: 'step agent', tools: { deny: [deny] } }] },
       },
       { env: p.env },
     );
     try {
-      await use(session);
+      await use(session, p);
     } finally {
       await session.close();
     }

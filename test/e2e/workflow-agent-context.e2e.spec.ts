@@ -75,12 +75,15 @@ describe('awf run / validate: agent role and skills', () => {
     ]);
   });
 
-  it('validate refuses a missing role and a missing skill (exit 1), saying where it looked', () => {
+  it('validate warns of a missing role (AWF does not look; --strict: exit 1) and refuses a missing skill, saying where it looked', () => {
     const role = awf(['validate', 'ghost-role'], { cwd: p.dir, env: p.env });
     expect(role.stderr).toContain(
-      `[USER.INPUT.MISSING_ROLE] states.ask.role: role "ghost" not found: no ghost/AGENTS.md in ${p.dir}/.awf/roles, `,
+      `warning: [USER.INPUT.MISSING_ROLE] states.ask.role: role "ghost" not found: no ghost/AGENTS.md in ${p.dir}/.awf/roles, `,
     );
-    expect(role.status).toBe(1);
+    expect(role.status).toBe(0);
+    const strict = awf(['validate', 'ghost-role', '--strict'], { cwd: p.dir, env: p.env });
+    expect(strict.stderr).toContain('[USER.INPUT.MISSING_ROLE] states.ask.role: role "ghost" not found');
+    expect(strict.status).toBe(1);
     const skill = awf(['validate', 'ghost-skill'], { cwd: p.dir, env: p.env });
     expect(skill.stderr).toContain(
       `[USER.INPUT.MISSING_SKILL] states.ask.skills[1]: skill "../nowhere": ${p.dir}/.awf/nowhere/SKILL.md is missing`,

@@ -52,18 +52,18 @@ describe('awf run / validate: use_template + parameters', () => {
     expect(r.status).toBe(0);
   });
 
-  it('validate refuses a missing required parameter and names the misspelt one (exit 2)', () => {
+  it('validate refuses a missing required parameter and names the misspelt one (exit 1: it does not load; run: 2)', () => {
     const r = awf(['validate', 'missing-param'], { cwd: p.dir, env: p.env });
     expect(r.stderr).toContain(
       '[WORKFLOW.USE_TEMPLATE.MISSING_PARAMETER] states.greet.parameters: template "shout" ' +
         `(${p.dir}/.awf/templates/shout.yaml) needs parameter "message"; add \`message: <value>\` under parameters`,
     );
     expect(r.stderr).toContain('template "shout" has no parameter "mesage" (did you mean "message"?');
-    expect(r.status).toBe(2);
+    expect(r.status).toBe(1);
     expect(awf(['run', 'missing-param'], { cwd: p.dir, env: p.env }).status).toBe(2);
   });
 
-  it('validate and run refuse a missing template, saying where to create it (exit 2)', () => {
+  it('validate and run refuse a missing template, saying where to create it (validate exit 1: it does not load; run exit 2)', () => {
     const v = awf(['validate', 'missing-template'], { cwd: p.dir, env: p.env });
     expect(v.stderr).toContain(
       `[WORKFLOW.USE_TEMPLATE.NOT_FOUND] states.greet.use_template: template "whisper" not found (looked for ` +
@@ -71,7 +71,7 @@ describe('awf run / validate: use_template + parameters', () => {
         `${p.dir}/.awf/templates/whisper.yaml, or fix the name`,
     );
     expect(v.stderr).not.toContain('MISSING_STATE');
-    expect(v.status).toBe(2);
+    expect(v.status).toBe(1);
     const r = awf(['run', 'missing-template'], { cwd: p.dir, env: p.env });
     expect(r.stderr).toContain('WORKFLOW.USE_TEMPLATE.NOT_FOUND');
     expect(r.status).toBe(2);

@@ -11,6 +11,8 @@ export interface Reply {
 /**
  * A plain HTTP/1.1 client on node:http, so a test sets any header it likes (Host, Origin,
  * Sec-Fetch-Site), as a browser or an attacker would. `body` is sent as JSON unless `raw`.
+ * A connection per call: a kept-alive one can be closed by the server's idle timer just as it
+ * is reused (ECONNRESET), which a test that blocks its process (spawnSync) makes likely.
  */
 export function call(
   base: string,
@@ -25,7 +27,7 @@ export function call(
     ...options.headers,
   };
   return new Promise((resolve, reject) => {
-    const req = request(new URL(path, base), { method, headers }, (res) => {
+    const req = request(new URL(path, base), { method, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {

@@ -10,6 +10,8 @@ export const SERVER_MEMORY = join(MODULES, 'server-memory/dist/index.js');
 export const SERVER_SEQUENTIAL_THINKING = join(MODULES, 'server-sequential-thinking/dist/index.js');
 /** Ours, on the SDK: its tools change on request (add_tool, remove_tool); each spawn is logged to $SPAWN_LOG. */
 export const CHANGING_TOOLS_SERVER = join(__dirname, '../fixtures/upstreams/changing-tools.server.cjs');
+/** Ours, on the SDK: one tool, `lookup`, whose description is the server's first argument. */
+export const RUG_PULL_SERVER = join(__dirname, '../fixtures/upstreams/rug-pull.server.cjs');
 
 /** A port the OS says is free on 127.0.0.1 (the servers here take PORT, not a listening socket). */
 export function freePort(): Promise<number> {

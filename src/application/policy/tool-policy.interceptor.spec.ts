@@ -169,4 +169,30 @@ describe('ToolPolicyInterceptor', () => {
       { decision: 'denied', code: 'POLICY.PATH_DENIED', rule: 'd: paths.deny ".env"' },
     ]);
   });
+
+  it('hides a tool that differs from its pin and refuses it before any approval, with or without a policy', async () => {
+    const changed = { ...tool('gh_issue', 'mcp:gh'), changed: 'its description changed; run `awf mcp trust gh`' };
+    const listing: ToolProvider = {
+      listTools: () => [tool('gh_list', 'mcp:gh'), changed],
+      callTool: async (name) => textResult(`${name} ran`),
+    };
+    const base = { rootDir: '/p', interceptBuiltins: false, pluginTools: [], limits: DEFAULT_LIMITS };
+    for (const policy of [undefined, new ToolPolicy([{ origin: 'd', approve: [{ match: 'gh_issue' }] }])]) {
+      const gate = new ScriptedGate([{ answer: 'once', by: 'person' }]);
+      const seen: ToolCall[] = [];
+      const scope: ToolScope = { ...base, ...(policy ? { policy } : {}) };
+      const router = await ToolRouter.open([listing], scope, [
+        new ToolPolicyInterceptor(gate, new ValueSecretMasker({})),
+        recorder(seen),
+      ]);
+      expect(router.list().map((t) => t.name)).toEqual(['gh_list']);
+      expect((await router.call('gh_issue', {})).content[0].text).toBe(
+        '[POLICY.TOOL_CHANGED] gh_issue is hidden and refused: its description changed; run `awf mcp trust gh`.\n' +
+          'Decided by: pinned mcp:gh. Other tools and calls still work.',
+      );
+      expect(gate.asked).toEqual([]);
+      expect(seen[0].policy).toEqual({ decision: 'denied', code: 'POLICY.TOOL_CHANGED', rule: 'pinned mcp:gh' });
+      expect(await router.call('gh_list', {})).toEqual(textResult('gh_list ran'));
+    }
+  });
 });

@@ -23,8 +23,9 @@ export const POLICY_INTERCEPTOR_ORDER = -500;
 
 /**
  * The step's tool policy, for every tool source alike (built-ins, plugins, extension
- * modules, upstream servers): a denied tool is not offered and is refused when called;
- * Bash command lines, paths (through the sandbox's PathGuard seam), budgets and a person's
+ * modules, upstream servers): a denied tool is not offered and is refused when called, and so
+ * is an upstream tool that differs from what awf pinned of it (`changed`, ADR 253); Bash
+ * command lines, paths (through the sandbox's PathGuard seam), budgets and a person's
  * approval are checked in that order. A refusal is an `isError` result with its code and
  * deciding rule, handed to the inner interceptors as `call.refused` with the decision on the call.
  */
@@ -40,12 +41,13 @@ export class ToolPolicyInterceptor implements ToolCallInterceptor {
 
   filterTools(tools: readonly ToolDefinition[], scope: ToolScope): readonly ToolDefinition[] {
     const policy = scope.policy;
-    return policy ? tools.filter((t) => !policy.checkTool(t.name)) : tools;
+    return tools.filter((t) => !t.changed && !policy?.checkTool(t.name));
   }
 
   intercept(call: ToolCall, next: () => Promise<ToolResult>): Promise<ToolResult> {
     const policy = call.ctx.scope.policy;
-    return policy ? this.enforced(policy, call, next) : next();
+    if (policy) return this.enforced(policy, call, next);
+    return call.tool.changed ? refuseChanged(call, next) : next();
   }
 
   /**
@@ -58,6 +60,7 @@ export class ToolPolicyInterceptor implements ToolCallInterceptor {
     const command = isBash && typeof args.command === 'string' ? args.command : undefined;
     const refused = policy.checkTool(tool.name) ?? (command !== undefined ? policy.checkCommand(command) : undefined);
     if (refused) return refuse(call, refused, 'denied', next);
+    if (tool.changed) return refuseChanged(call, next);
     const state = this.stateOf(call.ctx.scope, policy);
     const writeBytes = tool.source === 'builtin' ? bytesWritten(tool.name, args) : 0;
     const over = state.check(tool.name, writeBytes, isBash);
@@ -174,6 +177,13 @@ function refuse(
   call.policy = { decision, code: refusal.code, rule: refusal.rule, ...(approval ? { approval } : {}) };
   call.refused = errorResult(refusalText(refusal));
   return next();
+}
+
+/** A tool that differs from its pin (ADR 253): refused before budgets and approvals, which no answer can lift. */
+function refuseChanged(call: ToolCall, next: () => Promise<ToolResult>): Promise<ToolResult> {
+  const { name, source, changed } = call.tool;
+  const message = `${name} is hidden and refused: ${changed}`;
+  return refuse(call, { code: POLICY_REFUSAL.changed, rule: `pinned ${source}`, message }, 'denied', next);
 }
 
 /** A path the sandbox refused decided the call; paths only dropped from a listing are noted. */

@@ -17,12 +17,11 @@ import { stepEventsPath } from './steps/agent-step.executor';
 import { planResume } from './run/resume-plan';
 import { type InputSources, RunInputs } from './run/run-inputs';
 import { RunJournal } from './run/run-journal';
-import { workflowEnv } from './run/workflow-env';
 import type { RunOptions, WorkflowRunner } from './run/workflow-runner.service';
 import { type ValidationReport, validationError, validationReport } from './validation/validation-report';
-import type { WorkflowValidator } from './validation/workflow-validator.service';
+import { loadIssues, type WorkflowValidator } from './validation/workflow-validator.service';
 
-export { type ValidationReport, validationError } from './validation/validation-report';
+export { type ValidationReport, validationError, validateVerdict } from './validation/validation-report';
 
 export interface ResumeRequest extends Omit<RunRequest, 'target'> {
   /** A run id or a unique prefix of one. */
@@ -65,10 +64,11 @@ export class WorkflowService {
   async validate(target: string, options: { strict?: boolean } = {}): Promise<ValidationReport> {
     const loaded = await this.repository.load(target);
     const issues = await this.validator.validate(loaded);
-    return validationReport(
+    const report = validationReport(
       loaded,
       options.strict ? issues.map((i) => ({ ...i, severity: 'error' as const })) : issues,
     );
+    return { ...report, loads: !loadIssues(loaded).some((i) => i.severity === 'error') };
   }
 
   /** Validates as `awf validate` does, then runs; invalid workflows never start a step. */
@@ -110,7 +110,6 @@ export class WorkflowService {
     }
     const inputs = await this.inputs.of(workflow, request);
     this.inputs.maskSecrets(workflow, inputs);
-    workflowEnv(workflow, request.env);
     return this.runner.run(workflow, {
       inputs,
       env: request.env,
@@ -167,7 +166,6 @@ export class WorkflowService {
     start: { runId: string; seq: number; startAt?: string; states?: RunOptions['seedStates'] },
   ): Promise<RunReport> {
     const secret = this.inputs.maskSecrets(workflow, inputs);
-    workflowEnv(workflow, request.env);
     const runDir = join(request.runsDir, start.runId);
     // Secret inputs are never written down: a resumed run asks for them again.
     const kept = Object.fromEntries(Object.entries(inputs).filter(([k]) => !secret.has(k)));

@@ -35,6 +35,11 @@ const REFUSALS: Record<PolicyRefusalCode, CatalogueText> = {
     'A call that the policy sends for approval was declined, or no one answered in time.',
     'Approve it at the `awf run` terminal when asked, or drop the `approve` rule.',
   ),
+  [POLICY_REFUSAL.changed]: entry(
+    "An upstream MCP server's tool differs from what awf pinned of it (description, schemas, annotations, " +
+      'or a tool new on a pinned server): awf hides it and refuses its calls.',
+    'Run `awf mcp trust <server>` to see what changed and pin it again, if you trust the change.',
+  ),
 };
 
 const CODED: Record<KnownErrorCode, CatalogueText> = {

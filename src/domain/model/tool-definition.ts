@@ -19,6 +19,11 @@ export interface ToolDefinition {
   title?: string;
   outputSchema?: ToolInputSchema;
   annotations?: Record<string, unknown>;
+  /**
+   * Set when the tool differs from what awf pinned of it (ADR 253): why, naming the command that
+   * re-pins it. The policy hides such a tool and refuses its calls with POLICY.TOOL_CHANGED.
+   */
+  changed?: string;
 }
 
 /** What MCP clients accept as a tool name (the strictest common rule among agent CLIs). */

@@ -46,6 +46,7 @@ export const POLICY_REFUSAL = {
   command: 'POLICY.COMMAND_DENIED',
   budget: 'POLICY.BUDGET_EXCEEDED',
   approval: 'POLICY.APPROVAL_DENIED',
+  changed: 'POLICY.TOOL_CHANGED',
 } as const;
 
 export type PolicyRefusalCode = (typeof POLICY_REFUSAL)[keyof typeof POLICY_REFUSAL];

@@ -30,6 +30,8 @@ export interface ToolScope {
   policy?: ToolPolicy;
   /** Unix socket of the owning `awf run`, where approval questions go. */
   approvalSocket?: string;
+  /** Where upstream servers' tool pins are (ADR 253); absent: `<data dir>/mcp-pins` from the environment. */
+  pinsDir?: string;
 }
 
 /** Per-call context. `signal` aborts when the caller gives up (client cancel, shutdown). */

@@ -114,4 +114,9 @@ export interface ProxyConfig {
   policy?: { layers: PolicyLayer[] };
   /** Unix socket (0600, in the step's private dir) where the owning `awf run` answers approvals. */
   approval_socket?: string;
+  /**
+   * Where the upstream servers' tool pins are (`<data dir>/mcp-pins`, ADR 253), as the run's
+   * `--storage` decides, whatever its agent passes on of the environment; absent: from the environment.
+   */
+  pins_dir?: string;
 }

@@ -129,7 +129,8 @@ export function parseOperation(base: Base, raw: Raw, at: string, issues: Validat
       issue(
         ErrorCodes.WORKFLOW_INVALID_FIELD,
         `${at}.operation`,
-        `operation must be <plugin>.<operation>, not "${operation}"`,
+        `operation must be <plugin>.<operation>, not "${operation}"; the step fails when it runs (AWF checks this only then)`,
+        'warning',
       ),
     );
   if (raw.inputs !== undefined && raw.inputs !== null && !isMap(raw.inputs))

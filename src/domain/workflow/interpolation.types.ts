@@ -88,11 +88,7 @@ export const STATE_FIELDS = [
   'TokensEstimated',
 ] as const;
 export const WORKFLOW_FIELDS = ['ID', 'Name', 'CurrentState', 'StartedAt', 'Duration'] as const;
-export const CONTEXT_FIELDS = ['WorkingDir', 'User', 'Hostname'] as const;
 export const NAMESPACES = ['inputs', 'states', 'workflow', 'env', 'context', 'awf', 'loop', 'error'] as const;
-/** `.loop.*` (inside for_each/while bodies) and `.error.*` (in workflow_error hooks). */
-export const LOOP_FIELDS = ['Item', 'Index', 'Index1', 'First', 'Last', 'Length', 'Parent'] as const;
-export const ERROR_FIELDS = ['Message', 'State', 'ExitCode', 'Type'] as const;
 export const AWF_DIRS = [
   'config_dir',
   'data_dir',
@@ -104,3 +100,12 @@ export const AWF_DIRS = [
   'roles_dir',
   'pack_name',
 ] as const;
+
+/**
+ * The field a name written another way stands for (`output` → `Output`, `exit_code` →
+ * `ExitCode`, `working_dir` → `WorkingDir`): what to suggest when a template misspells one.
+ */
+export function goSpelling(name: string, fields: readonly string[]): string | undefined {
+  const plain = (s: string): string => s.replace(/_/g, '').toLowerCase();
+  return fields.find((f) => f !== name && plain(f) === plain(name));
+}

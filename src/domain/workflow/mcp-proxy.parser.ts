@@ -6,9 +6,17 @@ import type { McpProxySettings } from './workflow.model';
 
 export const MCP_PROXY_KEYS = ['enable', 'intercept_builtins', 'plugin_tools', 'servers', 'policy'] as const;
 
+/** The keys awf adds to AWF's block, and the shape that makes them awf's rather than unknown. */
+const AWF_OWN_KEYS: readonly [string, (v: unknown) => boolean, string][] = [
+  ['servers', Array.isArray, 'a list of server names or definitions (docs/upstream-servers.md)'],
+  ['policy', (v) => typeof v === 'object' && !Array.isArray(v), 'a mapping (docs/policy.md)'],
+];
+
 /**
  * The one strict block of the format (ADR 017): unknown keys are all named in one
  * UNKNOWN_KEY issue, in document order. `intercept_builtins` defaults to `enable`.
+ * `servers` and `policy` are awf's own keys; written in another shape (`policy: bogus`),
+ * they are what AWF sees, an unknown key, and are reported as one with what awf expects.
  */
 export function parseMcpProxy(raw: unknown, at: string, issues: ValidationIssue[]): McpProxySettings | undefined {
   if (raw === undefined || raw === null) return undefined;
@@ -16,14 +24,19 @@ export function parseMcpProxy(raw: unknown, at: string, issues: ValidationIssue[
     issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, at, 'mcp_proxy must be a mapping'));
     return undefined;
   }
-  const r = raw as Record<string, unknown>;
-  const unknown = Object.keys(r).filter((k) => !(MCP_PROXY_KEYS as readonly string[]).includes(k));
+  const r = { ...(raw as Record<string, unknown>) };
+  const foreign = AWF_OWN_KEYS.filter(([key, fits]) => r[key] !== undefined && r[key] !== null && !fits(r[key]));
+  for (const [key] of foreign) delete r[key];
+  const unknown = Object.keys(raw).filter(
+    (k) => !(MCP_PROXY_KEYS as readonly string[]).includes(k) || foreign.some(([f]) => f === k),
+  );
   if (unknown.length > 0) {
+    const own = foreign.length ? `; ${foreign.map(([key, , shape]) => `awf's own ${key} is ${shape}`).join(', ')}` : '';
     issues.push(
       issue(
         ErrorCodes.MCP_PROXY_UNKNOWN_KEY,
         at,
-        `unknown field(s) in mcp_proxy: ${unknown.join(', ')} (allowed: ${MCP_PROXY_KEYS.join(', ')})`,
+        `unknown field(s) in mcp_proxy: ${unknown.join(', ')} (allowed: ${MCP_PROXY_KEYS.join(', ')}${own})`,
       ),
     );
   }

@@ -89,6 +89,34 @@ states:
     ]);
   });
 
+  it("reads awf's own mcp_proxy keys in another shape as AWF does: an unknown key (policy: bogus)", () => {
+    const { issues } = load(
+      `name: x\nstates:\n  initial: a\n  a: {type: agent, provider: script, prompt: p, mcp_proxy: {enable: true, policy: bogus}, on_success: z}\n  z: {type: terminal}\n`,
+    );
+    expect(issues).toEqual([
+      expect.objectContaining({
+        code: 'USER.MCP_PROXY.UNKNOWN_KEY',
+        path: 'states.a.mcp_proxy',
+        message:
+          'unknown field(s) in mcp_proxy: policy (allowed: enable, intercept_builtins, plugin_tools, servers, policy; ' +
+          "awf's own policy is a mapping (docs/policy.md))",
+      }),
+    ]);
+  });
+
+  it('warns of an operation name without a plugin (AWF finds it only when the step runs)', () => {
+    const { issues } = load(
+      `name: x\nstates:\n  initial: a\n  a: {type: operation, operation: echo, on_success: z}\n  z: {type: terminal}\n`,
+    );
+    expect(issues).toEqual([
+      expect.objectContaining({
+        code: 'WORKFLOW.PARSE.INVALID_FIELD',
+        path: 'states.a.operation',
+        severity: 'warning',
+      }),
+    ]);
+  });
+
   it('defaults intercept_builtins to enable, and an explicit value wins', () => {
     const proxy = (block: string) =>
       (

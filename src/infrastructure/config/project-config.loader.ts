@@ -6,6 +6,7 @@ import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { PolicySpec } from '../../domain/policy/policy.model';
 import { parsePolicy, type PolicyProblem } from '../../domain/policy/policy.parser';
 import { parseUpstreamServer, type UpstreamServerSpec } from '../../domain/proxy/upstream-server';
+import { type McpProfile, parseMcpProfiles } from './mcp-profiles';
 import { formatIssue, type ValidationIssue } from '../../domain/workflow/validation-issue.model';
 
 /** `.awf/config.yaml` of the working directory: project-wide settings for every command. */
@@ -20,16 +21,18 @@ export interface ProjectConfig {
   policy?: PolicySpec;
   /** Named MCP servers that steps list in `mcp_proxy.servers` (docs/upstream-servers.md). */
   mcpServers: Record<string, UpstreamServerSpec>;
+  /** What `awf serve` may serve at `/mcp`, by profile name (docs/mcp-gateway.md). */
+  mcpProfiles: Record<string, McpProfile>;
   /** Where the file was found, or undefined when there is none. */
   file?: string;
 }
 
 /** What a project without `.awf/config.yaml` has: nothing configured. */
 export function emptyProjectConfig(): ProjectConfig {
-  return { extensions: [], inputs: {}, telemetry: {}, mcpServers: {} };
+  return { extensions: [], inputs: {}, telemetry: {}, mcpServers: {}, mcpProfiles: {} };
 }
 
-const KNOWN = ['extensions', 'inputs', 'telemetry', 'mcp_servers', 'policy'];
+const KNOWN = ['extensions', 'inputs', 'telemetry', 'mcp_servers', 'mcp_profiles', 'policy'];
 
 export function loadProjectConfig(projectDir: string = process.cwd()): ProjectConfig {
   const file = join(projectDir, '.awf', 'config.yaml');
@@ -63,11 +66,13 @@ export function loadProjectConfig(projectDir: string = process.cwd()): ProjectCo
       'Fix the policy section; docs/policy.md describes every key.',
     );
   }
+  const servers = mcpServers(asMap(data.mcp_servers, file, 'mcp_servers'), file);
   return {
     extensions,
     inputs: asMap(data.inputs, file, 'inputs'),
     telemetry: asMap(data.telemetry, file, 'telemetry'),
-    mcpServers: mcpServers(asMap(data.mcp_servers, file, 'mcp_servers'), file),
+    mcpServers: servers,
+    mcpProfiles: parseMcpProfiles(asMap(data.mcp_profiles, file, 'mcp_profiles'), file, Object.keys(servers)),
     ...(policy ? { policy } : {}),
     file,
   };

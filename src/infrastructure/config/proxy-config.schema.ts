@@ -140,6 +140,7 @@ const ROOT: Record<string, Check> = {
   limits: optional(section(LIMITS)),
   policy: optional(POLICY),
   approval_socket: optional(all(string, matching(/^\//, 'approval_socket must be an absolute path'))),
+  pins_dir: optional(all(string, matching(/^\//, 'pins_dir must be an absolute path'))),
 };
 
 export const KNOWN_KEYS = {

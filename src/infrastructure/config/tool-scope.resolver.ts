@@ -60,6 +60,7 @@ export function buildToolScope(
     traceparent: config.telemetry?.traceparent ?? inheritedTraceparent(env),
     ...(config.policy?.layers.length ? { policy: compilePolicy(config.policy.layers) } : {}),
     ...(config.approval_socket ? { approvalSocket: config.approval_socket } : {}),
+    ...(config.pins_dir ? { pinsDir: config.pins_dir } : {}),
   });
 }
 

@@ -3,6 +3,7 @@ import { withStderrTail } from '../../domain/errors/stderr-tail';
 import type { ToolDefinition, ToolInputSchema } from '../../domain/model/tool-definition';
 import { errorResult, type ToolResult } from '../../domain/model/tool-result';
 import type { AppLogger } from '../../domain/ports/app-logger.port';
+import { describeChange, type ToolChange } from '../../domain/policy/tool-pin';
 import { ProvidesTools } from '../../domain/ports/markers';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import { APP_LOGGER, SECRET_MASKER } from '../../domain/ports/tokens';
@@ -13,6 +14,7 @@ import {
   upstreamPrefix,
   type UpstreamServerSpec,
 } from '../../domain/proxy/upstream-server';
+import { ToolPinStore } from '../core/tool-pin.store';
 import type { UpstreamConnection } from './upstream-connection';
 import { UpstreamHost } from './upstream-host.service';
 import { maskedResult, UpstreamCallError, type UpstreamTool } from './upstream-result';
@@ -31,7 +33,9 @@ const EXIT_WAIT_MS = 300;
  * connected at once, their tools listed, filtered by `expose`. Calls go through unchanged
  * (all content, structuredContent, isError), with the call's trace context in
  * `_meta.traceparent` and its progress passed back. A crash is an `isError` naming the server
- * and its last stderr lines; the next call starts it again (UpstreamHost's budget).
+ * and its last stderr lines; the next call starts it again (UpstreamHost's budget). Each listing
+ * is checked against the server's pins (ADR 253): a tool that differs is marked `changed`, so
+ * the policy hides it and refuses its calls.
  */
 @ProvidesTools()
 @Injectable()
@@ -58,9 +62,11 @@ export class UpstreamToolProvider implements ToolProvider {
       throw failed.reason;
     }
     const routes = new Map<string, Route>();
-    const tools = specs.flatMap((spec, i) =>
-      this.mapTools(spec, (started[i] as PromiseFulfilledResult<UpstreamConnection>).value.tools, routes),
-    );
+    const pins = new ToolPinStore(scope.pinsDir);
+    const tools = specs.flatMap((spec, i) => {
+      const listed = (started[i] as PromiseFulfilledResult<UpstreamConnection>).value.tools;
+      return this.mapTools(spec, listed, pins.check(spec.name, listed), routes);
+    });
     if (this.routes.has(scope)) this.routes.set(scope, routes); // not when the scope closed meanwhile
     return tools;
   }
@@ -107,6 +113,7 @@ export class UpstreamToolProvider implements ToolProvider {
   private mapTools(
     spec: UpstreamServerSpec,
     tools: readonly UpstreamTool[],
+    changes: ReadonlyMap<string, ToolChange>,
     routes: Map<string, Route>,
   ): ToolDefinition[] {
     const exposed = spec.expose?.length
@@ -117,6 +124,7 @@ export class UpstreamToolProvider implements ToolProvider {
       .filter((t) => exposed(t.name))
       .map((t) => {
         routes.set(prefix + t.name, { spec, tool: t.name });
+        const change = changes.get(t.name);
         return {
           name: prefix + t.name,
           description: t.description ?? '',
@@ -125,6 +133,7 @@ export class UpstreamToolProvider implements ToolProvider {
           ...(t.title !== undefined ? { title: t.title } : {}),
           ...(t.outputSchema !== undefined ? { outputSchema: t.outputSchema as ToolInputSchema } : {}),
           ...(t.annotations !== undefined ? { annotations: t.annotations as Record<string, unknown> } : {}),
+          ...(change ? { changed: changedText(change, spec.name) } : {}),
         };
       });
   }
@@ -157,4 +166,12 @@ export class UpstreamToolProvider implements ToolProvider {
     }
     return errorResult(this.masker.mask(`MCP server "${server}": ${tool} failed: ${(err as Error).message}`));
   }
+}
+
+/** The refusal's reason: what changed, and the command that shows it and pins it again. */
+function changedText(change: ToolChange, server: string): string {
+  return (
+    `${describeChange(change)} since awf pinned the tools of MCP server "${server}". ` +
+    `A person can review the change and pin it with \`awf mcp trust ${server}\``
+  );
 }

@@ -4,6 +4,7 @@
 // the optional PLUGIN_CATALOG token; `.awf/config.yaml` as PROJECT_CONFIG (ProjectConfigModule,
 // global: the process reads the file once). Must never import the MCP SDK, a tools/plugins/agents
 // module, or the CLI.
+import { ToolPinStore } from '../core/tool-pin.store';
 import { Module, type OnModuleDestroy } from '@nestjs/common';
 import { AgentStepExecutor } from '../../application/workflow/steps/agent-step.executor';
 import { CallWorkflowStepExecutor } from '../../application/workflow/steps/call-workflow-step.executor';
@@ -73,6 +74,7 @@ const FILES = new FsWorkflowFiles();
           scopes: new RealToolScopeResolver(),
           telemetry,
           mcpServers: () => project.mcpServers,
+          pinsDir: () => new ToolPinStore().dir,
           upstreamProbe: new FsUpstreamServerProbe(),
           startFailures: new FileProxyStartFailures(),
           policyDefaults: project.policy,

@@ -50,18 +50,6 @@ export function normalizeError(err: unknown): AwfError | { silentExit: number } 
   );
 }
 
-/** Errors a command raises after it already printed its result on stdout (a run's report). */
-const reportedOnStdout = new WeakSet<AwfError>();
-
-export function markReportedOnStdout(err: AwfError): AwfError {
-  reportedOnStdout.add(err);
-  return err;
-}
-
-export function wasReportedOnStdout(err: AwfError): boolean {
-  return reportedOnStdout.has(err);
-}
-
 /** Errors the command already printed in full (a run's progress showed its failure): only the exit code is left. */
 const shownAlready = new WeakSet<AwfError>();
 
@@ -81,8 +69,11 @@ export function renderError(
   mask: (s: string) => string = (s) => s,
   style: ErrorStyle = {},
 ): string {
-  if (format === 'json')
-    return mask(jsonLine({ status: 'error', exit_code: exitCodeFor(err.code), error: err.toJSON() }));
+  if (format === 'json') {
+    const error = err.toJSON();
+    if (style.hints === false) delete error.hint;
+    return mask(jsonLine({ status: 'error', exit_code: exitCodeFor(err.code), error }));
+  }
   const paint = (code: string, text: string): string => (style.color ? `\x1b[${code}m${text}\x1b[0m` : text);
   const lines = [`${paint('31', `[${err.code}]`)} ${err.message}`];
   if (err.hint && style.hints !== false) lines.push(paint('2', `  hint: ${err.hint}`));
@@ -105,8 +96,8 @@ export interface ReportOptions extends ErrorStyle {
 /**
  * The one outcome → exit code mapping of every entry point (the CLI, and mcp-serve as the
  * startup snapshot starts it): writes what the user sees of a failure, returns the exit code.
- * With `-f json`, an error before any result is the one JSON object on stdout; after one, it
- * goes to stderr.
+ * A failure goes to stderr in every format (with `-f json`, as one JSON object), so stdout holds
+ * only a command's result, as in AWF.
  */
 export function reportOutcome(outcome: CommandOutcome, options: ReportOptions = {}): number {
   // A command a signal ended exits as shells report it: 128 + the signal's number (SIGINT 130).
@@ -116,8 +107,7 @@ export function reportOutcome(outcome: CommandOutcome, options: ReportOptions = 
   if ('silentExit' in normalized) return normalized.silentExit;
   const json = options.format === 'json';
   if (shownAlready.has(normalized) && !json) return exitCodeFor(normalized.code);
-  const out = json && !wasReportedOnStdout(normalized) ? process.stdout : process.stderr;
-  out.write(
+  process.stderr.write(
     renderError(normalized, json ? 'json' : 'text', options.mask, {
       hints: options.hints !== false,
       color: options.color === true && !json,

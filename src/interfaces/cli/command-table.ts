@@ -119,6 +119,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     imports: () => [],
   },
   {
+    names: ['mcp'],
+    commands: () => [require('./mcp/mcp.command').McpCommand, ...require('./mcp/mcp.command').MCP_SUBCOMMANDS],
+    imports: () => [],
+  },
+  {
     names: ['init'],
     commands: () => [require('./project/init.command').InitCommand],
     imports: () => [projectServices()],

@@ -20,6 +20,8 @@ export interface HttpApiOptions extends SecurityOptions {
   port: number;
   /** The web dashboard's files (awf's `dashboard/` folder); without it, the API alone. */
   dashboardDir?: string;
+  /** The proxy's tools over Streamable HTTP, mounted at `/mcp` behind the same gate. */
+  mcp?: { handle(req: ApiRequest, res: ServerResponse): Promise<void> };
 }
 
 export interface RunningHttpApi {
@@ -54,6 +56,9 @@ export async function startHttpApi(context: HttpApiContext, options: HttpApiOpti
     app.enableCors({ origin: options.corsOrigin, allowedHeaders: ['authorization', 'content-type', 'last-event-id'] });
   if (options.dashboardDir) app.use(serveDashboard(options.dashboardDir));
   app.use(checkRequest(gate));
+  // Before the body parser: the MCP handler reads its request itself.
+  const mcp = options.mcp;
+  if (mcp) app.use('/mcp', (req: ApiRequest, res: ServerResponse) => void mcp.handle(req, res));
   app.useBodyParser('json', { limit: MAX_BODY_BYTES });
   app.use(bodyErrors);
   app.use(logRequests(context));

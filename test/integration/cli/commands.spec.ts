@@ -14,7 +14,7 @@ import { CommandModule, findCommand } from '../../../src/interfaces/cli/command-
  * modules) driven through nest-commander's CommandTestFactory: argv in, stdout/stderr and
  * the exit code of the one outcome mapping out, with no process spawned.
  */
-const EMPTY_PROJECT: ProjectConfig = { extensions: [], inputs: {}, telemetry: {}, mcpServers: {} };
+const EMPTY_PROJECT: ProjectConfig = { extensions: [], inputs: {}, telemetry: {}, mcpServers: {}, mcpProfiles: {} };
 
 interface Ran {
   code: number;
@@ -115,12 +115,20 @@ describe('commands through CommandTestFactory', () => {
     expect(r.stdout).toContain('valid');
   });
 
-  it('validate -f json: one JSON object on stdout for a broken workflow, exit 2, the error not repeated there', async () => {
+  it('validate -f json: the verdict alone on stdout for a file that does not load, the error on stderr, exit 1 (as AWF)', async () => {
     const r = await awf(['validate', file('broken.yaml', 'name: broken\nstates: {}\n'), '-f', 'json']);
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(1);
     const lines = r.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0])).toMatchObject({ valid: false, workflow: 'broken' });
+    expect(JSON.parse(r.stderr)).toMatchObject({ exit_code: 1, error: { code: 'USER.WORKFLOW.INVALID' } });
+  });
+
+  it('validate: a file that loads but has a WORKFLOW problem (a template) still exits 2', async () => {
+    const bad = VALID.replace('command: echo hi', "command: 'echo {{.inputs.nope}}'");
+    const r = await awf(['validate', file('bad-template.yaml', bad)]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('[WORKFLOW.TEMPLATE.UNDEFINED_REFERENCE] states.greet.command:');
   });
 
   it('validate without a workflow: a coded USER error, exit 1, no stack', async () => {

@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { flowHarness, processesWith } from './flow-harness';
 
 jest.setTimeout(120_000);
@@ -110,15 +112,15 @@ states:
     expect(processesWith(marker)).toEqual([]);
   });
 
-  it('validate refuses a circular call naming the cycle, a missing child, an unknown output, and chains deeper than 10', async () => {
+  it('validate warns about a circular call naming the cycle, a missing child and an unknown output (AWF checks none); --strict refuses them', async () => {
     const call = (to: string) =>
       `name: ${to}x\nstates:\n  initial: c\n  c: {type: call_workflow, workflow: ${to}, on_success: d}\n  d: {type: terminal}\n`;
-    const files: Record<string, string> = {
-      'a.yaml': call('b').replace('name: bx', 'name: a'),
-      'b.yaml': call('a').replace('name: ax', 'name: b'),
-      'child.yaml': child,
-    };
-    const wf = `
+    writeFileSync(join(h.dir, 'a.yaml'), call('b').replace('name: bx', 'name: a'));
+    writeFileSync(join(h.dir, 'b.yaml'), call('a').replace('name: ax', 'name: b'));
+    writeFileSync(join(h.dir, 'child.yaml'), child);
+    writeFileSync(
+      join(h.dir, 'wf.yaml'),
+      `
 name: top
 states:
   initial: one
@@ -126,23 +128,64 @@ states:
   two: {type: call_workflow, workflow: ghost, on_success: three}
   three: {type: call_workflow, workflow: child, inputs: {message: x}, outputs: {nothing: n}, on_success: done}
   done: {type: terminal}
-`;
-    await expect(h.run(wf, { files })).rejects.toMatchObject({
-      message: expect.stringContaining('states.one.workflow: circular call_workflow: wf → a → b → a'),
-    });
+`,
+    );
     const v = await h.service.validate(`${h.dir}/wf.yaml`);
-    expect(v.errors.map((e) => `${e.code} ${e.path}`)).toEqual(
+    expect(v.valid).toBe(true);
+    expect(v.warnings.map((e) => `${e.code} ${e.path}`)).toEqual(
       expect.arrayContaining([
         'WORKFLOW.VALIDATION.CIRCULAR_CALL states.one.workflow',
         'USER.WORKFLOW.NOT_FOUND states.two.workflow',
         'WORKFLOW.VALIDATION.MISSING_STATE states.three.outputs.nothing',
       ]),
     );
+    expect(v.warnings.find((e) => e.path === 'states.one.workflow')?.message).toContain(
+      'circular call_workflow: wf → a → b → a; the run stops when it reaches this call',
+    );
+    const strict = await h.service.validate(`${h.dir}/wf.yaml`, { strict: true });
+    expect(strict.valid).toBe(false);
+    expect(strict.errors.map((e) => e.code)).toContain('WORKFLOW.VALIDATION.CIRCULAR_CALL');
+  });
+
+  it('a circular call runs the steps before it, then stops the run with EXECUTION.CALL_WORKFLOW.CIRCULAR, past on_failure (as AWF)', async () => {
+    const loop = (name: string, to: string) =>
+      `name: ${name}\nstates:\n  initial: c\n` +
+      `  c: {type: call_workflow, workflow: ${to}, on_success: d, on_failure: caught}\n` +
+      `  caught: {type: step, command: 'touch caught-${name}', on_success: d}\n  d: {type: terminal}\n`;
+    const report = h.run(
+      `
+name: top
+states:
+  initial: first
+  first: {type: step, command: 'touch first-ran', on_success: call}
+  call: {type: call_workflow, workflow: a, on_success: done, on_failure: caught}
+  caught: {type: step, command: 'touch caught-top', on_success: done}
+  done: {type: terminal}
+`,
+      { files: { 'a.yaml': loop('a', 'b'), 'b.yaml': loop('b', 'a') } },
+    );
+    await expect(report).resolves.toMatchObject({
+      status: 'failure',
+      error: {
+        code: 'EXECUTION.CALL_WORKFLOW.CIRCULAR',
+        message: expect.stringContaining('"a" is already running (wf → a → b → a)'),
+      },
+    });
+    expect(h.files()).toContain('first-ran');
+    expect(h.files().filter((f) => f.startsWith('caught'))).toEqual([]);
+  });
+
+  it('a chain deeper than 10 calls is a warning at validate and stops the run at the 11th call', async () => {
+    const call = (to: string) =>
+      `name: ${to}x\nstates:\n  initial: c\n  c: {type: call_workflow, workflow: ${to}, on_success: d}\n  d: {type: terminal}\n`;
     const chain: Record<string, string> = {};
     for (let i = 1; i <= 11; i++) chain[`w${i}.yaml`] = call(`w${i + 1}`).replace(`name: w${i + 1}x`, `name: w${i}`);
     chain['w12.yaml'] = 'name: w12\nstates:\n  initial: d\n  d: {type: terminal}\n';
-    await expect(h.run(call('w1').replace('name: w1x', 'name: w0'), { files: chain })).rejects.toMatchObject({
-      message: expect.stringContaining('call_workflow nests deeper than 10: wf → w1 → w2'),
+    await expect(h.run(call('w1').replace('name: w1x', 'name: w0'), { files: chain })).resolves.toMatchObject({
+      status: 'failure',
+      error: { code: 'EXECUTION.CALL_WORKFLOW.MAX_DEPTH', message: expect.stringContaining('deeper than 10') },
     });
+    const v = await h.service.validate(`${h.dir}/wf.yaml`);
+    expect(v.warnings.map((e) => e.message)).toEqual([expect.stringContaining('call_workflow nests deeper than 10')]);
   });
 });

@@ -120,7 +120,7 @@ describe('script_file, prompt_file, @prompts/ inputs and .awf dirs, Nest-wired o
     expect(report.steps[1].output).toBe('Review two (2)');
   });
 
-  it('validate: a missing or oversized file is a coded error before any step; a templated path fails its step', async () => {
+  it('validate: a missing prompt_file is an error (as in AWF); a missing script_file or a big file warns; a templated path fails its step', async () => {
     const file = join(project, '.awf', 'workflows', 'bad.yaml');
     put(join(project, '.awf', 'workflows', 'big.md'), 'x'.repeat((1 << 20) + 1));
     put(
@@ -128,14 +128,17 @@ describe('script_file, prompt_file, @prompts/ inputs and .awf dirs, Nest-wired o
       `name: bad\ninputs: [{name: n, default: none}]\nstates:\n  initial: a\n` +
         `  a: {type: step, script_file: missing.sh, on_success: b}\n` +
         `  b: {type: agent, provider: echo_prompt, prompt_file: big.md, on_success: c}\n` +
-        `  c: {type: step, command: 'echo', dir: x, on_success: done}\n  done: {type: terminal}\n`,
+        `  c: {type: agent, provider: echo_prompt, prompt_file: gone.md, on_success: d}\n` +
+        `  d: {type: step, command: 'echo', dir: x, on_success: done}\n  done: {type: terminal}\n`,
     );
     const v = await wired.service.validate(file);
-    expect(v.errors.map((e) => `${e.code} ${e.path}`)).toEqual([
+    expect(v.errors.map((e) => `${e.code} ${e.path}`)).toEqual(['USER.INPUT.MISSING_FILE states.c.prompt_file']);
+    // AWF's validate checks only a prompt_file path without a template (that it is there and readable).
+    expect(v.warnings.map((e) => `${e.code} ${e.path}`)).toEqual([
       'USER.INPUT.MISSING_FILE states.a.script_file',
       'USER.INPUT.FILE_TOO_LARGE states.b.prompt_file',
     ]);
-    expect(v.errors[0].message).toContain(join(project, '.awf', 'workflows', 'missing.sh'));
+    expect(v.warnings[0].message).toContain(join(project, '.awf', 'workflows', 'missing.sh'));
     const report = await run(
       `name: wf\ninputs: [{name: n, default: none}]\nstates:\n  initial: a\n` +
         `  a: {type: step, script_file: '{{.inputs.n}}.sh', on_success: done}\n  done: {type: terminal}\n`,
@@ -145,7 +148,7 @@ describe('script_file, prompt_file, @prompts/ inputs and .awf dirs, Nest-wired o
     expect(report.error?.message).toContain('states.a.script_file');
   });
 
-  it('validate: the text of a script_file is checked as a template; command with script_file is refused', async () => {
+  it('validate: the text of a script_file is checked as a template (a warning); command with script_file is refused', async () => {
     const file = join(project, '.awf', 'workflows', 'tmpl.yaml');
     put(join(project, '.awf', 'workflows', 'bad.sh'), 'echo {{.inputs.nope}}\n');
     put(
@@ -158,10 +161,13 @@ describe('script_file, prompt_file, @prompts/ inputs and .awf dirs, Nest-wired o
     const v = await wired.service.validate(file);
     expect(v.errors.map((e) => `${e.code} ${e.path}`)).toEqual(
       expect.arrayContaining([
-        `WORKFLOW.TEMPLATE.UNDEFINED_REFERENCE states.a.script_file (${join(project, '.awf', 'workflows', 'bad.sh')})`,
         'WORKFLOW.PARSE.INVALID_FIELD states.b.script_file',
         'WORKFLOW.PARSE.INVALID_FIELD states.c.prompt_file',
       ]),
+    );
+    // A file's text is not looked at by AWF's validate: a warning (the step fails when it renders it).
+    expect(v.warnings.map((e) => `${e.code} ${e.path}`)).toContain(
+      `WORKFLOW.TEMPLATE.UNDEFINED_REFERENCE states.a.script_file (${join(project, '.awf', 'workflows', 'bad.sh')})`,
     );
   });
 

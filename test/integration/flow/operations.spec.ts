@@ -114,20 +114,31 @@ ${op('verb', "{url: '{{.inputs.base}}/json', method: BREW}", 'on_failure: done')
     ]);
   });
 
-  it('validate refuses an operation that no plugin or built-in provides, naming the known ones', async () => {
+  it('an operation no plugin or built-in provides: validate warns naming the known ones, the run fails at that step', async () => {
     const wf = `
 name: unknown
 states:
-  initial: s
+  initial: first
+  first: {type: step, command: 'touch first-ran', on_success: s}
   s: {type: operation, operation: jira.get_issue, inputs: {number: 1}, on_success: d}
   d: {type: terminal}
 `;
-    await expect(h.run(wf)).rejects.toMatchObject({
-      code: 'WORKFLOW.VALIDATION.UNKNOWN_OPERATION',
-      message: expect.stringContaining(
-        'unknown operation "jira.get_issue" (known: http.request, notify.send, github.get_issue, github.get_pr',
-      ),
+    // As AWF's run: the steps before it run, then the run stops there (a USER error, exit 1).
+    await expect(h.run(wf)).resolves.toMatchObject({
+      status: 'failure',
+      error: { code: 'USER.PLUGIN.NOT_FOUND', message: 'states.s.operation: operation "jira.get_issue" not found' },
     });
+    expect(h.files()).toContain('first-ran');
+    const v = await h.service.validate(`${h.dir}/wf.yaml`);
+    expect(v.valid).toBe(true);
+    expect(v.warnings).toEqual([
+      expect.objectContaining({
+        code: 'WORKFLOW.VALIDATION.UNKNOWN_OPERATION',
+        message: expect.stringContaining(
+          'unknown operation "jira.get_issue" (known: http.request, notify.send, github.get_issue, github.get_pr',
+        ),
+      }),
+    ]);
   });
 
   describe('github.* (against a local server speaking GitHub REST wire format)', () => {

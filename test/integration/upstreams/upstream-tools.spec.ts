@@ -33,6 +33,7 @@ describe('other MCP servers through the ToolRouter (UpstreamsModule wired by Nes
   let factory: ToolRouterFactory;
   const open: ToolRouter[] = [];
   const saved = process.env.AWF_TEST_UPSTREAM_TOKEN;
+  const savedStorage = process.env.AWF_STORAGE;
 
   const dispatcher = async (upstreams: UpstreamServerSpec[]): Promise<ToolRouter> => {
     const d = await factory.open(
@@ -44,6 +45,7 @@ describe('other MCP servers through the ToolRouter (UpstreamsModule wired by Nes
 
   beforeAll(async () => {
     process.env.AWF_TEST_UPSTREAM_TOKEN = 'tok-5f2c81d9e0'; // a secret-looking name: the masker learns its value
+    process.env.AWF_STORAGE = join(dir, 'storage'); // the servers' tool pins go there, not in the user's data dir
     app = await Test.createTestingModule({ imports: [CoreModule, UpstreamsModule] }).compile();
     await app.init();
     factory = app.get(TOOL_ROUTER_FACTORY);
@@ -53,6 +55,8 @@ describe('other MCP servers through the ToolRouter (UpstreamsModule wired by Nes
     await app.close();
     if (saved === undefined) delete process.env.AWF_TEST_UPSTREAM_TOKEN;
     else process.env.AWF_TEST_UPSTREAM_TOKEN = saved;
+    if (savedStorage === undefined) delete process.env.AWF_STORAGE;
+    else process.env.AWF_STORAGE = savedStorage;
     rmSync(dir, { recursive: true, force: true });
   });
 

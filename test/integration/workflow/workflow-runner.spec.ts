@@ -79,6 +79,23 @@ states:
     });
   });
 
+  it('a command the shell cannot find (127) or run (126) gets a hint, as in AWF', async () => {
+    const oneStep = (command: string) =>
+      run(
+        `name: one\nstates:\n  initial: a\n  a: {type: step, command: '${command}', on_success: done}\n  done: {type: terminal}\n`,
+      );
+    expect((await oneStep('awf-no-such-command-xyz --flag')).error).toMatchObject({
+      code: 'EXECUTION.STEP.FAILED',
+      message: expect.stringContaining('(exit code 127)'),
+      hint: 'The command is not installed or not in PATH: check with `command -v awf-no-such-command-xyz`.',
+    });
+    writeFileSync(join(dir, 'plain.sh'), 'echo hi\n');
+    expect((await oneStep('./plain.sh')).error).toMatchObject({
+      message: expect.stringContaining('(exit code 126)'),
+      hint: 'The command is not executable: check its permissions (`chmod +x <file>`).',
+    });
+  });
+
   it('retries a flaky command until it passes, and only on the listed exit codes', async () => {
     const counter = join(dir, 'count');
     const report = await run(`

@@ -18,8 +18,8 @@ export function startContext(
     runId,
     runDir: join(options.runsDir, runId),
     inputs: options.inputs,
-    // The workflow's own `env:` mapping over the caller's (a called workflow's too).
-    env: workflowEnv(workflow, options.env),
+    // The workflow's own `env:` mapping over the caller's (a called workflow's too); its list warns.
+    env: workflowEnv(workflow, options.env, (m) => options.observer?.warn?.(m)),
     states: { ...options.seedStates },
     startedAt: new Date(),
     current: options.startAt ?? workflow.initial,

@@ -17,9 +17,10 @@ import type { StepRunner } from './step-runner';
  * `type: call_workflow` (AWF's subworkflow executor): the child is loaded and validated, its
  * inputs rendered in the caller's context, and it runs as a whole workflow (hooks included)
  * under this step's span and deadline (`timeout`, default 300 s). A call deeper than 10, or
- * into a workflow already on the call stack, is refused before the child starts (validate
- * refuses the cycle first). The child's mapped outputs are `.states.<step>.Response.<name>`,
- * its final output is `.Output` (AWF keeps neither: it maps outputs into a value it drops).
+ * into a workflow already on the call stack, stops the run before the child starts, past the
+ * on_failure of this step and of every caller (as AWF does; validate only warns of the cycle).
+ * The child's mapped outputs are `.states.<step>.Response.<name>`, its final output is
+ * `.Output` (AWF keeps neither: it maps outputs into a value it drops).
  */
 export class CallWorkflowStepExecutor {
   constructor(private readonly called: CalledWorkflows) {}
@@ -45,10 +46,12 @@ export class CallWorkflowStepExecutor {
     }
     const child = prepared.workflow;
     if (ctx.callStack.includes(child.id)) {
+      const cycle = [...ctx.callStack, child.id];
       throw new AwfError(
-        ErrorCodes.WORKFLOW_CIRCULAR_CALL,
-        `states.${step.name}: circular call ${[...ctx.callStack, child.id].join(' → ')}`,
-        { step: step.name, cycle: [...ctx.callStack, child.id] },
+        ErrorCodes.EXECUTION_CALL_CIRCULAR,
+        `states.${step.name}: "${child.id}" is already running (${cycle.join(' → ')}); a workflow cannot call itself, so the run stops here`,
+        { step: step.name, cycle },
+        'Break the cycle (`awf validate` names it); repeat work with a while or for_each loop instead.',
       );
     }
     if (prepared.ignored.length)
@@ -85,6 +88,14 @@ export class CallWorkflowStepExecutor {
       return { ...base, status: 'failure', state: { ...state, Status: 'failure', ExitCode: -1 }, error };
     }
     if (report.status === 'success') return { ...base, status: 'success' };
+    // A cycle or a too-deep chain further down stops every caller up the chain, past on_failure (as AWF).
+    if (report.error && STRUCTURAL.has(report.error.code))
+      throw new AwfError(
+        report.error.code as AwfError['code'],
+        report.error.message,
+        { step: step.name },
+        report.error.hint,
+      );
     return {
       ...base,
       status: 'failure',
@@ -94,6 +105,8 @@ export class CallWorkflowStepExecutor {
     };
   }
 }
+
+const STRUCTURAL: ReadonlySet<string> = new Set([ErrorCodes.EXECUTION_CALL_CIRCULAR, ErrorCodes.EXECUTION_CALL_DEPTH]);
 
 /** `outputs: {childKey: parentName}`: a declared output of the child (its `from` path), else a child state's Output. */
 function mapOutputs(

@@ -79,10 +79,21 @@ function toOutcome(step: CommandStep, r: CommandResult, attempts: number): StepO
       ErrorCodes.EXECUTION_STEP_FAILED,
       `step "${step.name}" failed (exit code ${r.exitCode}): ${why}`,
       { step: step.name, exit_code: r.exitCode },
+      shellHint(r),
     );
     return { status: 'failure', state: { ...state, Status: 'failure' }, error, attempts, toolCalls: 0 };
   }
   return { status: 'success', state, attempts, toolCalls: 0 };
+}
+
+/** The shell's own exit codes for a command it could not start get a hint, as AWF gives them. */
+function shellHint(r: CommandResult): string | undefined {
+  if (r.exitCode === 127) {
+    const name = /([^\s:]+): command not found/.exec(r.stderr)?.[1];
+    return `The command is not installed or not in PATH${name ? `: check with \`command -v ${name}\`` : ''}.`;
+  }
+  if (r.exitCode === 126) return 'The command is not executable: check its permissions (`chmod +x <file>`).';
+  return undefined;
 }
 
 function shouldRetry(retry: RetryConfig | undefined, r: CommandResult, attempt: number): boolean {

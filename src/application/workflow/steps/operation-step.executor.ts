@@ -1,4 +1,4 @@
-import { AwfError } from '../../../domain/errors/awf-error';
+import { AwfError, isAwfError } from '../../../domain/errors/awf-error';
 import { type ErrorCode, ErrorCodes } from '../../../domain/errors/error-codes';
 import type { ToolRouterFactory } from '../../../domain/ports/tool-router-factory.port';
 import { DEFAULT_LIMITS } from '../../../domain/proxy/proxy-config';
@@ -63,6 +63,7 @@ export class OperationStepExecutor {
     signal: AbortSignal,
   ): Promise<OperationResult> {
     const dot = step.operation.indexOf('.');
+    if (dot < 1) throw operationNotFound(step, ': an operation is <plugin>.<operation>');
     const plugin = step.operation.slice(0, dot);
     const operation = step.operation.slice(dot + 1);
     if (!this.tools)
@@ -81,7 +82,9 @@ export class OperationStepExecutor {
       traceparent: ctx.stepSpan?.traceparent,
     });
     try {
-      const res = await router.call(`${plugin}_${operation}`, inputs, { signal });
+      const res = await router.call(`${plugin}_${operation}`, inputs, { signal }).catch((err: unknown) => {
+        throw isAwfError(err) && err.code === ErrorCodes.TOOL_UNKNOWN ? operationNotFound(step) : err;
+      });
       const texts = res.content.map((c) => String(c.text));
       const outputs = res.structuredContent ?? parseObject(texts[0]) ?? {};
       return res.isError ? { success: false, outputs, error: texts.at(-1) } : { success: true, outputs };
@@ -89,6 +92,16 @@ export class OperationStepExecutor {
       await router.close();
     }
   }
+}
+
+/** AWF's run fails the same way (`operation "x" not found`, exit 1), past on_failure. */
+function operationNotFound(step: OperationStep, why = ''): AwfError {
+  return new AwfError(
+    ErrorCodes.PLUGIN_NOT_FOUND,
+    `states.${step.name}.operation: operation "${step.operation}" not found${why}`,
+    { step: step.name, operation: step.operation },
+    '`awf plugin list` shows the installed plugins and their operations.',
+  );
 }
 
 function parseObject(text: string | undefined): Record<string, unknown> | undefined {

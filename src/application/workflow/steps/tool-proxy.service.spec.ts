@@ -96,7 +96,7 @@ describe('ToolProxyService', () => {
     session.close();
   });
 
-  it("checks the step's upstream servers without starting them: they start once, in mcp-serve", async () => {
+  it("checks the step's upstream servers without starting them (they start once, in mcp-serve); names the pins", async () => {
     const checked: string[] = [];
     const docs = { name: 'docs', command: 'docs-server' };
     const session = await new ToolProxyService(factory, {
@@ -105,11 +105,14 @@ describe('ToolProxyService', () => {
       scopes: new RealToolScopeResolver(),
       mcpServers: () => ({ docs }),
       upstreamProbe: { check: (spec) => void checked.push(spec.name) },
+      pinsDir: () => '/data/awf/mcp-pins',
     }).start({ ...request(), settings: { ...settings, servers: ['docs'] } });
     expect(checked).toEqual(['docs']);
     expect(opened).toHaveLength(1);
     expect(opened[0].upstreams).toBeUndefined();
-    expect(JSON.parse(readFileSync(session.injection.configPath, 'utf8')).upstreams).toEqual([docs]);
+    const written = JSON.parse(readFileSync(session.injection.configPath, 'utf8'));
+    expect(written.upstreams).toEqual([docs]);
+    expect(written.pins_dir).toBe('/data/awf/mcp-pins'); // the run's data dir, whatever the agent passes on of the env
     session.close();
   });
 

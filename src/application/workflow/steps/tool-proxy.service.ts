@@ -46,6 +46,8 @@ export interface ToolProxyOptions {
   startFailures?: ProxyStartFailures;
   /** The named servers of `.awf/config.yaml` (`mcp_servers`), read when a step names one. */
   mcpServers?: () => Readonly<Record<string, UpstreamServerSpec>>;
+  /** Where the upstream servers' tool pins are (ADR 253): the run's data dir, read when a step starts. */
+  pinsDir?: () => string;
 }
 
 /**
@@ -78,6 +80,7 @@ export class ToolProxyService {
       intercept_builtins: request.settings.interceptBuiltins,
       plugin_tools: request.settings.pluginTools.map((p) => ({ plugin: p.plugin, expose: [...p.expose] })),
       ...(upstreams.length ? { upstreams } : {}),
+      ...(upstreams.length && this.options.pinsDir ? { pins_dir: this.options.pinsDir() } : {}),
       root_dir: request.rootDir,
       ...(this.options.projectDir ? { project_dir: this.options.projectDir } : {}),
       workflow: request.workflow,

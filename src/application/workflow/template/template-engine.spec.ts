@@ -66,6 +66,25 @@ describe('AWF namespaces', () => {
     );
   });
 
+  it("accepts the function form in AWF's Go spelling too ({{loop.Item}}, {{error.Message}}, {{context.User}})", () => {
+    const loop = { Item: 'b', Index: 1, First: false, Last: true, Length: 2, Parent: { Item: 'p', Index: 0 } };
+    expect(r('{{loop.Index1}}/{{loop.Length}}={{loop.Item}} {{loop.Parent.Item}}', { ...data, loop })).toBe('2/2=b p');
+    const error = { Message: 'boom', State: 'build', ExitCode: 3, Type: 'execution' };
+    expect(r('{{error.Message}} in {{error.State}} ({{error.ExitCode}})', { ...data, error })).toBe(
+      'boom in build (3)',
+    );
+    expect(r('{{context.WorkingDir}} {{context.User}} {{context.Hostname}}')).toBe('/work ada box');
+  });
+
+  it("names the Go spelling when a lower-case field fails (.states.x.output, as some of AWF's docs write it)", () => {
+    expect(errorOf(() => r('{{.states.build.output}}'))).toMatchObject({
+      code: 'WORKFLOW.TEMPLATE.UNDEFINED_REFERENCE',
+      message: expect.stringContaining('use .states.build.Output'),
+    });
+    expect(errorOf(() => r('{{.workflow.name}}')).message).toContain('use .workflow.Name');
+    expect(errorOf(() => r('{{.context.working_dir}}')).message).toContain('use .context.WorkingDir');
+  });
+
   it("gives .loop the fields of AWF's LoopData, Parent nil at the top level", () => {
     const loop = { Item: 'x', Index: 0, First: true, Last: false, Length: 3 };
     expect(

@@ -1,12 +1,20 @@
 import { AwfError } from '../../../domain/errors/awf-error';
 import { ErrorCodes } from '../../../domain/errors/error-codes';
+import { goSpelling, STATE_FIELDS, WORKFLOW_FIELDS } from '../../../domain/workflow/interpolation.types';
 import { TemplateExecError, type TemplateFunction } from './go-builtins';
 import type { ParsedTemplate } from './template-ast';
 import { Evaluator, UndefinedReferenceError } from './template-evaluator';
 import { TemplateSyntaxError } from './template-lexer';
 import { parseTemplate } from './template-parser';
 import { collectReferences, type TemplateReference } from './template-walk';
-import { namespaceFunctions, NAMESPACE_FUNCTION_NAMES, withStructDefaults } from './template-namespaces';
+import {
+  CONTEXT_KEYS,
+  ERROR_KEYS,
+  LOOP_KEYS,
+  namespaceFunctions,
+  NAMESPACE_FUNCTION_NAMES,
+  withStructDefaults,
+} from './template-namespaces';
 import { readFileFunction, TEMPLATE_FUNCTIONS, type TemplateFileAccess } from './template-functions';
 
 const KNOWN_FUNCTIONS: ReadonlySet<string> = new Set([...Object.keys(TEMPLATE_FUNCTIONS), ...NAMESPACE_FUNCTION_NAMES]);
@@ -75,7 +83,24 @@ function toAwfError(err: unknown): unknown {
 /** A plain missing key needs no gloss; "can't evaluate field x in type string" does. */
 export function undefinedReference(reference: string, why?: string): AwfError {
   const gloss = why && !why.startsWith('map has no entry') ? ` (${why})` : '';
-  return new AwfError(ErrorCodes.WORKFLOW_UNDEFINED_REFERENCE, `undefined reference ${reference}${gloss}`, {
-    reference,
-  });
+  return new AwfError(
+    ErrorCodes.WORKFLOW_UNDEFINED_REFERENCE,
+    `undefined reference ${reference}${gloss}${spellingHint(reference)}`,
+    { reference },
+  );
+}
+
+const STRUCT_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  workflow: WORKFLOW_FIELDS,
+  context: Object.values(CONTEXT_KEYS),
+  loop: Object.values(LOOP_KEYS),
+  error: Object.values(ERROR_KEYS),
+};
+
+/** `.states.a.output` → `; use .states.a.Output` (AWF's docs spell some fields in lower case; its engine does not). */
+function spellingHint(reference: string): string {
+  const parts = reference.replace(/^\./, '').split('.');
+  const fields = parts[0] === 'states' && parts.length === 3 ? STATE_FIELDS : STRUCT_FIELDS[parts[0]];
+  const spelled = fields && parts.length <= 3 && goSpelling(parts[parts.length - 1], fields);
+  return spelled ? `; use .${[...parts.slice(0, -1), spelled].join('.')}` : '';
 }

@@ -68,7 +68,12 @@ function loopStruct(loop: Data): Data {
   };
 }
 
-/** The function forms: loop, error and context answer lowercase keys (AWF's accessor maps). */
+/**
+ * The function forms: loop, error and context answer AWF's lowercase keys (its accessor maps)
+ * and also the PascalCase ones its validator and docs use (`{{loop.Item}}`, `{{error.Message}}`,
+ * `{{context.WorkingDir}}`): AWF's `validate` accepts those, then its run fails on them
+ * ("map has no entry for key"); here both spellings give the value.
+ */
 export function namespaceFunctions(root: Data): Record<string, TemplateFunction> {
   const accessor = (call: () => unknown): TemplateFunction => ({ min: 0, max: 0, call });
   const required = (name: string): Data => {
@@ -86,25 +91,45 @@ export function namespaceFunctions(root: Data): Record<string, TemplateFunction>
     workflow: accessor(() => root.workflow),
     env: accessor(() => root.env),
     awf: accessor(() => root.awf ?? {}),
-    context: accessor(() => ({ working_dir: context.WorkingDir, user: context.User, hostname: context.Hostname })),
+    context: accessor(() => bothSpellings(context, CONTEXT_KEYS)),
     loop: accessor(() => loopMap(required('loop'))),
-    error: accessor(() => {
-      const e = required('error');
-      return { message: e.Message, type: e.Type, exit_code: e.ExitCode, state: e.State };
-    }),
+    error: accessor(() => bothSpellings(required('error'), ERROR_KEYS)),
   };
 }
 
+/** AWF's lowercase accessor key → the struct field it reads. */
+export const CONTEXT_KEYS: Readonly<Record<string, string>> = {
+  working_dir: 'WorkingDir',
+  user: 'User',
+  hostname: 'Hostname',
+};
+export const ERROR_KEYS: Readonly<Record<string, string>> = {
+  message: 'Message',
+  type: 'Type',
+  exit_code: 'ExitCode',
+  state: 'State',
+};
+export const LOOP_KEYS: Readonly<Record<string, string>> = {
+  index: 'Index',
+  index1: 'Index1',
+  first: 'First',
+  last: 'Last',
+  length: 'Length',
+  item: 'Item',
+  parent: 'Parent',
+};
+
+/** The accessor map: each lowercase key and its PascalCase field, both with the field's value. */
+function bothSpellings(struct: Data, keys: Readonly<Record<string, string>>, value = (f: string) => struct[f]): Data {
+  const out: Data = {};
+  for (const [lower, field] of Object.entries(keys)) out[lower] = out[field] = value(field);
+  return out;
+}
+
 function loopMap(loop: Data): Data {
-  return {
-    index: loop.Index,
-    index1: loop.Index1,
-    first: loop.First,
-    last: loop.Last,
-    length: loop.Length,
-    item: loop.Item,
-    parent: isMap(loop.Parent) ? loopMap(loop.Parent) : null,
-  };
+  return bothSpellings(loop, LOOP_KEYS, (f) =>
+    f === 'Parent' ? (isMap(loop.Parent) ? loopMap(loop.Parent) : null) : loop[f],
+  );
 }
 
 /** Go's time.Duration.String() after rounding to milliseconds: `1.5s`, `2m3.25s`, `150ms`, `0s`. */

@@ -11,7 +11,8 @@ import { renderTemplate } from '../template/template-engine';
  * `awf validate` on agent roles and skills: each skill, and each role whose reference can be known
  * before running (no template, or one that reads only `.awf.*`), must be found as the run would
  * find it (USER.INPUT.MISSING_ROLE / MISSING_SKILL); an empty one, and an `options.system_prompt`
- * the role and system_prompt will replace, are warnings. AWF checks skills only.
+ * the role and system_prompt will replace, are warnings. AWF checks skills only, so a role that
+ * cannot be found is a warning too (`--strict`: an error); the run fails at that step.
  */
 export function checkAgentContext(wf: Workflow, context: FileCheckContext | undefined): ValidationIssue[] {
   if (!context) return [];
@@ -24,7 +25,9 @@ export function checkAgentContext(wf: Workflow, context: FileCheckContext | unde
       if (empty) out.push(issue(code, at, empty, 'warning'));
     } catch (err) {
       if (!isAwfError(err)) throw err;
-      out.push(issue(err.code, at, err.message.replace(`${at}: `, '')));
+      const role = code === ErrorCodes.INPUT_MISSING_ROLE;
+      const message = err.message.replace(`${at}: `, '') + (role ? ' (AWF does not check roles before running)' : '');
+      out.push(issue(err.code, at, message, role ? 'warning' : 'error'));
     }
   };
   for (const step of wf.steps) {

@@ -7,8 +7,9 @@ import { MAX_CALL_DEPTH, type Workflow } from '../../../domain/workflow/workflow
 /**
  * The call_workflow graph, before anything runs: every called workflow exists, no chain of
  * calls comes back to a workflow already on it (the cycle is named: a → b → a), no chain is
- * deeper than 10, and each `outputs` key is a declared output or a state of the child. AWF
- * finds cycles only at run time, after the steps before the call have run.
+ * deeper than 10, and each `outputs` key is a declared output or a state of the child. AWF's
+ * validate looks at none of this (it finds a cycle when the run reaches the call, and skips an
+ * output the child does not have), so each is a warning here; `--strict` makes them errors.
  */
 export async function checkCalls(
   root: Workflow,
@@ -16,7 +17,7 @@ export async function checkCalls(
 ): Promise<ValidationIssue[]> {
   if (!repo || !root.steps.some((s) => s.type === 'call_workflow')) return [];
   const out = new Map<string, ValidationIssue>();
-  const add = (i: ValidationIssue): void => void out.set(`${i.path} ${i.message}`, i);
+  const add = (i: ValidationIssue): void => void out.set(`${i.path} ${i.message}`, { ...i, severity: 'warning' });
   const visit = async (wf: Workflow, stack: string[], rootStep?: string): Promise<void> => {
     for (const step of wf.steps) {
       if (step.type !== 'call_workflow' || !step.workflow) continue;
@@ -37,7 +38,13 @@ export async function checkCalls(
       if (!child) continue;
       const chain = [...stack, child.id];
       if (stack.includes(child.id)) {
-        add(issue(ErrorCodes.WORKFLOW_CIRCULAR_CALL, at, `circular call_workflow: ${chain.join(' → ')}`));
+        add(
+          issue(
+            ErrorCodes.WORKFLOW_CIRCULAR_CALL,
+            at,
+            `circular call_workflow: ${chain.join(' → ')}; the run stops when it reaches this call (as AWF's does)`,
+          ),
+        );
         continue;
       }
       if (chain.length > MAX_CALL_DEPTH + 1) {
@@ -58,7 +65,7 @@ export async function checkCalls(
               issue(
                 ErrorCodes.WORKFLOW_MISSING_STATE,
                 `states.${step.name}.outputs.${key}`,
-                `"${child.id}" has no output or state "${key}"`,
+                `"${child.id}" has no output or state "${key}": nothing is mapped to it (AWF skips it too)`,
               ),
             );
         }

@@ -1,4 +1,5 @@
 import { isAwfError } from '../../../domain/errors/awf-error';
+import { ErrorCodes } from '../../../domain/errors/error-codes';
 import type { WorkflowFiles } from '../../../domain/workflow/ports/workflow-files.port';
 import { type ValidationIssue, issue } from '../../../domain/workflow/validation-issue.model';
 import type { Workflow } from '../../../domain/workflow/workflow.model';
@@ -18,8 +19,9 @@ export interface FileCheckContext {
 /**
  * `awf validate` on script_file and prompt_file: a path that can be known before running (no
  * template, or one that reads only `.awf.*`) must name a readable file of at most 1 MB, found as
- * the run would find it, and that file's text must be a valid template. AWF checks only
- * prompt_file, and skips any path with `{{`. Paths that read inputs or states are checked at run time.
+ * the run would find it, and that file's text must be a valid template. Paths that read inputs or
+ * states are checked at run time. AWF checks only a prompt_file path without `{{` (that it exists
+ * and is a readable file), so only that is an error here; the rest warns (`--strict`: errors).
  */
 export function checkExternalFiles(wf: Workflow, context: FileCheckContext | undefined): ValidationIssue[] {
   if (!context) return [];
@@ -42,13 +44,18 @@ export function checkExternalFiles(wf: Workflow, context: FileCheckContext | und
       continue; // reads inputs, states or env: known only when the step runs
     }
     const path = externalFilePath(rendered, wf.sourceDir ?? context.cwd(), dirs, context.files, context.env);
+    const checkedByAwf = field === 'prompt_file' && !raw.includes('{{');
     try {
       const text = readExternalFile(context.files, path, at);
-      out.push(...checkTemplate(wf, text, `${at} (${path})`, { step: step.name }));
+      out.push(...checkTemplate(wf, text, `${at} (${path})`, { step: step.name, severity: 'warning' }));
     } catch (err) {
       if (!isAwfError(err)) throw err;
-      out.push(issue(err.code, at, err.message.replace(`${at}: `, '')));
+      const fatal = checkedByAwf && err.code !== ErrorCodes.INPUT_FILE_TOO_LARGE;
+      const message = err.message.replace(`${at}: `, '') + (fatal ? '' : NOT_CHECKED_BY_AWF);
+      out.push(issue(err.code, at, message, fatal ? 'error' : 'warning'));
     }
   }
   return out;
 }
+
+const NOT_CHECKED_BY_AWF = ' (AWF does not check this before running; the step fails if it is still so then)';

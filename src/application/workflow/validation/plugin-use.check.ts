@@ -63,14 +63,19 @@ export async function checkPluginTools(wf: Workflow, plugins: PluginCatalog | un
   return out;
 }
 
-/** An operation step names a built-in operation or an operation of an installed plugin. */
+/**
+ * An operation step names a built-in operation or an operation of an installed plugin. AWF's
+ * validate does not look (a plugin may be installed before the run), so these are warnings;
+ * the run fails at that step if it is still unknown then (`--strict`: errors now).
+ */
 export async function checkOperations(
   wf: Workflow,
   plugins: PluginCatalog | undefined,
   builtinOperations: readonly string[],
 ): Promise<ValidationIssue[]> {
   const steps = wf.steps.filter(
-    (s): s is OperationStep => s.type === 'operation' && !!s.operation && !builtinOperations.includes(s.operation),
+    (s): s is OperationStep =>
+      s.type === 'operation' && s.operation.includes('.') && !builtinOperations.includes(s.operation),
   );
   if (steps.length === 0) return [];
   const catalog = plugins ? await plugins.list() : [];
@@ -81,7 +86,7 @@ export async function checkOperations(
     const unusable = catalog.find((p) => p.name === plugin);
     const why = unusable && unusablePlugin(unusable);
     if (why) {
-      out.push(issue(ErrorCodes.WORKFLOW_UNKNOWN_OPERATION, `states.${step.name}.operation`, why));
+      out.push(issue(ErrorCodes.WORKFLOW_UNKNOWN_OPERATION, `states.${step.name}.operation`, why, 'warning'));
       continue;
     }
     const ops = installed.get(plugin);
@@ -92,7 +97,8 @@ export async function checkOperations(
       issue(
         ErrorCodes.WORKFLOW_UNKNOWN_OPERATION,
         `states.${step.name}.operation`,
-        `unknown operation "${step.operation}" (known: ${known})`,
+        `unknown operation "${step.operation}" (known: ${known}); the step fails if it is still unknown when it runs`,
+        'warning',
       ),
     );
   }

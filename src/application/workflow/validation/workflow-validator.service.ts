@@ -44,7 +44,7 @@ export class WorkflowValidator {
   async validate(loaded: LoadedWorkflow): Promise<ValidationIssue[]> {
     const wf = loaded.workflow;
     if (!wf) return loaded.issues;
-    const issues = [...loaded.issues, ...checkWorkflow(wf), ...checkTemplates(wf), ...this.checkConditions(wf)];
+    const issues = [...loadIssues(loaded), ...checkTemplates(wf)];
     issues.push(...checkExternalFiles(wf, this.files), ...checkAgentContext(wf, this.files));
     for (const step of wf.steps) if (step.type === 'agent') issues.push(...this.checkProvider(step));
     issues.push(
@@ -55,24 +55,6 @@ export class WorkflowValidator {
     issues.push(...(await this.checkPolicies(wf)));
     issues.push(...this.checkServers(wf));
     return issues;
-  }
-
-  private checkConditions(wf: Workflow): ValidationIssue[] {
-    const out: ValidationIssue[] = [];
-    const check = (text: string | undefined, at: string): void => {
-      if (text === undefined) return;
-      try {
-        Condition.compile(text);
-      } catch (err) {
-        out.push(issue(ErrorCodes.WORKFLOW_INVALID_CONDITION, at, isAwfError(err) ? err.message : String(err)));
-      }
-    };
-    for (const step of wf.steps) {
-      step.transitions.forEach((t, i) => check(t.when, `states.${step.name}.transitions[${i}].when`));
-      if (step.type === 'while') check(step.condition, `states.${step.name}.while`);
-      if (step.type === 'for_each' || step.type === 'while') check(step.breakWhen, `states.${step.name}.break_when`);
-    }
-    return out;
   }
 
   private checkProvider(step: AgentStep): ValidationIssue[] {
@@ -167,4 +149,32 @@ export class WorkflowValidator {
       resolveUpstreamServers(step.mcpProxy!.servers!, named, `states.${step.name}.mcp_proxy.servers`, out);
     return out;
   }
+}
+
+/**
+ * What AWF's loader itself refuses (the YAML, the structure, the states named, `when`
+ * expressions): a file with an error here does not load, and `awf validate` exits 1 for it, as
+ * AWF's validate does. The later checks (templates, files, plugins, calls…) come on top.
+ */
+export function loadIssues(loaded: LoadedWorkflow): ValidationIssue[] {
+  const wf = loaded.workflow;
+  return wf ? [...loaded.issues, ...checkWorkflow(wf), ...checkConditions(wf)] : loaded.issues;
+}
+
+function checkConditions(wf: Workflow): ValidationIssue[] {
+  const out: ValidationIssue[] = [];
+  const check = (text: string | undefined, at: string): void => {
+    if (text === undefined) return;
+    try {
+      Condition.compile(text);
+    } catch (err) {
+      out.push(issue(ErrorCodes.WORKFLOW_INVALID_CONDITION, at, isAwfError(err) ? err.message : String(err)));
+    }
+  };
+  for (const step of wf.steps) {
+    step.transitions.forEach((t, i) => check(t.when, `states.${step.name}.transitions[${i}].when`));
+    if (step.type === 'while') check(step.condition, `states.${step.name}.while`);
+    if (step.type === 'for_each' || step.type === 'while') check(step.breakWhen, `states.${step.name}.break_when`);
+  }
+  return out;
 }

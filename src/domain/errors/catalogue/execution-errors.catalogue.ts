@@ -98,6 +98,11 @@ export const EXECUTION_ERRORS: Record<CodesOf<'EXECUTION'>, CatalogueText> = {
   [C.EXECUTION_CALL_DEPTH]: entry(
     'Sub-workflow calls nested deeper than 10 levels.',
     'Flatten the calls; the limit guards against runaway recursion.',
+    C.EXECUTION_CALL_CIRCULAR,
+  ),
+  [C.EXECUTION_CALL_CIRCULAR]: entry(
+    'A `call_workflow` step calls a workflow that is already running further up the chain (a → b → a). The run stops there, past the on_failure of that step and of every caller, as in AWF; `awf validate` warns about the cycle beforehand.',
+    'Break the cycle: a workflow may not call itself, directly or through others. Repeat work with a `while` or `for_each` loop instead.',
     C.WORKFLOW_CIRCULAR_CALL,
   ),
   [C.EXECUTION_OPERATION_FAILED]: entry(

@@ -68,6 +68,14 @@ export const MCP_PROXY_ERRORS: Record<CodesOf<'USER.MCP_PROXY'>, CatalogueText> 
     "A plugin operation's input has a schema type that an MCP tool input cannot express.",
     'Plugin authors: use string, integer, number or boolean inputs, and pass structured data as a JSON string.',
   ),
+  [C.MCP_PIN_INVALID]: entry(
+    "A file of awf's tool pins (`<data dir>/mcp-pins/<server>.json`) is not a pin file awf wrote.",
+    'Remove the file the message names: the next run pins the tools the server lists then (docs/policy.md).',
+  ),
+  [C.MCP_PIN_NONE]: entry(
+    '`awf mcp trust` names a server whose tools no proxy has pinned yet (under this data dir).',
+    'Run a step that uses the server first, with the same --storage, then trust it if its tools changed.',
+  ),
 };
 
 export const POLICY_ERRORS: Record<CodesOf<'USER.POLICY'>, CatalogueText> = {

@@ -54,6 +54,12 @@ export const USER_ERRORS: Record<GeneralUserCode, CatalogueText> = {
     'No workflow has that name or path.',
     'Check the name with `awf list`: names are looked up in $AWF_WORKFLOWS_PATH, ./.awf/workflows and ~/.config/awf/workflows; a path is taken from the current directory.',
   ),
+  [C.WORKFLOW_DOES_NOT_LOAD]: entry(
+    "`awf validate`'s verdict on a workflow file that does not load: its YAML, a required field, a state it names or a `when` is wrong (each problem is listed with its own code). AWF's validate exits 1 for these too; `awf run` refuses the same file with the first problem's own code (exit 2).",
+    'Fix the problems listed above it, first to last; later ones often follow from the first.',
+    C.WORKFLOW_YAML_SYNTAX,
+    C.WORKFLOW_MISSING_STATE,
+  ),
   [C.RUN_NOT_FOUND]: entry(
     'No run in the history has that id or id prefix.',
     'List the runs with `awf history`; each storage dir (--storage, AWF_STORAGE) has its own history.',
@@ -79,7 +85,7 @@ export const USER_ERRORS: Record<GeneralUserCode, CatalogueText> = {
     'Use a provider that can resume (claude, codex, gemini, opencode), or accept that its turns are independent.',
   ),
   [C.PLUGIN_NOT_FOUND]: entry(
-    'No installed plugin has that name.',
+    "No installed plugin has that name, or an `operation` step names an operation no plugin provides when it runs (the run stops there, as AWF's does).",
     '`awf plugin list` shows the plugins found in AWF_PLUGINS_PATH, else ./.awf/plugins and $XDG_DATA_HOME/awf/plugins.',
   ),
   [C.PLUGIN_INVALID_NAME]: entry(
@@ -103,8 +109,8 @@ export const USER_ERRORS: Record<GeneralUserCode, CatalogueText> = {
     'Run `awf error` for the whole catalogue; codes look like USER.INPUT.VALIDATION_FAILED.',
   ),
   [C.ENV_MISSING]: entry(
-    "An environment variable the workflow's `env:` list names is not set (or is empty), so the run does not start.",
-    'Export it before `awf run` (the message lists every missing one), or remove it from `env:`.',
+    "An environment variable the workflow's `env:` list names is not set (or is empty). A warning: the run goes on, as AWF's does (AWF reads the list and checks nothing).",
+    'Export it before `awf run` if a step needs it (the warning lists every missing one), or remove it from `env:`.',
   ),
   [C.SERVE_UNSAFE_BIND]: entry(
     '`awf serve --host` names an address other than loopback, and no API token is set: anyone who can reach it could run workflows.',

@@ -53,12 +53,13 @@ export const WORKFLOW_ERRORS: Record<CodesOf<'WORKFLOW'>, CatalogueText> = {
     'Check the values the template reads at that point of the run (`awf status <id>` shows each step).',
   ),
   [C.WORKFLOW_CIRCULAR_CALL]: entry(
-    '`call_workflow` steps call each other in a cycle.',
+    "`awf validate` found `call_workflow` steps that call each other in a cycle (or nest deeper than 10). A warning, since AWF's validate accepts it; the run stops when it reaches the call (EXECUTION.CALL_WORKFLOW.CIRCULAR). An error with `--strict`.",
     'Break the cycle: a workflow may not call itself, directly or through others.',
+    C.EXECUTION_CALL_CIRCULAR,
     C.EXECUTION_CALL_DEPTH,
   ),
   [C.WORKFLOW_UNKNOWN_OPERATION]: entry(
-    'An `operation` step names an operation that no plugin provides and that is not built in (like `http.request`).',
+    "`awf validate` found an `operation` step naming an operation that no plugin provides and that is not built in (like `http.request`). A warning, since AWF's validate accepts it (the plugin may be installed before the run); the run stops at that step if it is still unknown then (USER.MCP_PROXY.UNKNOWN_PLUGIN, or USER.PLUGIN.NOT_FOUND for an operation the plugin does not have). An error with `--strict`.",
     'Install or enable the plugin, or fix the name; `awf plugin list` shows the operations.',
   ),
   [C.STEP_TEMPLATE_NOT_FOUND]: entry(

@@ -19,7 +19,7 @@ import type { InputDef } from '../../../domain/workflow/workflow.model';
 import { askForInput } from './input-prompt';
 import { StdinTurns } from './stdin-turns.reader';
 import { type OutputMode, StepOutputPrinter } from './step-output.printer';
-import { markReportedOnStdout, markShown } from '../cli-errors';
+import { markShown } from '../cli-errors';
 import { colorEnabled, globalFlags } from '../global-flags';
 import { RunProgressRenderer } from './run-progress.renderer';
 import { renderRunReport } from './run-report.renderer';
@@ -117,7 +117,8 @@ export abstract class RunSessionCommand extends CommandRunner {
       });
       // The step lines already showed the last step's output; a terminal's message is still printed.
       const shown = output && report.output === report.steps.at(-1)?.output;
-      if (!shown || flags.format === 'json') process.stdout.write(renderRunReport(report, flags.format, mask));
+      if (!shown || flags.format === 'json')
+        process.stdout.write(renderRunReport(report, flags.format, mask, flags.hints));
       // -f json: the report has how it ended; no closing line.
       const errorShown = flags.format !== 'json' && progress.runFinished(report, { resumable });
       if (report.status === 'failure' && report.error) {
@@ -127,7 +128,7 @@ export abstract class RunSessionCommand extends CommandRunner {
           { run_id: report.run_id, terminal: report.terminal },
           report.error.hint,
         );
-        throw flags.format === 'json' ? markReportedOnStdout(error) : errorShown ? markShown(error) : error;
+        throw errorShown ? markShown(error) : error;
       }
     } finally {
       turns.close();

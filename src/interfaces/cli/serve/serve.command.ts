@@ -15,15 +15,19 @@ import { APP_LOGGER, SECRET_MASKER } from '../../../domain/ports/tokens';
 import type { ProjectConfig } from '../../../infrastructure/config/project-config.loader';
 import { PROJECT_CONFIG } from '../../../infrastructure/config/project-config.module';
 import { awfPackageRoot } from '../../../infrastructure/core/awf-package-root';
+import { TOOL_ROUTER_FACTORY } from '../../../domain/ports/tokens';
+import type { ToolRouterFactory } from '../../../domain/ports/tool-router-factory.port';
 import { ProcessSignals } from '../../../infrastructure/core/process-signals.service';
 import { ApprovalDesk } from '../../../infrastructure/policy/approval-desk';
 import { resolveTelemetrySettings } from '../../../infrastructure/telemetry/telemetry-settings';
 import { runsDir } from '../../../infrastructure/workflow/workflow-paths';
 import { loadApiTokens } from '../../http/api-tokens';
 import { globalFlags } from '../global-flags';
+import { openServeMcp } from './serve-mcp';
 import { stringEnv } from '../run/run-session.command-base';
 
 interface ServeOptions {
+  mcpProfile?: string;
   host?: string;
   port?: number;
   tokenFile?: string;
@@ -53,6 +57,7 @@ export class ServeCommand extends CommandRunner {
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
     @Inject(TELEMETRY_CONTROL) private readonly telemetry: TelemetryControl,
     @Inject(PROJECT_CONFIG) private readonly project: ProjectConfig,
+    @Inject(TOOL_ROUTER_FACTORY) private readonly routers: ToolRouterFactory,
   ) {
     super();
   }
@@ -84,6 +89,9 @@ export class ServeCommand extends CommandRunner {
     // Nobody sits at this terminal: a call that needs a person waits for one over HTTP.
     this.approvals.mode = 'ask';
     this.approvals.person = hub.approvals.ask;
+    const mcp = await openServeMcp(this.project, options.mcpProfile ?? 'default', this.routers, (err) =>
+      this.logger.warn({ err: this.masker.mask(err.message) }, 'mcp endpoint: request failed'),
+    );
     // Required here, not imported: only `awf serve` loads Express and the API's routes.
     const { startHttpApi } = require('../../http/http-api.server') as typeof import('../../http/http-api.server');
     const server = await startHttpApi(
@@ -95,18 +103,32 @@ export class ServeCommand extends CommandRunner {
         allowedHosts: options.allowedHost ?? [],
         corsOrigin: options.corsOrigin,
         dashboardDir: join(awfPackageRoot(), 'dashboard'),
+        mcp: mcp.endpoint,
       },
     );
     const say = (line: string): void => {
       if (!globalFlags(this.command).quiet) process.stdout.write(`${line}\n`);
     };
-    say(`AWF API server listening on ${server.url}${tokens.length ? ' (token required)' : ''}`);
+    // One write, so that whoever waits for the first line has both.
+    say(
+      `AWF API server listening on ${server.url}${tokens.length ? ' (token required)' : ''}\n` +
+        `MCP endpoint ${server.url}/mcp (${mcp.summary})`,
+    );
     await stopped(this.signals.signal);
     say('Shutting down server...');
     server.stopAccepting();
     await hub.stop();
+    await mcp.close();
     await server.close();
     say('Server stopped.');
+  }
+
+  @Option({
+    flags: '--mcp-profile <name>',
+    description: 'what /mcp serves: a profile of .awf/config.yaml (default: Read, Glob, Grep and the mcp_servers)',
+  })
+  parseMcpProfile(value: string): string {
+    return value;
   }
 
   @Option({ flags: '--host <address>', description: 'address to listen on (default 127.0.0.1; others need a token)' })

@@ -1,10 +1,13 @@
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command, CommandRunner, Option } from 'nest-commander';
-import { type ValidationReport, WorkflowService } from '../../../application/workflow/workflow.service';
+import {
+  type ValidationReport,
+  validateVerdict,
+  WorkflowService,
+} from '../../../application/workflow/workflow.service';
 import { AwfError } from '../../../domain/errors/awf-error';
-import { categoryOf, ErrorCodes } from '../../../domain/errors/error-codes';
-import { markReportedOnStdout } from '../cli-errors';
+import { ErrorCodes } from '../../../domain/errors/error-codes';
 import { globalFlags } from '../global-flags';
 import { renderBatch, renderValidation } from './validation.renderer';
 
@@ -14,8 +17,8 @@ interface ValidateOptions {
 }
 
 /**
- * `awf validate <workflow> | --dir <path>`: every problem at once; exit 2 if a file is broken,
- * 1 for USER problems only.
+ * `awf validate <workflow> | --dir <path>`: every problem at once; exit 1 if a file does not load
+ * (as AWF's validate), else 2 for a WORKFLOW problem and 1 for USER problems only.
  */
 @Command({
   name: 'validate',
@@ -42,13 +45,7 @@ export class ValidateCommand extends CommandRunner {
     const { stdout, stderr } = renderValidation(report, format);
     process.stdout.write(stdout);
     process.stderr.write(stderr);
-    if (report.valid) return;
-    const n = report.errors.length;
-    const error = new AwfError(leadCode(report), `${report.file}: ${n} error${n > 1 ? 's' : ''}`, {
-      file: report.file,
-      errors: report.errors,
-    });
-    throw format === 'text' ? error : markReportedOnStdout(error);
+    if (!report.valid) throw validateVerdict(report);
   }
 
   /** AWF's batch mode: every `*.yaml` directly in the dir, not recursively. */
@@ -92,12 +89,14 @@ export class ValidateCommand extends CommandRunner {
     process.stdout.write(renderBatch(reports, format));
     const failed = reports.filter((r) => !r.valid);
     if (failed.length === 0) return;
-    const error = new AwfError(
-      leadCode(failed[0]),
+    throw new AwfError(
+      validateVerdict(failed[0]).code,
       `${failed.length} of ${reports.length} workflow(s) failed validation`,
-      { dir, failed: failed.map((r) => r.file) },
+      {
+        dir,
+        failed: failed.map((r) => r.file),
+      },
     );
-    throw format === 'text' ? error : markReportedOnStdout(error);
   }
 
   @Option({ flags: '--strict', description: 'treat warnings (unknown keys, unknown providers) as errors' })
@@ -109,8 +108,4 @@ export class ValidateCommand extends CommandRunner {
   parseDir(value: string): string {
     return value;
   }
-}
-
-function leadCode(report: ValidationReport): AwfError['code'] {
-  return (report.errors.find((e) => categoryOf(e.code) === 'WORKFLOW') ?? report.errors[0]).code as AwfError['code'];
 }

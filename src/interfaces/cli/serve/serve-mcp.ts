@@ -1,0 +1,93 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { awfDirs } from '../../../application/workflow/run/awf-dirs';
+import { AwfError } from '../../../domain/errors/awf-error';
+import { ErrorCodes } from '../../../domain/errors/error-codes';
+import type { PolicyLayer } from '../../../domain/policy/policy.model';
+import { PROJECT_POLICY_ORIGIN } from '../../../domain/policy/policy-layers';
+import type { ToolRouterFactory } from '../../../domain/ports/tool-router-factory.port';
+import { PROXY_CONFIG_VERSION, type ProxyConfig } from '../../../domain/proxy/proxy-config';
+import { resolveUpstreamServers } from '../../../domain/proxy/upstream-server';
+import { formatIssue, type ValidationIssue } from '../../../domain/workflow/validation-issue.model';
+import { BUILTIN_TOOLS, defaultMcpProfile, type McpProfile } from '../../../infrastructure/config/mcp-profiles';
+import type { ProjectConfig } from '../../../infrastructure/config/project-config.loader';
+import { RealToolScopeResolver } from '../../../infrastructure/config/tool-scope.resolver';
+import { type McpHttpEndpoint, openMcpHttp } from '../../../infrastructure/mcp-edge/mcp-http.edge';
+
+export interface ServeMcp {
+  endpoint: McpHttpEndpoint;
+  /** What the profile serves: its name, built-ins and servers, as the start line prints them. */
+  summary: string;
+  close(): Promise<void>;
+}
+
+/**
+ * `/mcp` of `awf serve`: the proxy a step's `mcp-serve` would be, opened once in this process for
+ * the named profile of `.awf/config.yaml` (docs/mcp-gateway.md) — sandboxed to the serve
+ * directory, under the project's policy narrowed by the profile's, audited to
+ * `<data>/awf/serve/mcp.events.jsonl`, traced as the server is.
+ */
+export async function openServeMcp(
+  project: ProjectConfig,
+  profileName: string,
+  routers: ToolRouterFactory,
+  onError: (err: Error) => void,
+): Promise<ServeMcp> {
+  const profile = profileOf(project, profileName);
+  const issues: ValidationIssue[] = [];
+  const upstreams = resolveUpstreamServers(profile.servers, project.mcpServers, `mcp_profiles.${profileName}`, issues);
+  if (issues.length) throw new AwfError(ErrorCodes.CONFIG_INVALID, issues.map(formatIssue).join('; '));
+  const eventsPath = join(awfDirs(process.env).data_dir, 'serve', 'mcp.events.jsonl');
+  mkdirSync(dirname(eventsPath), { recursive: true, mode: 0o700 });
+  const config: ProxyConfig = {
+    version: PROXY_CONFIG_VERSION,
+    intercept_builtins: profile.tools.length > 0,
+    plugin_tools: [],
+    ...(upstreams.length ? { upstreams } : {}),
+    root_dir: process.cwd(),
+    project_dir: process.cwd(),
+    workflow: 'awf serve',
+    step: `mcp ${profileName}`,
+    events_path: eventsPath,
+    policy: { layers: policyLayers(project, profileName, profile) },
+  };
+  const router = await routers.open(new RealToolScopeResolver().resolve(config));
+  const endpoint = openMcpHttp(router, onError);
+  const served = [...profile.tools, ...profile.servers.map((s) => `${s}'s tools`)];
+  return {
+    endpoint,
+    summary: `profile ${profileName}: ${served.join(', ') || 'nothing'}`,
+    close: async () => {
+      await endpoint.close();
+      await router.close();
+    },
+  };
+}
+
+function profileOf(project: ProjectConfig, name: string): McpProfile {
+  const profile =
+    project.mcpProfiles[name] ?? (name === 'default' ? defaultMcpProfile(Object.keys(project.mcpServers)) : undefined);
+  if (profile) return profile;
+  const known = ['default', ...Object.keys(project.mcpProfiles).filter((n) => n !== 'default')];
+  throw new AwfError(
+    ErrorCodes.CLI_INVALID_ARGS,
+    `--mcp-profile "${name}" is not a profile of .awf/config.yaml (known: ${known.join(', ')})`,
+    { profile: name },
+    'Define it under mcp_profiles in .awf/config.yaml (docs/mcp-gateway.md), or leave the flag out for the default.',
+  );
+}
+
+/** The project's policy, then the profile's: built-ins the profile does not name are denied (and hidden). */
+function policyLayers(project: ProjectConfig, name: string, profile: McpProfile): PolicyLayer[] {
+  const layers: PolicyLayer[] = [];
+  if (project.policy && Object.keys(project.policy).length)
+    layers.push({ origin: PROJECT_POLICY_ORIGIN, ...project.policy });
+  const unnamed = BUILTIN_TOOLS.filter((t) => !profile.tools.includes(t));
+  const own = profile.policy ?? {};
+  layers.push({
+    origin: `mcp_profiles.${name}`,
+    ...own,
+    tools: { ...own.tools, deny: [...(own.tools?.deny ?? []), ...unnamed] },
+  });
+  return layers;
+}
