@@ -175,7 +175,7 @@ describe('typos: did-you-mean, and YAML syntax errors shown where they are', () 
 
   it('shows a YAML syntax error as file:line:col with the line and a caret under the column', () => {
     const r = run(['validate', 'broken.yaml']);
-    expect(r.status).toBe(2);
+    expect(r.status).toBe(1); // a file that does not load: USER.WORKFLOW.INVALID, as AWF's validate (ADR 242)
     expect(r.stderr).toContain(
       [
         '[WORKFLOW.PARSE.YAML_SYNTAX] broken.yaml:6:4: All mapping items must start at the same column',
