@@ -99,6 +99,7 @@ export const ErrorCodes = {
   WORKFLOW_UNKNOWN_OPERATION: 'WORKFLOW.VALIDATION.UNKNOWN_OPERATION',
   // flow: script_file / prompt_file / @prompts/ over 1 MB; built-in operations that cannot run here.
   INPUT_FILE_TOO_LARGE: 'USER.INPUT.FILE_TOO_LARGE',
+  FILE_READ_ONLY: 'USER.FILE.READ_ONLY',
   OPERATION_UNAVAILABLE: 'USER.OPERATION.UNAVAILABLE',
   // flow (ADR 230–234): step templates (use_template); agent roles and skills (AWF's own codes).
   INPUT_MISSING_ROLE: 'USER.INPUT.MISSING_ROLE',

@@ -1,6 +1,7 @@
 import { close, closeSync, constants, fstatSync, lstatSync, openSync, read, readSync, type Stats } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { at, type Beneath } from './beneath-root.resolver';
+import { ErrorCodes } from '../../domain/errors/error-codes';
 import { ToolFailure } from './tool-failure.error';
 import { sweepStaleWriteTemps, writeTempName } from './write-temp.files';
 
@@ -126,6 +127,12 @@ export async function writeFileAtomic(
   if (existing && !existing.isFile() && !existing.isSymbolicLink())
     throw new ToolFailure(`${shown} is not a regular file (device, FIFO or socket); refused`);
   if (existing) refuseHardLinked(existing, shown);
+  // Replacing through a rename would succeed where the shell and every editor refuse.
+  if (existing?.isFile() && (existing.mode & 0o222) === 0)
+    throw new ToolFailure(
+      `[${ErrorCodes.FILE_READ_ONLY}] ${shown} is read-only (mode ${(existing.mode & 0o777).toString(8)}); ` +
+        'nothing was written. Make it writable first (chmod u+w) if it is meant to change.',
+    );
   const tempName = writeTempName(file.name);
   const temp = at(file.dir, tempName);
   const mode = existing?.isFile() ? existing.mode & 0o7777 : 0o666;
@@ -141,7 +148,13 @@ export async function writeFileAtomic(
   } catch (err) {
     await rm(temp, { force: true });
     if (err instanceof ToolFailure) throw err;
-    throw new ToolFailure(`${shown}: write failed (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS')
+      throw new ToolFailure(
+        `[${ErrorCodes.FILE_READ_ONLY}] cannot write ${shown}: its directory is not writable (${code}); ` +
+          'nothing was written (a file is replaced through a temporary file beside it).',
+      );
+    throw new ToolFailure(`${shown}: write failed (${code ?? String(err)})`);
   }
   const { dev, ino } = fstatSync(file.dir.fd);
   await sweepStaleWriteTemps(at(file.dir), `${dev}:${ino}`, file.name);

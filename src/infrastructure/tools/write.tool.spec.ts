@@ -24,6 +24,26 @@ describe('WriteTool', () => {
     expect(statSync(join(box.root, 'script.sh')).mode & 0o777).toBe(0o755);
   });
 
+  it('refuses a read-only file as the shell and editors do, and leaves it as it was (Edit too)', async () => {
+    const file = join(box.root, 'locked.txt');
+    writeFileSync(file, 'keep me');
+    chmodSync(file, 0o444);
+    const result = await write({ file_path: 'locked.txt', content: 'replaced' });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toBe(
+      '[USER.FILE.READ_ONLY] locked.txt is read-only (mode 444); nothing was written. ' +
+        'Make it writable first (chmod u+w) if it is meant to change.',
+    );
+    const edit = await tools.callTool(
+      'Edit',
+      { file_path: 'locked.txt', old_string: 'keep', new_string: 'lose' },
+      builtinContext(box.root),
+    );
+    expect([edit.isError, text(edit)]).toEqual([true, expect.stringContaining('[USER.FILE.READ_ONLY]')]);
+    expect(readFileSync(file, 'utf8')).toBe('keep me');
+    expect(statSync(file).mode & 0o777).toBe(0o444);
+  });
+
   it('refuses content over the size cap and creates nothing', async () => {
     const result = await write({ file_path: 'big.txt', content: 'x'.repeat(101) });
     expect(result.isError).toBe(true);

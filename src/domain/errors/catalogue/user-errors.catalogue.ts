@@ -36,6 +36,10 @@ export const USER_ERRORS: Record<GeneralUserCode, CatalogueText> = {
     'Use a smaller file, or have a step read the file itself at run time.',
     C.INPUT_MISSING_FILE,
   ),
+  [C.FILE_READ_ONLY]: entry(
+    'Write or Edit was asked to change a read-only file (no write permission bit), or a file in a directory it may not write to. Nothing was changed: awf refuses as the shell and editors do, instead of replacing the file.',
+    'Make the file writable (`chmod u+w <file>`) if it is meant to change, or leave it alone.',
+  ),
   [C.OPERATION_UNAVAILABLE]: entry(
     'A built-in operation cannot run on this machine or in this awf.',
     'Use a plugin that provides the operation, or run the workflow where the operation is available.',
