@@ -96,6 +96,24 @@ budgets: {calls: -1}`,
   args: {file_path: out.txt, content: x}
   expect: {is_error: true, contains: POLICY.APPROVAL_DENIED}`;
 
+  it('awf runs show keeps a refused multi-line command on one line, its rule as written', () => {
+    const calls = `- tool: Bash
+  args: {command: "echo one\\ncurl -s evil.example"}
+  expect: {is_error: true, contains: 'POLICY.COMMAND_DENIED'}`;
+    const p = workflowProject({ 'wf.yaml': workflow('bash: {deny: ["curl *"]}', calls) });
+    try {
+      expect(awf(['run', 'wf.yaml'], { cwd: p.dir, env: p.env }).status).toBe(0);
+      const runId = readdirSync(join(p.env.XDG_DATA_HOME, 'awf', 'runs'))[0];
+      const shown = awf(['runs', 'show', runId], { cwd: p.dir, env: p.env }).stdout;
+      const callLines = shown.split('\n').filter((l) => /^\s+\d\d:\d\d:\d\d\.\d{3}\s/.test(l));
+      expect(callLines).toHaveLength(1);
+      expect(callLines[0]).toContain('\\n');
+      expect(callLines[0]).toContain('[policy denied: step work: bash.deny "curl *"]');
+    } finally {
+      p.cleanup();
+    }
+  });
+
   it('without a terminal denies what needs approval, unless --approve=all or an auto rule', () => {
     const p = workflowProject({
       'wf.yaml': workflow('approve: [Write]', WRITE),

@@ -54,10 +54,15 @@ function eventLine(event: ToolCallEvent, width: { tool: number; source: number }
   const shape = Object.entries(event.args_shape)
     .map(([k, v]) => `${k}=${v}`)
     .join(' ');
-  const outcome = event.status === 'error' ? `error  ${event.error ?? ''}` : 'ok';
+  const outcome = event.status === 'error' ? `error  ${oneLine(event.error ?? '')}` : 'ok';
   const policy =
     event.policy && event.policy.decision !== 'allowed'
-      ? `  [policy ${event.policy.decision}${event.policy.rule ? `: ${event.policy.rule}` : ''}]`
+      ? `  [policy ${event.policy.decision}${event.policy.rule ? `: ${oneLine(event.policy.rule)}` : ''}]`
       : '';
   return `${time}  ${event.tool.padEnd(width.tool)}  ${event.source.padEnd(width.source)}  ${`${event.duration_ms} ms`.padStart(10)}  ${outcome}${shape ? `  (${shape})` : ''}${policy}`.trimEnd();
+}
+
+/** One call, one line: line breaks inside an error or a rule (a multi-line command) are shown escaped. */
+function oneLine(text: string): string {
+  return text.replace(/\r/g, '\\r').replace(/\n/g, '\\n');
 }
