@@ -201,9 +201,11 @@ describe('a plugin that cannot be used says why', () => {
     // The run stops at the step, saying the same.
     const run = runAwf(['run', 'wf.yaml'], { env, cwd: dir, timeout: SLOW_MACHINE_MS });
     expect(run.status).toBe(1);
-    expect(run.stderr).toContain(
-      '[USER.MCP_PROXY.UNKNOWN_PLUGIN] plugin "kv" is disabled\n  hint: Run `awf plugin enable kv`.',
+    // Said once, under the step that failed (the closing line then says how to resume).
+    expect(run.stderr).toMatch(
+      /\[USER\.MCP_PROXY\.UNKNOWN_PLUGIN\] plugin "kv" is disabled\n\s+hint: Run `awf plugin enable kv`\./,
     );
+    expect(run.stderr.split('[USER.MCP_PROXY.UNKNOWN_PLUGIN]')).toHaveLength(2);
     expect(run.stderr).not.toContain('not found');
   });
 });
