@@ -11,11 +11,10 @@ import { RUN_HISTORY, type RunHistory } from '../../../domain/ports/run-history.
 import { RUN_INDEX, type RunIndex } from '../../../domain/ports/run-index.port';
 import type { SecretMasker } from '../../../domain/ports/secret-masker.port';
 import { TELEMETRY_CONTROL, type TelemetryControl } from '../../../domain/ports/telemetry-control.port';
-import { APP_LOGGER, SECRET_MASKER } from '../../../domain/ports/tokens';
+import { APP_LOGGER, SECRET_MASKER, TOOL_ROUTER_FACTORY } from '../../../domain/ports/tokens';
 import type { ProjectConfig } from '../../../infrastructure/config/project-config.loader';
 import { PROJECT_CONFIG } from '../../../infrastructure/config/project-config.module';
 import { awfPackageRoot } from '../../../infrastructure/core/awf-package-root';
-import { TOOL_ROUTER_FACTORY } from '../../../domain/ports/tokens';
 import type { ToolRouterFactory } from '../../../domain/ports/tool-router-factory.port';
 import { ProcessSignals } from '../../../infrastructure/core/process-signals.service';
 import { ApprovalDesk } from '../../../infrastructure/policy/approval-desk';
@@ -105,7 +104,10 @@ export class ServeCommand extends CommandRunner {
         dashboardDir: join(awfPackageRoot(), 'dashboard'),
         mcp: mcp.endpoint,
       },
-    );
+    ).catch(async (err: unknown) => {
+      await mcp.close(); // its upstream servers are running: nothing is left behind
+      throw err;
+    });
     const say = (line: string): void => {
       if (!globalFlags(this.command).quiet) process.stdout.write(`${line}\n`);
     };
