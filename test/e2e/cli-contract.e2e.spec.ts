@@ -51,8 +51,9 @@ describe('the command line contract: global flags anywhere, JSON on every -f jso
     XDG_CONFIG_HOME: join(project.dir, 'config'),
     AWF_PLUGINS_PATH: resolve(REPO_ROOT, 'examples/plugins'),
     AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS: '30000',
-    NO_COLOR: '',
-    FORCE_COLOR: '',
+    // Unset, not empty: Node 22 warns on stderr when both are defined, and stderr is checked here.
+    NO_COLOR: undefined,
+    FORCE_COLOR: undefined,
   };
   afterAll(() => project.cleanup());
   const awf = (args: string[]) => runAwf(args, { cwd: project.dir, env, timeout: 120_000 });
