@@ -137,9 +137,10 @@ export class ExecutionHub {
           },
         )
         .finally(() => {
-          if (runId) this.approvals.endRun(runId);
-          if (runId) this.live.delete(runId);
-          else reject(new AwfError(ErrorCodes.SYSTEM_INTERNAL, 'the run ended before it had an id'));
+          if (runId) {
+            this.approvals.endRun(runId);
+            this.live.delete(runId);
+          } else reject(new AwfError(ErrorCodes.SYSTEM_INTERNAL, 'the run ended before it had an id'));
           this.trim();
         });
     });

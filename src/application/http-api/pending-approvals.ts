@@ -93,11 +93,12 @@ export class PendingApprovals {
       const old = this.decided.get(approvalId);
       return old && old.runId === runId ? { outcome: 'already-decided', approval: old } : { outcome: 'unknown' };
     }
-    const id = approvalId;
-    const answer: ApprovalAnswer =
-      d.decision === 'deny'
-        ? { answer: 'deny', by: 'person', who: d.who, id }
-        : { answer: d.scope === 'step' ? 'always' : 'once', by: 'person', who: d.who, id };
+    const answer: ApprovalAnswer = {
+      answer: d.decision === 'deny' ? 'deny' : d.scope === 'step' ? 'always' : 'once',
+      by: 'person',
+      who: d.who,
+      id: approvalId,
+    };
     w.settle(answer, { decision: d.decision, scope: d.scope, by: d.who });
     return { outcome: 'decided', approval: this.decided.get(approvalId) };
   }

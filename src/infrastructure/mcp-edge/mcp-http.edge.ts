@@ -3,8 +3,7 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { ToolRouter } from '../../domain/ports/tool-router.port';
 import { AWF_VERSION } from '../../version';
-import { MCP_SERVER_NAME } from './mcp-stdio.edge';
-import { newInFlight, toolServer } from './tool-server';
+import { MCP_SERVER_NAME, newInFlight, toolServer } from './tool-server';
 
 /** MCP over HTTP as `awf serve` mounts it at `/mcp`: one request in, one answer (or SSE stream) out. */
 export interface McpHttpEndpoint {

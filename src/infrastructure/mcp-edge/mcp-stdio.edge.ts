@@ -10,10 +10,8 @@ import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/s
 import type { ToolRouter } from '../../domain/ports/tool-router.port';
 import type { ToolServerEdge, ToolServerHooks, ToolServerSession } from '../../domain/ports/tool-server.port';
 import { AWF_VERSION } from '../../version';
-import { newInFlight, toolServer } from './tool-server';
+import { MCP_SERVER_NAME, newInFlight, toolServer } from './tool-server';
 
-/** The name `awf mcp-serve` gives itself in `initialize`. */
-export const MCP_SERVER_NAME = 'awf-mcp-server';
 /**
  * Output buffered for a client that does not read it, beyond which no more input is read. At
  * 8 MiB the protocol fuzz peaked 450 MiB above its start (the SDK keeps each pending send and

@@ -4,6 +4,9 @@ import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { ToolDefinition } from '../../domain/model/tool-definition';
 import type { ToolRouter } from '../../domain/ports/tool-router.port';
 
+/** The name awf's MCP server gives itself (`initialize`, `server/discover`), over stdio and HTTP alike. */
+export const MCP_SERVER_NAME = 'awf-mcp-server';
+
 /**
  * Tool calls run at once; later ones wait in arrival order. A client that sends 1000 calls at once
  * would otherwise hold 1000 reads and buffers together (peak RSS: the protocol-fuzz test's bound).

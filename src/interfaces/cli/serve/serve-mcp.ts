@@ -4,7 +4,7 @@ import { awfDirs } from '../../../application/workflow/run/awf-dirs';
 import { AwfError } from '../../../domain/errors/awf-error';
 import { ErrorCodes } from '../../../domain/errors/error-codes';
 import type { PolicyLayer } from '../../../domain/policy/policy.model';
-import { PROJECT_POLICY_ORIGIN } from '../../../domain/policy/policy-layers';
+import { stepPolicyLayers } from '../../../domain/policy/policy-layers';
 import type { ToolRouterFactory } from '../../../domain/ports/tool-router-factory.port';
 import { PROXY_CONFIG_VERSION, type ProxyConfig } from '../../../domain/proxy/proxy-config';
 import { resolveUpstreamServers } from '../../../domain/proxy/upstream-server';
@@ -79,9 +79,8 @@ function profileOf(project: ProjectConfig, name: string): McpProfile {
 
 /** The project's policy, then the profile's: built-ins the profile does not name are denied (and hidden). */
 function policyLayers(project: ProjectConfig, name: string, profile: McpProfile): PolicyLayer[] {
-  const layers: PolicyLayer[] = [];
-  if (project.policy && Object.keys(project.policy).length)
-    layers.push({ origin: PROJECT_POLICY_ORIGIN, ...project.policy });
+  // The project's layer as every step gets it; the profile's replaces a step's own.
+  const layers = stepPolicyLayers(project.policy, undefined, name);
   const unnamed = BUILTIN_TOOLS.filter((t) => !profile.tools.includes(t));
   const own = profile.policy ?? {};
   layers.push({
