@@ -1,4 +1,5 @@
 import { chmodSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { loadApiTokens } from '../../../src/interfaces/http/api-tokens';
 import { call } from '../../support/http-api-client';
@@ -6,6 +7,19 @@ import { apiProject, servedApi } from './http-api-harness';
 import { API_WORKFLOWS } from './workflows.fixture';
 
 jest.setTimeout(60_000);
+
+/** The status of a GET whose path goes on the wire exactly as given. */
+function rawStatus(base: string, path: string): Promise<number> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) =>
+    request({ hostname, port, path, agent: false }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    })
+      .on('error', reject)
+      .end(),
+  );
+}
 
 const ALICE = 'a1'.repeat(20);
 const DASHBOARD = join(__dirname, '../../../dashboard');
@@ -30,8 +44,10 @@ describe("awf serve: the dashboard's files and its session cookie", () => {
         'text/javascript; charset=utf-8',
       ]);
     // Only those exact paths: anything else is behind the gate, however it is spelled.
-    for (const path of ['/assets/../api/workflows', '/ASSETS/app.js', '/assets/nope.js', '/index.html'])
+    for (const path of ['/ASSETS/app.js', '/assets/nope.js', '/index.html'])
       expect([path, (await call(api.url, 'GET', path)).status]).toEqual([path, 401]);
+    // Sent as written (a URL object would resolve the `..` before it left the client).
+    expect(await rawStatus(api.url, '/assets/../api/workflows')).toBe(401);
   });
 
   it('trades a token for an HttpOnly session cookie that stands for it, until signed out', async () => {
