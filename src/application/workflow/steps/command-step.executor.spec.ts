@@ -1,5 +1,5 @@
 import type { RetryConfig } from '../../../domain/workflow/workflow.model';
-import { delayFor } from './command-step.executor';
+import { delayFor, missingCommand } from './command-step.executor';
 
 const retry = (r: Partial<RetryConfig>): RetryConfig => ({
   maxAttempts: 5,
@@ -23,5 +23,14 @@ describe('retry delays', () => {
   it('spreads by jitter within ±jitter of the delay', () => {
     expect(delayFor(retry({ jitter: 0.5 }), 1, () => 0)).toBe(50);
     expect(delayFor(retry({ jitter: 0.5 }), 1, () => 1)).toBe(150);
+  });
+});
+
+describe('the command a shell could not find (exit 127)', () => {
+  it('is read from bash, dash and zsh, whichever $SHELL runs the step', () => {
+    expect(missingCommand('bash: line 1: mytool: command not found\n')).toBe('mytool');
+    expect(missingCommand('/bin/sh: 1: mytool: not found\n')).toBe('mytool');
+    expect(missingCommand('zsh:1: command not found: mytool\n')).toBe('mytool');
+    expect(missingCommand('something else went wrong\n')).toBeUndefined();
   });
 });

@@ -89,11 +89,17 @@ function toOutcome(step: CommandStep, r: CommandResult, attempts: number): StepO
 /** The shell's own exit codes for a command it could not start get a hint, as AWF gives them. */
 function shellHint(r: CommandResult): string | undefined {
   if (r.exitCode === 127) {
-    const name = /([^\s:]+): command not found/.exec(r.stderr)?.[1];
+    const name = missingCommand(r.stderr);
     return `The command is not installed or not in PATH${name ? `: check with \`command -v ${name}\`` : ''}.`;
   }
   if (r.exitCode === 126) return 'The command is not executable: check its permissions (`chmod +x <file>`).';
   return undefined;
+}
+
+/** The name in bash's "X: command not found", dash's "sh: 1: X: not found" or zsh's "command not found: X". */
+export function missingCommand(stderr: string): string | undefined {
+  const m = /command not found: (\S+)/.exec(stderr) ?? /([^\s:]+): (?:command )?not found/.exec(stderr);
+  return m?.[1];
 }
 
 function shouldRetry(retry: RetryConfig | undefined, r: CommandResult, attempt: number): boolean {
