@@ -30,6 +30,9 @@ const UNUSED = ['inquirer', 'cosmiconfig', '@fig/complete-commander'];
  */
 const EXTERNAL = [
   'better-sqlite3',
+  // The queue (`--queue`, `awf worker`): required only when a command opens one.
+  'bullmq',
+  'ioredis',
   '@nestjs/microservices',
   '@nestjs/websockets',
   '@nestjs/platform-express',

@@ -65,6 +65,8 @@ const AREAS = {
       ...SHARED,
     ],
   },
+  // Runs on workers through a queue on Redis (BullMQ), over the one WorkflowService.
+  'infrastructure/queue': { may: ['domain', 'application', 'infrastructure/workflow', ...SHARED] },
   'interfaces/cli': { may: '*' },
   // `awf serve`: AWF's HTTP API on Nest's HTTP platform, started by the CLI's serve command.
   'interfaces/http': { may: ['domain', 'application'] },
@@ -87,6 +89,7 @@ const PACKAGES = {
   'nestjs-otel': ['infrastructure/telemetry'],
   '@grpc/[^/]+': ['infrastructure/plugins', 'sdk'],
   'better-sqlite3': ['infrastructure/history'],
+  '(?:bullmq|ioredis)': ['infrastructure/queue'],
   '(?:@hpcc-js/wasm-graphviz|@resvg/resvg-js|pdfkit|svg-to-pdfkit)': ['infrastructure/diagram'],
   '@nestjs/platform-express': ['interfaces/http'],
   '@nestjs/swagger': ['interfaces/http'], // only `awf serve` loads it

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
-import type { RunIndex, RunSummary } from '../../domain/ports/run-index.port';
+import type { RunDetail, RunIndex, RunSummary, StepRecord } from '../../domain/ports/run-index.port';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
 import type { WorkflowRepository, WorkflowSummary } from '../../domain/workflow/ports/workflow-repository.port';
@@ -37,6 +37,14 @@ export interface RunRequest extends InputSources {
   userInput?: (step: string) => Promise<string | undefined>;
   /** `--interactive`: asked before each top-level step. */
   gate?: StepGate;
+}
+
+/** A run a worker took from the queue: its inputs as given (secret ones from the worker's env). */
+export interface QueuedRunRequest extends RunRequest {
+  runId: string;
+  /** The steps earlier attempts recorded, and the one that was running when they stopped. */
+  done: StepRecord[];
+  current?: string;
 }
 
 /** `awf run -s <step> -m states.x.Output=…`: one step alone, on mocked states. */
@@ -141,6 +149,20 @@ export class WorkflowService {
     );
   }
 
+  /**
+   * A queued run on a worker: the id the queue gave it and, when an earlier worker died or
+   * handed it back, the steps it recorded (resumed as `awf resume` resumes a killed run).
+   */
+  async runQueued(request: QueuedRunRequest): Promise<RunReport> {
+    const { workflow, file } = await this.loadValid(request.target, request.observer);
+    const inputs = this.inputs.resolve(workflow, request.inputs, request);
+    if (!request.done.length && !request.current)
+      return this.execute(workflow, file, inputs, request, { runId: request.runId, seq: 0 });
+    const run = { run_id: request.runId, status: 'interrupted' as const, step_records: request.done };
+    const plan = planResume({ ...run, current_step: request.current } as RunDetail, workflow);
+    return this.execute(workflow, file, inputs, request, { runId: request.runId, ...plan });
+  }
+
   /** Runs `resume` can continue, newest first: failed, cancelled, or killed mid-step. */
   resumable(limit = 50): RunSummary[] {
     const index = this.requireIndex();
@@ -150,7 +172,8 @@ export class WorkflowService {
       .slice(0, limit);
   }
 
-  private async loadValid(target: string, observer?: RunObserver): Promise<{ workflow: Workflow; file: string }> {
+  /** The workflow as `awf run` takes it: loaded and validated (warnings to the observer). */
+  async loadValid(target: string, observer?: RunObserver): Promise<{ workflow: Workflow; file: string }> {
     const loaded = await this.repository.load(target);
     const validation = validationReport(loaded, await this.validator.validate(loaded));
     if (!validation.valid || !loaded.workflow) throw validationError(validation);

@@ -14,10 +14,14 @@ import type { GlobalFlags } from './global-flags';
 import { serveConfigArg } from './startup-argv';
 import { versionText } from '../../version';
 
+/** Commands a signal is how they are stopped: they end normally on one. */
+const STOPPED_BY_SIGNAL = new Set(['mcp-serve', 'serve', 'worker']);
+
 /**
  * Runs a known command in a container of its own modules (command-table.ts), the project's config
  * and its extensions; closes the container; the exit code.
  */
+
 export async function runCommand(
   entry: CommandEntry,
   command: string,
@@ -62,8 +66,8 @@ export async function runCommand(
   const signal = app?.get(ProcessSignals, { strict: false })?.received;
   const masker = app?.get<SecretMasker>(SECRET_MASKER, { strict: false });
   return reportOutcome(
-    // mcp-serve and serve end normally on a signal: that is how they are stopped.
-    { failure, signal: command === 'mcp-serve' || command === 'serve' ? undefined : signal },
+    // mcp-serve, serve and worker end normally on a signal: that is how they are stopped.
+    { failure, signal: STOPPED_BY_SIGNAL.has(command) ? undefined : signal },
     { ...flags, mask: (s) => masker?.mask(s) ?? s },
   );
 }

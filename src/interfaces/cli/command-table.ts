@@ -44,6 +44,9 @@ const workflows = (): Importable[] => [
   require('../../infrastructure/workflow/workflow.module').WorkflowModule,
 ];
 const history = (): Importable => require('../../infrastructure/history/history.module').HistoryModule;
+/** Runs on a queue: the module loads no BullMQ until a command opens a queue. */
+const queue = (): Importable => require('../../infrastructure/queue/queue.module').QueueModule;
+const queuedRuns = (): Importable => require('../../infrastructure/queue/queued-runs.module').QueuedRunsModule;
 const projectServices = (): Importable => require('./project/project-services.module').ProjectServicesModule;
 
 export const COMMANDS: readonly CommandEntry[] = [
@@ -55,7 +58,12 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     names: ['run'],
     commands: () => [require('./run/run.command').RunCommand],
-    imports: () => [...toolSources(), ...workflows(), history()],
+    imports: () => [...toolSources(), ...workflows(), history(), queuedRuns()],
+  },
+  {
+    names: ['worker'],
+    commands: () => [require('./worker/worker.command').WorkerCommand],
+    imports: () => [...toolSources(), ...workflows(), history(), queuedRuns()],
   },
   {
     names: ['resume'],
@@ -94,7 +102,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     names: ['runs'],
     commands: () => [require('./runs/runs.command').RunsCommand, ...require('./runs/runs.command').RUNS_SUBCOMMANDS],
-    imports: () => [history()],
+    imports: () => [history(), queue()],
   },
   {
     names: ['history'],

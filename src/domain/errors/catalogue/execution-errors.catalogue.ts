@@ -117,6 +117,18 @@ export const EXECUTION_ERRORS: Record<CodesOf<'EXECUTION'>, CatalogueText> = {
     'A `github.*` operation could not get an answer from GitHub: the network, a timeout, or a 5xx from GitHub.',
     'Check GITHUB_API_URL (GitHub Enterprise: https://<host>/api/v3) and the network, then run again.',
   ),
+  [C.QUEUE_BAD_SIGNATURE]: entry(
+    'A worker refused a job whose HMAC signature is missing or wrong: it was not queued by an awf with the same AWF_QUEUE_SECRET, or it was changed in the queue.',
+    'Give `awf run --queue` and the workers the same AWF_QUEUE_SECRET; if it is the same, someone else writes to the queue: check who can reach Redis.',
+  ),
+  [C.QUEUE_BAD_DIGEST]: entry(
+    "A worker refused a job whose files do not match their SHA-256 digests, or whose paths leave the run's directory.",
+    'Enqueue the run again; if it happens again, the awf that enqueues it and the workers differ in version.',
+  ),
+  [C.QUEUE_CANCELLED]: entry(
+    'The queued run was cancelled (`awf runs cancel`): removed before it started, or stopped by its worker.',
+    'Enqueue it again with `awf run --queue` if it should run.',
+  ),
   [C.SERVE_STOPPING]: entry(
     '`awf serve` is shutting down (it received SIGTERM or SIGINT): it starts no new run (HTTP 503).',
     'Send the request again once the server is back; runs it cancelled on the way down can be resumed.',
@@ -125,6 +137,10 @@ export const EXECUTION_ERRORS: Record<CodesOf<'EXECUTION'>, CatalogueText> = {
 
 /** SYSTEM codes (exit 4): the machine or awf itself, not the workflow. */
 export const SYSTEM_ERRORS: Record<CodesOf<'SYSTEM'>, CatalogueText> = {
+  [C.QUEUE_UNAVAILABLE]: entry(
+    'The queue (Redis) named in the message cannot be reached.',
+    'Start Redis or fix the URL (--queue or AWF_QUEUE_URL); `redis-cli -u URL ping` must answer PONG.',
+  ),
   [C.SYSTEM_INTERNAL]: entry(
     'An error awf did not expect: a bug in awf.',
     'Rerun with AWF_DEBUG=1 to see the stack trace, and report it with that output.',

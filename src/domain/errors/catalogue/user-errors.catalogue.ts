@@ -184,4 +184,24 @@ export const USER_ERRORS: Record<GeneralUserCode, CatalogueText> = {
     'GitHub refused the request as invalid (422): for example a branch that does not exist, or a label name it does not accept.',
     "Read GitHub's reason in the message and fix the step's inputs.",
   ),
+  [C.QUEUE_NO_SECRET]: entry(
+    'A queue is used (--queue or AWF_QUEUE_URL) but AWF_QUEUE_SECRET is not set, or is shorter than 16 characters: jobs are signed with it.',
+    'Set the same AWF_QUEUE_SECRET for `awf run --queue` and every `awf worker`, e.g. from `openssl rand -hex 32`.',
+  ),
+  [C.QUEUE_INVALID_URL]: entry(
+    'The queue URL is not a redis:// or rediss:// URL.',
+    'Give --queue (or AWF_QUEUE_URL) as redis://[user:password@]host:port[/db].',
+  ),
+  [C.QUEUE_SECRET_INPUT]: entry(
+    'A secret input was given with -i to a queued run: secret values never enter the queue.',
+    "Set it in the workers' environment as AWF_INPUT_<NAME> (the input's name in upper case) and leave it out of -i.",
+  ),
+  [C.QUEUE_UNBUNDLABLE]: entry(
+    "A queued run carries its workflow and the files it references; this file cannot be carried (its path is a template, or it lies outside the workflow's directory).",
+    "Give the file a fixed path inside the workflow's directory, or run the workflow without --queue.",
+  ),
+  [C.QUEUE_RUN_ENDED]: entry(
+    'The queued run has already ended, so it cannot be cancelled.',
+    'See how it ended with `awf runs follow <id> --queue URL`.',
+  ),
 };

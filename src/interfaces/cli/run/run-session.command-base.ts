@@ -19,10 +19,9 @@ import type { InputDef } from '../../../domain/workflow/workflow.model';
 import { askForInput } from './input-prompt';
 import { StdinTurns } from './stdin-turns.reader';
 import { type OutputMode, StepOutputPrinter } from './step-output.printer';
-import { markShown } from '../cli-errors';
 import { colorEnabled, globalFlags } from '../global-flags';
 import { RunProgressRenderer } from './run-progress.renderer';
-import { renderRunReport } from './run-report.renderer';
+import { endRun } from './run-ending';
 
 export interface RunSessionOptions {
   input?: string[];
@@ -115,21 +114,7 @@ export abstract class RunSessionCommand extends CommandRunner {
         askInput: process.stdin.isTTY ? (def) => askForInput(turns, def) : undefined,
         turns,
       });
-      // The step lines already showed the last step's output; a terminal's message is still printed.
-      const shown = output && report.output === report.steps.at(-1)?.output;
-      if (!shown || flags.format === 'json')
-        process.stdout.write(renderRunReport(report, flags.format, mask, flags.hints));
-      // -f json: the report has how it ended; no closing line.
-      const errorShown = flags.format !== 'json' && progress.runFinished(report, { resumable });
-      if (report.status === 'failure' && report.error) {
-        const error = new AwfError(
-          report.error.code as AwfError['code'],
-          report.error.message,
-          { run_id: report.run_id, terminal: report.terminal },
-          report.error.hint,
-        );
-        throw errorShown ? markShown(error) : error;
-      }
+      endRun(report, { flags, progress, mask, printed: !!output }, { resumable });
     } finally {
       turns.close();
       progress.close();

@@ -1,15 +1,21 @@
+import { Inject } from '@nestjs/common';
 import { Command, Option } from 'nest-commander';
+import { QueuedRuns } from '../../../application/queue/queued-runs.service';
+import { RUN_QUEUES, type RunQueues } from '../../../domain/ports/run-queue.port';
 import { parseInputFlags } from '../../../application/workflow/run/input-resolver';
 import { parseMockFlags } from '../../../application/workflow/run/mock-states';
 import { AwfError } from '../../../domain/errors/awf-error';
 import { ErrorCodes } from '../../../domain/errors/error-codes';
 import { renderDryRun } from './dry-run.renderer';
+import { runOnQueue } from './queued-run';
 import { globalFlags } from '../global-flags';
 import { InteractiveGate } from './interactive.gate';
 import { RunSessionCommand, type RunSessionOptions, stringEnv } from './run-session.command-base';
 import { renderWorkflowHelp } from './workflow-help.renderer';
 
 interface RunOptions extends RunSessionOptions {
+  queue?: string | true;
+  detach?: boolean;
   dryRun?: boolean;
   step?: string;
   mock?: string[];
@@ -26,6 +32,10 @@ interface RunOptions extends RunSessionOptions {
   description: 'Run a workflow, given by name or by path to its .yaml file',
 })
 export class RunCommand extends RunSessionCommand {
+  // Property-injected, so `awf resume` (the same base class) needs no queue.
+  @Inject(RUN_QUEUES) private readonly queues!: RunQueues;
+  @Inject(QueuedRuns) private readonly queued!: QueuedRuns;
+
   async run([target]: string[], options: RunOptions): Promise<void> {
     const flags = globalFlags(this.command);
     if (options.help) {
@@ -38,6 +48,21 @@ export class RunCommand extends RunSessionCommand {
     if (!target)
       throw usage('awf run needs a workflow', 'Give a name (`awf list` shows them) or a path to a .yaml file.');
     checkCombination(options);
+    if (options.queue !== undefined) {
+      const { queues, queued } = this;
+      const session = (start: Parameters<RunSessionCommand['session']>[1]) =>
+        this.session(options, start, { resumable: false });
+      return runOnQueue({
+        target,
+        queue: options.queue,
+        detach: options.detach,
+        input: options.input,
+        flags,
+        queues,
+        queued,
+        session,
+      });
+    }
     // Inherited by every step's mcp-serve, so no process of this run looks for plugins.
     if (options.skipPlugins) process.env.AWF_SKIP_PLUGINS = '1';
     if (options.dryRun) {
@@ -121,6 +146,19 @@ export class RunCommand extends RunSessionCommand {
     return [...previous, value];
   }
 
+  @Option({
+    flags: '--queue [url]',
+    description: 'run it on a worker through this queue (redis://…; alone: AWF_QUEUE_URL) and follow it',
+  })
+  parseQueue(value?: string): string | true {
+    return value ?? true;
+  }
+
+  @Option({ flags: '--detach', description: 'with --queue: print the run id and return without following' })
+  parseDetach(): boolean {
+    return true;
+  }
+
   @Option({ flags: '-h, --help', description: "this help; with a workflow, that workflow's inputs too" })
   parseHelp(): boolean {
     return true;
@@ -131,6 +169,9 @@ function checkCombination(o: RunOptions): void {
   const modes = [o.dryRun && '--dry-run', o.step && '--step', (o.interactive || o.breakpoint) && '--interactive'];
   const given = modes.filter(Boolean);
   if (given.length > 1) throw usage(`${given.join(' and ')} cannot be combined`, 'Pick one of them.');
+  if (o.queue !== undefined && given.length)
+    throw usage(`${given[0]} cannot be combined with --queue`, 'A queued run runs whole on a worker.');
+  if (o.detach && o.queue === undefined) throw usage('--detach needs --queue', 'Use --queue URL --detach.');
   if (o.mock?.length && !o.step) throw usage('--mock needs --step', 'Use -s <step> -m states.x.Output=value.');
 }
 

@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { AwfError } from '../../domain/errors/awf-error';
+import { ErrorCodes } from '../../domain/errors/error-codes';
+import type { JobContext, RunJob } from '../../domain/ports/run-queue.port';
+import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
+import type { WorkflowFiles } from '../../domain/workflow/ports/workflow-files.port';
+import type { WorkflowRepository } from '../../domain/workflow/ports/workflow-repository.port';
+import type { RunReport } from '../../domain/workflow/run-report.model';
+import type { WorkflowService } from '../workflow/workflow.service';
+import { bundleFiles } from './run-bundle';
+import { checkpointOf, PublishingObserver } from './run-events';
+
+export interface EnqueueRequest {
+  target: string;
+  /** `-i` values as given; secret inputs are refused (they never enter the queue). */
+  inputs: Record<string, string>;
+  env: Record<string, string>;
+  observer?: RunObserver;
+}
+
+/** The worker's side of a run: its environment (secret inputs come from it) and where step artifacts go. */
+export interface JobRun {
+  env: Record<string, string>;
+  runsDir: string;
+}
+
+/** The environment variable a worker reads a secret input from: `AWF_INPUT_<NAME>`. */
+export function secretInputVariable(name: string): string {
+  return `AWF_INPUT_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+}
+
+/**
+ * Queued runs, both ends: the job `awf run --queue` sends (validated as `awf run` validates,
+ * with its files), and what a worker does with one, through the same WorkflowService.
+ */
+export class QueuedRuns {
+  constructor(
+    private readonly workflows: WorkflowService,
+    private readonly repository: WorkflowRepository,
+    private readonly files: WorkflowFiles,
+  ) {}
+
+  async prepare(request: EnqueueRequest): Promise<RunJob> {
+    const { workflow, file } = await this.workflows.loadValid(request.target, request.observer);
+    for (const def of workflow.inputs.filter((d) => d.secret && request.inputs[d.name] !== undefined)) {
+      throw new AwfError(
+        ErrorCodes.QUEUE_SECRET_INPUT,
+        `input "${def.name}" is secret: its value is not sent through the queue`,
+        { input: def.name },
+        `Set ${secretInputVariable(def.name)} in the workers' environment and leave -i ${def.name} out.`,
+      );
+    }
+    const bundle = await bundleFiles(workflow, file, this.repository, this.files, request.env);
+    return {
+      run_id: randomUUID(),
+      workflow: workflow.name,
+      ...bundle,
+      inputs: request.inputs,
+      enqueued_at: new Date().toISOString(),
+    };
+  }
+
+  /**
+   * Runs a job whose files are in `context.dir`, from the checkpoint of earlier attempts. When the
+   * worker drains, the run stops before its next step (a `cancelled` report the pool hands back).
+   */
+  async execute(job: RunJob, run: JobRun, context: JobContext): Promise<RunReport> {
+    const target = join(context.dir, job.entry);
+    const workflow = await this.workflows.describe(target);
+    const secrets: Record<string, string> = {};
+    for (const def of workflow.inputs.filter((d) => d.secret && job.inputs[d.name] === undefined)) {
+      const value = run.env[secretInputVariable(def.name)];
+      if (value !== undefined) secrets[def.name] = value;
+    }
+    return this.workflows.runQueued({
+      target,
+      runId: job.run_id,
+      ...checkpointOf(context.previous),
+      inputs: { ...job.inputs, ...secrets },
+      env: run.env,
+      cwd: context.dir,
+      runsDir: run.runsDir,
+      signal: context.signal,
+      observer: new PublishingObserver(context.publish, context.worker),
+      gate: { pausesAt: () => context.draining(), before: async () => 'abort' },
+    });
+  }
+}

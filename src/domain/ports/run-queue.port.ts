@@ -1,0 +1,97 @@
+import type { StepStateData } from '../workflow/interpolation.types';
+import type { RunReport, StepReport } from '../workflow/run-report.model';
+
+/** One file a queued run carries: its path relative to the workflow's directory, its text and digest. */
+export interface BundleFile {
+  path: string;
+  sha256: string;
+  text: string;
+}
+
+/**
+ * A run as it travels through the queue: the workflow and every file it references, so a
+ * worker needs no shared disk. Secret inputs are never in it (workers take them from their
+ * own environment).
+ */
+export interface RunJob {
+  run_id: string;
+  workflow: string;
+  /** The workflow file, one of `files`. */
+  entry: string;
+  files: BundleFile[];
+  inputs: Record<string, string>;
+  enqueued_at: string;
+}
+
+/**
+ * One run's events, in order, as followers read them and as the next worker reads them to
+ * resume: a `recorded` step is a checkpoint (its state is what later steps read).
+ */
+export type RunEvent =
+  | { t: 'started'; run_id: string; workflow: string; worker: string }
+  | { t: 'step'; step: string; type: string }
+  | { t: 'finished'; report: StepReport }
+  | { t: 'recorded'; report: StepReport; state: StepStateData; next?: string }
+  | { t: 'retrying'; step: string; attempt: number; delay_ms: number }
+  | { t: 'output'; step: string; stream: 'stdout' | 'stderr'; text: string }
+  | { t: 'warn' | 'info' | 'log'; message: string }
+  | { t: 'handed-back'; worker: string }
+  | { t: 'end'; report: RunReport };
+
+export type CancelOutcome = 'removed' | 'signalled';
+
+/**
+ * The client side of the queue (`awf run --queue`, `awf runs follow|cancel`).
+ * - `enqueue` signs and adds the job; its id is the run id;
+ * - `follow` calls `onEvent` for every event from the first, live, and resolves with the run's
+ *   report when it ends, or undefined when `signal` aborts first (the run goes on);
+ * - `cancel`: a waiting run is removed (`removed`), a running one is told to stop (`signalled`);
+ *   `USER.RUN.NOT_FOUND` for an unknown id, `USER.QUEUE.RUN_ENDED` for one that ended.
+ * Every method fails with `SYSTEM.QUEUE.UNAVAILABLE` when the queue cannot be reached at first.
+ */
+export interface RunQueue {
+  /** The queue's URL with its password masked, for messages. */
+  readonly label: string;
+  enqueue(job: RunJob): Promise<void>;
+  follow(runId: string, onEvent: (event: RunEvent) => void, signal: AbortSignal): Promise<RunReport | undefined>;
+  cancel(runId: string): Promise<CancelOutcome>;
+  close(): Promise<void>;
+}
+
+/** What a worker hands each job to: executes it, publishing its events, and says how it ended. */
+export interface JobContext {
+  /** The run's own directory, where the job's files were written: its working directory. */
+  dir: string;
+  /** The worker's name (host:pid), for the run's events. */
+  worker: string;
+  /** Events of earlier attempts (another worker died or handed it back): the checkpoint. */
+  previous: RunEvent[];
+  publish(event: RunEvent): void;
+  /** Aborted by `awf runs cancel`. */
+  signal: AbortSignal;
+  /** True once the worker is stopping: the run stops before its next step and is handed back. */
+  draining(): boolean;
+}
+
+export type JobHandler = (job: RunJob, context: JobContext) => Promise<RunReport>;
+
+export interface WorkerOptions {
+  concurrency: number;
+  handler: JobHandler;
+  /** One line about each job (taken, ended, refused, handed back), for the worker's log. */
+  log(line: string): void;
+}
+
+/** The worker side: takes jobs until `stop`, which lets running ones reach a step boundary. */
+export interface RunWorkerPool {
+  readonly label: string;
+  stop(): Promise<void>;
+}
+
+/** Opens the queue named by a URL (bullmq loaded only then). */
+export interface RunQueues {
+  client(url: string): Promise<RunQueue>;
+  worker(url: string, options: WorkerOptions): Promise<RunWorkerPool>;
+}
+
+export const RUN_QUEUES = Symbol.for('awf.RunQueues');

@@ -1,0 +1,124 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { dirname, join } from 'node:path';
+import { type Job, UnrecoverableError, WaitingError, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { verifyBundle } from '../../application/queue/run-bundle';
+import { type AwfError, isAwfError } from '../../domain/errors/awf-error';
+import type { RunEvent, RunJob, RunWorkerPool, WorkerOptions } from '../../domain/ports/run-queue.port';
+import type { RunReport } from '../../domain/workflow/run-report.model';
+import { QUEUE_NAME } from './bullmq-run-queue.adapter';
+import { openJob } from './job-signature';
+import type { QueueSettings } from './queue-settings';
+import { openRedis } from './redis-connection';
+import { CANCEL_CHANNEL, cancelKey, RunEventStream } from './run-event-stream';
+
+/** How the pool runs a job: where its files go, and what the application does with it. */
+export interface PoolOptions extends WorkerOptions {
+  workdir: string;
+  /** How long a job's lock lasts without renewal: a worker gone this long has its runs taken over. */
+  lockMs: number;
+}
+
+/**
+ * `awf worker`: BullMQ's Worker over the runs queue. Each job is checked (signature, digests),
+ * its files written to `<workdir>/<run id>/`, and run from the checkpoint its events hold.
+ * A worker killed outright loses its lock; BullMQ's stalled-job check gives the run to another.
+ */
+export class BullmqWorkerPool implements RunWorkerPool {
+  readonly name = `${hostname()}:${process.pid}`;
+  private readonly redis: Redis;
+  private readonly subscriber: Redis;
+  private readonly connection: Redis;
+  private readonly worker: Worker;
+  private readonly running = new Map<string, AbortController>();
+  private draining = false;
+
+  constructor(
+    private readonly settings: QueueSettings,
+    private readonly options: PoolOptions,
+  ) {
+    this.redis = openRedis(settings, options.log);
+    this.subscriber = openRedis(settings, options.log);
+    void this.subscriber.subscribe(CANCEL_CHANNEL);
+    this.subscriber.on('message', (_channel: string, runId: string) => this.running.get(runId)?.abort());
+    this.connection = openRedis(settings, options.log);
+    this.worker = new Worker(QUEUE_NAME, (job, token) => this.process(job, token), {
+      connection: this.connection,
+      concurrency: options.concurrency,
+      lockDuration: options.lockMs,
+      stalledInterval: options.lockMs,
+      // A run that outlives several workers is still a run: it resumes at its checkpoint each time.
+      maxStalledCount: 5,
+    });
+    this.worker.on('error', () => undefined); // the connections' handlers report outages once
+  }
+
+  get label(): string {
+    return this.settings.label;
+  }
+
+  private async process(job: Job, token: string | undefined): Promise<string> {
+    const runId = job.id ?? '';
+    const events = new RunEventStream(this.redis, runId);
+    const previous = await events.all();
+    const ended = previous.find((e): e is Extract<RunEvent, { t: 'end' }> => e.t === 'end');
+    if (ended) return ended.report.status; // it ended before the lock was lost: nothing runs twice
+    let run: RunJob;
+    try {
+      run = openJob(job.data, this.settings.secret, job.id);
+      verifyBundle(run);
+    } catch (err) {
+      const error = err as AwfError;
+      this.options.log(`run ${runId}: ${error.message}`);
+      await events.add({ t: 'end', report: failed(runId, job.name, error) });
+      throw new UnrecoverableError(`${error.code}: ${error.message}`);
+    }
+    const controller = new AbortController();
+    this.running.set(runId, controller);
+    if (await this.redis.exists(cancelKey(runId))) controller.abort();
+    this.options.log(`run ${runId} (${run.workflow}) taken${previous.length ? ', resuming' : ''}`);
+    const dir = join(this.options.workdir, runId);
+    try {
+      for (const file of run.files) {
+        mkdirSync(dirname(join(dir, file.path)), { recursive: true, mode: 0o700 });
+        writeFileSync(join(dir, file.path), file.text, { mode: 0o600 });
+      }
+      const report = await this.options
+        .handler(run, {
+          dir,
+          worker: this.name,
+          previous,
+          publish: (e) => void events.add(e).catch(() => undefined),
+          signal: controller.signal,
+          draining: () => this.draining,
+        })
+        .catch((err: unknown) => failed(runId, run.workflow, err));
+      if (this.draining && report.status === 'cancelled' && !controller.signal.aborted) {
+        await events.add({ t: 'handed-back', worker: this.name });
+        await job.moveToWait(token);
+        this.options.log(`run ${runId} handed back`);
+        throw new WaitingError();
+      }
+      await events.add({ t: 'end', report });
+      this.options.log(`run ${runId} ${report.status}`);
+      return report.status;
+    } finally {
+      this.running.delete(runId);
+    }
+  }
+
+  /** Takes no new job; running ones stop before their next step and go back to the queue. */
+  async stop(): Promise<void> {
+    this.draining = true;
+    await this.worker.close();
+    for (const redis of [this.subscriber, this.redis, this.connection]) redis.disconnect();
+  }
+}
+
+function failed(runId: string, workflow: string, err: unknown): RunReport {
+  const error = isAwfError(err)
+    ? { code: err.code, message: err.message, ...(err.hint ? { hint: err.hint } : {}) }
+    : { code: 'SYSTEM.INTERNAL.UNEXPECTED', message: err instanceof Error ? err.message : String(err) };
+  return { workflow, run_id: runId, status: 'failure', duration_ms: 0, output: '', steps: [], error };
+}

@@ -1,0 +1,84 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Inject } from '@nestjs/common';
+import { Command, CommandRunner, Option } from 'nest-commander';
+import { QueuedRuns } from '../../../application/queue/queued-runs.service';
+import { AwfError } from '../../../domain/errors/awf-error';
+import { ErrorCodes } from '../../../domain/errors/error-codes';
+import { RUN_QUEUES, type RunQueues } from '../../../domain/ports/run-queue.port';
+import { ProcessSignals } from '../../../infrastructure/core/process-signals.service';
+import { runsDir } from '../../../infrastructure/workflow/workflow-paths';
+import { stringEnv } from '../run/run-session.command-base';
+import { queueUrl } from './queue-flag';
+
+interface WorkerOptions {
+  queue?: string;
+  concurrency?: number;
+  workdir?: string;
+}
+
+/**
+ * `awf worker`: takes runs from the queue and runs them with the workflow service `awf run` uses,
+ * each in `<workdir>/<run id>/`. SIGTERM or Ctrl-C: no new run; runs in flight finish their step
+ * and go back to the queue, where another worker resumes them at the next step.
+ */
+@Command({
+  name: 'worker',
+  description: 'Take runs from a queue (--queue or AWF_QUEUE_URL) and run them; stops cleanly on SIGTERM',
+})
+export class WorkerCommand extends CommandRunner {
+  constructor(
+    @Inject(RUN_QUEUES) private readonly queues: RunQueues,
+    private readonly queued: QueuedRuns,
+    private readonly signals: ProcessSignals,
+  ) {
+    super();
+  }
+
+  async run(_args: string[], options: WorkerOptions): Promise<void> {
+    const workdir = resolve(options.workdir ?? process.cwd());
+    mkdirSync(workdir, { recursive: true });
+    const concurrency = options.concurrency ?? 1;
+    const log = (line: string): void => void process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+    const env = stringEnv(process.env);
+    const pool = await this.queues.worker(queueUrl(options.queue), {
+      concurrency,
+      log,
+      handler: (job, context) => this.queued.execute(job, { env, runsDir: runsDir() }, context),
+    });
+    log(`awf worker taking runs from ${pool.label} (concurrency ${concurrency}, workdir ${workdir})`);
+    const signal = this.signals.signal;
+    if (!signal.aborted) await new Promise((done) => signal.addEventListener('abort', done, { once: true }));
+    log('stopping: no new run; runs in flight finish their step and go back to the queue');
+    await pool.stop();
+    log('stopped');
+  }
+
+  @Option({
+    flags: '--queue <url>',
+    description: 'the queue: redis://[user:password@]host:port (default AWF_QUEUE_URL)',
+  })
+  parseQueue(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--concurrency <n>', description: 'runs at the same time (default 1)' })
+  parseConcurrency(value: string): number {
+    const n = Number(value);
+    if (Number.isInteger(n) && n >= 1 && n <= 256) return n;
+    throw new AwfError(
+      ErrorCodes.CLI_INVALID_ARGS,
+      `--concurrency must be a whole number from 1 to 256, not "${value}"`,
+      { value },
+      'For example: --concurrency 4',
+    );
+  }
+
+  @Option({
+    flags: '--workdir <dir>',
+    description: "where each run gets its own directory (default: the worker's cwd)",
+  })
+  parseWorkdir(value: string): string {
+    return value;
+  }
+}
