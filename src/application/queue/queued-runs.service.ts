@@ -3,13 +3,14 @@ import { join } from 'node:path';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { JobContext, RunJob } from '../../domain/ports/run-queue.port';
+import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
 import type { WorkflowFiles } from '../../domain/workflow/ports/workflow-files.port';
 import type { WorkflowRepository } from '../../domain/workflow/ports/workflow-repository.port';
 import type { RunReport } from '../../domain/workflow/run-report.model';
 import type { WorkflowService } from '../workflow/workflow.service';
 import { bundleFiles } from './run-bundle';
-import { checkpointOf, PublishingObserver } from './run-events';
+import { checkpointOf, maskDeep, PublishingObserver } from './run-events';
 
 export interface EnqueueRequest {
   target: string;
@@ -39,6 +40,7 @@ export class QueuedRuns {
     private readonly workflows: WorkflowService,
     private readonly repository: WorkflowRepository,
     private readonly files: WorkflowFiles,
+    private readonly masker: SecretMasker,
   ) {}
 
   async prepare(request: EnqueueRequest): Promise<RunJob> {
@@ -73,7 +75,8 @@ export class QueuedRuns {
       const value = run.env[secretInputVariable(def.name)];
       if (value !== undefined) secrets[def.name] = value;
     }
-    return this.workflows.runQueued({
+    const mask = (s: string): string => this.masker.mask(s);
+    const report = await this.workflows.runQueued({
       target,
       runId: job.run_id,
       ...checkpointOf(context.previous),
@@ -82,8 +85,9 @@ export class QueuedRuns {
       cwd: context.dir,
       runsDir: run.runsDir,
       signal: context.signal,
-      observer: new PublishingObserver(context.publish, context.worker),
+      observer: new PublishingObserver(context.publish, context.worker, mask),
       gate: { pausesAt: () => context.draining(), before: async () => 'abort' },
     });
+    return maskDeep(report, mask);
   }
 }

@@ -4,12 +4,26 @@ import type { StepStateData } from '../../domain/workflow/interpolation.types';
 import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
 import type { StepReport } from '../../domain/workflow/run-report.model';
 
-/** A worker's side: what the run does, as events on the queue (followers and the next worker read them). */
+/** Every string in `value` masked: what leaves the worker (events, the report) carries no secret. */
+export function maskDeep<T>(value: T, mask: (s: string) => string): T {
+  if (typeof value === 'string') return mask(value) as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => maskDeep(v, mask)) as T;
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskDeep(v, mask)])) as T;
+  return value;
+}
+
+/** A worker's side: what the run does, as events on the queue (followers and the next worker read them), masked. */
 export class PublishingObserver implements RunObserver {
+  private readonly publish: (event: RunEvent) => void;
+
   constructor(
-    private readonly publish: (event: RunEvent) => void,
+    publish: (event: RunEvent) => void,
     private readonly worker: string,
-  ) {}
+    mask: (s: string) => string,
+  ) {
+    this.publish = (event) => publish(maskDeep(event, mask));
+  }
 
   runStarted(runId: string, workflow: string): void {
     this.publish({ t: 'started', run_id: runId, workflow, worker: this.worker });

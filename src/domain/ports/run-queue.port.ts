@@ -77,6 +77,8 @@ export type JobHandler = (job: RunJob, context: JobContext) => Promise<RunReport
 
 export interface WorkerOptions {
   concurrency: number;
+  /** Where each run gets its own directory, `<workdir>/<run id>/` (default: the process's cwd). */
+  workdir?: string;
   handler: JobHandler;
   /** One line about each job (taken, ended, refused, handed back), for the worker's log. */
   log(line: string): void;

@@ -23,7 +23,7 @@ export class LazyRunQueues implements RunQueues {
     return this.load().client(settings, (line) => process.stderr.write(`${this.masker.mask(line)}\n`));
   }
 
-  async worker(url: string, options: WorkerOptions & { workdir?: string }): Promise<RunWorkerPool> {
+  async worker(url: string, options: WorkerOptions): Promise<RunWorkerPool> {
     const settings = this.settings(url);
     const lockMs = Number(this.env.AWF_QUEUE_LOCK_MS) || LOCK_MS;
     const log = (line: string): void => options.log(this.masker.mask(line));

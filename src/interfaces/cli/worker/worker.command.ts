@@ -43,6 +43,7 @@ export class WorkerCommand extends CommandRunner {
     const env = stringEnv(process.env);
     const pool = await this.queues.worker(queueUrl(options.queue), {
       concurrency,
+      workdir,
       log,
       handler: (job, context) => this.queued.execute(job, { env, runsDir: runsDir() }, context),
     });
