@@ -10,7 +10,10 @@ import { runAwf, scratchDir } from '../support/cli';
  * plain tsc output (AWF_NO_BUNDLE=1), where every module is a file of its own. A preload writes
  * the files the process loaded when it exits.
  */
-function loadedBy(args: string[]): { status: number | null; files: string[]; stdout: string } {
+function loadedBy(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): { status: number | null; files: string[]; stdout: string; stderr: string } {
   const p = scratchDir();
   const out = join(p.dir, 'loaded.txt');
   const preload = join(p.dir, 'loaded.js');
@@ -19,8 +22,8 @@ function loadedBy(args: string[]): { status: number | null; files: string[]; std
     `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(out)}, Object.keys(require.cache).join('\\n')));`,
   );
   try {
-    const r = runAwf(args, { env: { AWF_NO_BUNDLE: '1', NODE_OPTIONS: `--require ${preload}` } });
-    return { status: r.status, stdout: r.stdout, files: readFileSync(out, 'utf8').split('\n') };
+    const r = runAwf(args, { env: { ...env, AWF_NO_BUNDLE: '1', NODE_OPTIONS: `--require ${preload}` } });
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr, files: readFileSync(out, 'utf8').split('\n') };
   } finally {
     p.cleanup();
   }
@@ -71,6 +74,18 @@ describe('how awf starts', () => {
     } finally {
       p.cleanup();
     }
+  });
+
+  it('awf run loads BullMQ and ioredis only with --queue', () => {
+    const queue = (files: string[]) => files.some((f) => /\/node_modules\/(bullmq|ioredis)\//.test(f));
+    const local = loadedBy(['run', 'examples/shell-pipeline.yaml']);
+    expect([local.status, queue(local.files)]).toEqual([0, false]);
+    // With --queue they load, and the closed port is a SYSTEM error (exit 4).
+    const queued = loadedBy(['run', 'examples/shell-pipeline.yaml', '--queue', 'redis://127.0.0.1:1'], {
+      AWF_QUEUE_SECRET: 'a-secret-of-16-chars-at-least',
+    });
+    expect([queued.status, queue(queued.files)]).toEqual([4, true]);
+    expect(queued.stderr).toContain('[SYSTEM.QUEUE.UNAVAILABLE] cannot reach the queue at redis://127.0.0.1:1');
   });
 });
 

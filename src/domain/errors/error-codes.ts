@@ -150,6 +150,7 @@ export const ErrorCodes = {
   QUEUE_BAD_SIGNATURE: 'EXECUTION.QUEUE.BAD_SIGNATURE',
   QUEUE_BAD_DIGEST: 'EXECUTION.QUEUE.BAD_DIGEST',
   QUEUE_CANCELLED: 'EXECUTION.QUEUE.CANCELLED',
+  QUEUE_JOB_FAILED: 'EXECUTION.QUEUE.JOB_FAILED',
 } as const;
 
 export type KnownErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

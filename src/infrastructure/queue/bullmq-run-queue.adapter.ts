@@ -47,6 +47,7 @@ export class BullmqRunQueue implements RunQueue {
     this.reader ??= openRedis(this.settings, this.log);
     const stream = new RunEventStream(this.reader, runId);
     let lastId = '0-0';
+    let checked = Date.now();
     while (!signal.aborted) {
       const read = await stream.after(lastId, 500);
       lastId = read.lastId;
@@ -54,8 +55,27 @@ export class BullmqRunQueue implements RunQueue {
         if (event.t === 'end') return event.report;
         onEvent(event);
       }
+      // A job that failed or went away with no ending from a worker would be waited for forever.
+      if (read.events.length || Date.now() - checked < 2000) continue;
+      checked = Date.now();
+      const gaveUp = await this.gaveUp(runId);
+      // A cancel removes the job and then writes its ending: wait a moment for one before giving up.
+      if (gaveUp && !(await stream.after(lastId, 1000)).events.length) return gaveUp;
     }
     return undefined;
+  }
+
+  /** The run's report when BullMQ failed or dropped its job without a worker's ending (taken over too often). */
+  private async gaveUp(runId: string): Promise<RunReport | undefined> {
+    const job = await this.queue.getJob(runId);
+    const state = job ? await job.getState() : 'gone';
+    if (state !== 'failed' && state !== 'gone') return undefined;
+    const why = job?.failedReason ?? 'its job is no longer on the queue';
+    return {
+      ...cancelledBeforeStart(runId, job?.name ?? ''),
+      status: 'failure',
+      error: { code: ErrorCodes.QUEUE_JOB_FAILED, message: `the queue gave up on run ${runId}: ${why}` },
+    };
   }
 
   async cancel(runId: string): Promise<CancelOutcome> {

@@ -5,6 +5,7 @@ import { type Job, UnrecoverableError, WaitingError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { verifyBundle } from '../../application/queue/run-bundle';
 import { type AwfError, isAwfError } from '../../domain/errors/awf-error';
+import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { RunEvent, RunJob, RunWorkerPool, WorkerOptions } from '../../domain/ports/run-queue.port';
 import type { RunReport } from '../../domain/workflow/run-report.model';
 import { QUEUE_NAME } from './bullmq-run-queue.adapter';
@@ -80,19 +81,18 @@ export class BullmqWorkerPool implements RunWorkerPool {
     this.options.log(`run ${runId} (${run.workflow}) taken${previous.length ? ', resuming' : ''}`);
     const dir = join(this.options.workdir, runId);
     try {
-      for (const file of run.files) {
-        mkdirSync(dirname(join(dir, file.path)), { recursive: true, mode: 0o700 });
-        writeFileSync(join(dir, file.path), file.text, { mode: 0o600 });
-      }
-      const report = await this.options
-        .handler(run, {
-          dir,
-          worker: this.name,
-          previous,
-          publish: (e) => void events.add(e).catch(() => undefined),
-          signal: controller.signal,
-          draining: () => this.draining,
-        })
+      const report = await Promise.resolve()
+        .then(() => writeRunFiles(dir, run))
+        .then(() =>
+          this.options.handler(run, {
+            dir,
+            worker: this.name,
+            previous,
+            publish: (e) => void events.add(e).catch(() => undefined),
+            signal: controller.signal,
+            draining: () => this.draining,
+          }),
+        )
         .catch((err: unknown) => failed(runId, run.workflow, err));
       if (this.draining && report.status === 'cancelled' && !controller.signal.aborted) {
         await events.add({ t: 'handed-back', worker: this.name });
@@ -116,9 +116,22 @@ export class BullmqWorkerPool implements RunWorkerPool {
   }
 }
 
+/** The job's files in the run's own directory, private to the worker's user. */
+function writeRunFiles(dir: string, run: RunJob): void {
+  for (const file of run.files) {
+    mkdirSync(dirname(join(dir, file.path)), { recursive: true, mode: 0o700 });
+    writeFileSync(join(dir, file.path), file.text, { mode: 0o600 });
+  }
+}
+
+/** A run that could not run (refused, its files not written, a bug): its report, so followers end. */
 function failed(runId: string, workflow: string, err: unknown): RunReport {
+  const io = typeof (err as NodeJS.ErrnoException)?.code === 'string' && !isAwfError(err);
   const error = isAwfError(err)
     ? { code: err.code, message: err.message, ...(err.hint ? { hint: err.hint } : {}) }
-    : { code: 'SYSTEM.INTERNAL.UNEXPECTED', message: err instanceof Error ? err.message : String(err) };
+    : {
+        code: io ? ErrorCodes.SYSTEM_IO : ErrorCodes.SYSTEM_INTERNAL,
+        message: err instanceof Error ? err.message : String(err),
+      };
   return { workflow, run_id: runId, status: 'failure', duration_ms: 0, output: '', steps: [], error };
 }

@@ -105,6 +105,19 @@ states:
     await expect(h.client.cancel('no-such-run')).rejects.toMatchObject({ code: 'USER.RUN.NOT_FOUND' });
   }, 30_000);
 
+  it('ends the follow of a run whose job the queue dropped with no ending from a worker', async () => {
+    const id = await h.enqueue(stepsYaml(['a'], 0));
+    const following = h.follow(id);
+    await new Promise((r) => setTimeout(r, 300));
+    const queue = new Queue('awf-runs', { connection: { host: '127.0.0.1', port: h.redis.port } });
+    await queue.remove(id);
+    await queue.close();
+    expect((await following).report).toMatchObject({
+      status: 'failure',
+      error: { code: 'EXECUTION.QUEUE.JOB_FAILED' },
+    });
+  }, 30_000);
+
   it('rides out a queue that drops every connection mid-run: the run succeeds, each step once', async () => {
     const id = await h.enqueue(stepsYaml(['a', 'b', 'c'], 1));
     await h.worker();

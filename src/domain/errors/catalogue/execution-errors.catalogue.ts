@@ -129,6 +129,10 @@ export const EXECUTION_ERRORS: Record<CodesOf<'EXECUTION'>, CatalogueText> = {
     'The queued run was cancelled (`awf runs cancel`): removed before it started, or stopped by its worker.',
     'Enqueue it again with `awf run --queue` if it should run.',
   ),
+  [C.QUEUE_JOB_FAILED]: entry(
+    'The queue gave up on a run without an ending from a worker: its workers died more often than the queue allows (5 times), or the job was removed.',
+    "Look at the workers' logs for why they died (memory, a step that kills its worker); enqueue the run again.",
+  ),
   [C.SERVE_STOPPING]: entry(
     '`awf serve` is shutting down (it received SIGTERM or SIGINT): it starts no new run (HTTP 503).',
     'Send the request again once the server is back; runs it cancelled on the way down can be resumed.',

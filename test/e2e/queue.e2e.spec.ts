@@ -1,0 +1,149 @@
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnAwf } from '../support/cli';
+import { NO_REDIS, type RedisServer, startRedis } from '../support/redis-server';
+import { describeUnless } from '../support/skip';
+import { awf, workflowProject } from './workflow-support';
+
+/** Each step appends "<its run directory> <step>" to $MARK, then sleeps. */
+const steps = (names: string[], sleep: number, last = 'true') =>
+  `name: chain\nstates:\n  initial: ${names[0]}\n${names
+    .map(
+      (s, i) =>
+        `  ${s}:\n    type: step\n    command: 'echo "$PWD ${s}" >> $MARK; sleep ${sleep}; ${i === names.length - 1 ? last : 'true'}'\n    on_success: ${names[i + 1] ?? 'done'}`,
+    )
+    .join('\n')}\n  done:\n    type: terminal\n`;
+
+const until = async (what: () => boolean, ms = 30_000): Promise<void> => {
+  for (const end = Date.now() + ms; !what(); await new Promise((r) => setTimeout(r, 50)))
+    if (Date.now() > end) throw new Error('timed out');
+};
+const exited = (p: ChildProcess): Promise<number | null> =>
+  p.exitCode !== null ? Promise.resolve(p.exitCode) : new Promise((r) => p.once('exit', (code) => r(code)));
+
+describeUnless(NO_REDIS, 'awf worker and awf run --queue, the built CLI over a real redis-server', () => {
+  let redis: RedisServer;
+  let project: ReturnType<typeof workflowProject>;
+  let env: NodeJS.ProcessEnv;
+  const workers: ChildProcess[] = [];
+  const worker = (name: string): ChildProcess => {
+    const args = ['worker', '--queue', redis.url, '--workdir', join(project.dir, name)];
+    const p = spawnAwf(args, { cwd: project.dir, env });
+    workers.push(p);
+    return p;
+  };
+  const marks = (): string[] => {
+    const path = join(project.dir, 'marks');
+    return existsSync(path) ? readFileSync(path, 'utf8').trim().split('\n') : [];
+  };
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    project = workflowProject({
+      'ok.yaml': steps(['a', 'b'], 0),
+      'fails.yaml': steps(['a', 'b'], 0, 'exit 7'),
+      'slow.yaml': steps(['a', 'b'], 1),
+      'three.yaml': steps(['a', 'b', 'c'], 1.5),
+    });
+    env = { ...project.env, AWF_QUEUE_SECRET: 'e2e-secret-0123456789', AWF_QUEUE_LOCK_MS: '1500' };
+    env.MARK = join(project.dir, 'marks');
+  }, 30_000);
+  afterEach(async () => {
+    for (const p of workers.splice(0)) {
+      p.kill('SIGTERM');
+      await exited(p);
+    }
+  });
+  afterAll(async () => {
+    await redis?.stop();
+    project?.cleanup();
+  });
+
+  it('prints the same progress, output and exit code as a local run', async () => {
+    worker('w');
+    const shape = (s: string) =>
+      s
+        .replace(/^run \S+ queued on .*\n/m, '')
+        .replace(/ — resume with: awf resume \S+/, '')
+        .replace(/[0-9a-f-]{36}/g, 'ID')
+        .replace(/\d+(\.\d+)?m?s\b/g, 'T');
+    for (const file of ['ok.yaml', 'fails.yaml']) {
+      const local = awf(['run', file], { cwd: project.dir, env });
+      const queued = awf(['run', file, '--queue', redis.url], { cwd: project.dir, env });
+      expect([queued.status, queued.stdout, shape(queued.stderr)]).toEqual([
+        local.status,
+        local.stdout,
+        shape(local.stderr),
+      ]);
+      expect(shape(local.stderr)).toMatch(/✓ a +success/);
+    }
+    expect(awf(['run', 'fails.yaml', '--queue', redis.url], { cwd: project.dir, env }).status).toBe(3);
+  }, 60_000);
+
+  it('--detach prints the run id (-f json: {"run_id": …}); runs follow shows it to its end', async () => {
+    const text = awf(['run', 'ok.yaml', '--queue', redis.url, '--detach'], { cwd: project.dir, env });
+    const json = awf(['run', 'ok.yaml', '--queue', redis.url, '--detach', '-f', 'json'], { cwd: project.dir, env });
+    expect(text.stdout).toMatch(/^[0-9a-f-]{36}\n$/);
+    const { run_id } = JSON.parse(json.stdout) as { run_id: string };
+    worker('w');
+    const followed = awf(['runs', 'follow', run_id, '--queue', redis.url], { cwd: project.dir, env });
+    expect([followed.status, followed.stderr]).toEqual([0, expect.stringContaining('✓ chain succeeded')]);
+  }, 60_000);
+
+  it('Ctrl-C while following stops following; the run goes on and says how to follow or cancel it', async () => {
+    worker('w');
+    const p = spawnAwf(['run', 'slow.yaml', '--queue', redis.url], { cwd: project.dir, env });
+    let stderr = '';
+    p.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    await until(() => stderr.includes('Workflow started'));
+    p.kill('SIGINT');
+    expect(await exited(p)).toBe(130);
+    const id = /Workflow ID: (\S+)/.exec(stderr)![1];
+    expect(stderr).toContain(`goes on on the queue.\n  follow it: awf runs follow ${id} --queue ${redis.url}`);
+    expect(stderr).toContain(`cancel it: awf runs cancel ${id}`);
+    const followed = awf(['runs', 'follow', id, '--queue', redis.url], { cwd: project.dir, env });
+    expect(followed.status).toBe(0);
+  }, 60_000);
+
+  it('a worker killed with kill -9 mid-step: another takes its run over at that step; all runs succeed', async () => {
+    const doomed = worker('w1');
+    worker('w2');
+    const ids = Array.from({ length: 6 }, () => {
+      const r = awf(['run', 'three.yaml', '--queue', redis.url, '--detach'], { cwd: project.dir, env });
+      return r.stdout.trim();
+    });
+    // The moment a step of w1 starts, it is mid-step (it sleeps 1.5 s): kill it there.
+    await until(() => marks().some((m) => m.includes(`${join(project.dir, 'w1')}/`) && !m.endsWith(' a')));
+    doomed.kill('SIGKILL');
+    for (const id of ids) {
+      const r = awf(['runs', 'follow', id, '--queue', redis.url, '-q'], { cwd: project.dir, env });
+      expect([id, r.status]).toEqual([id, 0]);
+    }
+    const counts = new Map<string, number>();
+    for (const m of marks()) {
+      const [dir, step] = m.split(' ');
+      const key = `${dir.split('/').pop()} ${step}`;
+      if (ids.some((id) => key.startsWith(id))) counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    // Every step of every run ran; only the one in flight when w1 died ran twice (at-least-once).
+    expect([...counts.keys()].sort()).toEqual(ids.flatMap((id) => ['a', 'b', 'c'].map((s) => `${id} ${s}`)).sort());
+    expect([...counts.values()].filter((n) => n === 2)).toHaveLength(1);
+    expect([...counts.values()].every((n) => n <= 2)).toBe(true);
+  }, 120_000);
+
+  it('a queue that is down: a clear SYSTEM error naming the masked URL, exit 4', () => {
+    const url = 'redis://awf:hunter2@127.0.0.1:1';
+    for (const args of [
+      ['run', 'ok.yaml', '--queue', url],
+      ['worker', '--queue', url],
+    ]) {
+      const r = awf(args, { cwd: project.dir, env });
+      expect([r.status, r.stderr]).toEqual([4, expect.stringContaining('[SYSTEM.QUEUE.UNAVAILABLE]')]);
+      expect(r.stderr).toContain('redis://awf:***@127.0.0.1:1');
+      expect(r.stderr).not.toContain('hunter2');
+    }
+    const r = awf(['worker', '--queue', redis.url], { cwd: project.dir, env: { ...env, AWF_QUEUE_SECRET: '' } });
+    expect([r.status, r.stderr]).toEqual([1, expect.stringContaining('[USER.QUEUE.NO_SECRET]')]);
+  });
+});
