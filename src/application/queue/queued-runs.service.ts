@@ -9,6 +9,7 @@ import type { WorkflowFiles } from '../../domain/workflow/ports/workflow-files.p
 import type { WorkflowRepository } from '../../domain/workflow/ports/workflow-repository.port';
 import type { RunReport } from '../../domain/workflow/run-report.model';
 import type { WorkflowService } from '../workflow/workflow.service';
+import { RunInputs } from '../workflow/run/run-inputs';
 import { bundleFiles } from './run-bundle';
 import { checkpointOf, maskDeep, PublishingObserver } from './run-events';
 
@@ -16,7 +17,9 @@ export interface EnqueueRequest {
   target: string;
   /** `-i` values as given; secret inputs are refused (they never enter the queue). */
   inputs: Record<string, string>;
+  projectInputs?: Record<string, unknown>;
   env: Record<string, string>;
+  cwd: string;
   observer?: RunObserver;
 }
 
@@ -53,12 +56,17 @@ export class QueuedRuns {
         `Set ${secretInputVariable(def.name)} in the workers' environment and leave -i ${def.name} out.`,
       );
     }
+    // The inputs as a local run resolves them (flags, `@prompts/`, the project's, defaults), checked
+    // here so a bad one is refused before anything is queued; secret ones are the workers' to give.
+    const inputs = new RunInputs(this.masker, this.files);
+    const open = { ...workflow, inputs: workflow.inputs.filter((d) => !d.secret) };
+    const resolved = inputs.resolve(open, inputs.flags(request), request);
     const bundle = await bundleFiles(workflow, file, this.repository, this.files, request.env);
     return {
       run_id: randomUUID(),
       workflow: workflow.name,
       ...bundle,
-      inputs: request.inputs,
+      inputs: resolved,
       enqueued_at: new Date().toISOString(),
     };
   }

@@ -41,7 +41,7 @@ export function queueHarness() {
       return join(h.dir, name);
     },
     async enqueue(yaml: string, inputs: Record<string, string> = {}): Promise<string> {
-      const job = await h.queued.prepare({ target: h.write('wf.yaml', yaml), inputs, env: h.env() });
+      const job = await h.queued.prepare({ target: h.write('wf.yaml', yaml), inputs, env: h.env(), cwd: h.dir });
       await h.client.enqueue(job);
       return job.run_id;
     },

@@ -37,6 +37,12 @@ states:
     expect(readFileSync(join(h.dir, 'worker-0', id, 'b.sh'), 'utf8')).toContain('hello');
   }, 30_000);
 
+  it('checks the inputs before queueing, as a local run checks them', async () => {
+    const yaml = stepsYaml(['a'], 0, 'inputs:\n  - {name: who, type: string, required: true}\n');
+    await expect(h.enqueue(yaml)).rejects.toMatchObject({ code: 'USER.INPUT.VALIDATION_FAILED' });
+    await expect(h.enqueue(yaml, { nope: '1' })).rejects.toMatchObject({ code: 'USER.INPUT.VALIDATION_FAILED' });
+  });
+
   it('refuses a secret input given to a queued run, so its value never enters the queue', async () => {
     const yaml = stepsYaml(['a'], 0, 'inputs:\n  - {name: token, type: string, secret: true}\n');
     await expect(h.enqueue(yaml, { token: 'hunter2' })).rejects.toMatchObject({
@@ -53,7 +59,8 @@ states:
   });
 
   it('fails unsigned, tampered and digest-mismatched jobs with a clear code and runs none of them', async () => {
-    const job = await h.queued.prepare({ target: h.write('wf.yaml', stepsYaml(['a'], 0)), inputs: {}, env: h.env() });
+    const target = h.write('wf.yaml', stepsYaml(['a'], 0));
+    const job = await h.queued.prepare({ target, inputs: {}, env: h.env(), cwd: h.dir });
     const queue = new Queue('awf-runs', { connection: { host: '127.0.0.1', port: h.redis.port } });
     const forRun = (runId: string) => ({ ...job, run_id: runId });
     const tamper = (runId: string) => {

@@ -15,6 +15,7 @@ export interface QueuedRunRequest {
   detach?: boolean;
   input?: string[];
   flags: GlobalFlags;
+  projectInputs: Record<string, unknown>;
   queues: RunQueues;
   queued: QueuedRuns;
   /** The local run's session (progress, output, closing line, exit code) around the follow. */
@@ -32,16 +33,19 @@ class StoppedFollowing extends Error {}
 export async function runOnQueue(r: QueuedRunRequest): Promise<void> {
   const queue = await r.queues.client(queueUrl(r.queue));
   const env = stringEnv(process.env);
+  const cwd = process.cwd();
   try {
     if (r.detach) {
-      const job = await r.queued.prepare({ target: r.target, inputs: parseInputFlags(r.input ?? []), env });
+      const inputs = parseInputFlags(r.input ?? []);
+      const job = await r.queued.prepare({ target: r.target, inputs, projectInputs: r.projectInputs, env, cwd });
       await queue.enqueue(job);
       process.stdout.write(r.flags.format === 'json' ? jsonLine({ run_id: job.run_id }) : `${job.run_id}\n`);
       return;
     }
     let ended: RunReport | undefined;
     await r.session(async (base) => {
-      const job = await r.queued.prepare({ target: r.target, inputs: base.inputs, env, observer: base.observer });
+      const { inputs, projectInputs, observer } = base;
+      const job = await r.queued.prepare({ target: r.target, inputs, projectInputs, env, cwd, observer });
       await queue.enqueue(job);
       base.observer.info?.(`run ${job.run_id} queued on ${queue.label}`);
       const seen = { started: false };

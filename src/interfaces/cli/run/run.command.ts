@@ -58,6 +58,7 @@ export class RunCommand extends RunSessionCommand {
         detach: options.detach,
         input: options.input,
         flags,
+        projectInputs: this.project.inputs,
         queues,
         queued,
         session,
