@@ -45,6 +45,7 @@ describeUnless(NO_REDIS, 'awf worker and awf run --queue, the built CLI over a r
       'fails.yaml': steps(['a', 'b'], 0, 'exit 7'),
       'slow.yaml': steps(['a', 'b'], 1),
       'three.yaml': steps(['a', 'b', 'c'], 1.5),
+      'long.yaml': `name: long\nstates:\n  initial: a\n  a: {type: step, command: 'echo $$ > pid; exec sleep 60', on_success: done}\n  done: {type: terminal}\n`,
     });
     env = { ...project.env, AWF_QUEUE_SECRET: 'e2e-secret-0123456789', AWF_QUEUE_LOCK_MS: '1500' };
     env.MARK = join(project.dir, 'marks');
@@ -104,6 +105,22 @@ describeUnless(NO_REDIS, 'awf worker and awf run --queue, the built CLI over a r
     expect(stderr).toContain(`cancel it: awf runs cancel ${id}`);
     const followed = awf(['runs', 'follow', id, '--queue', redis.url], { cwd: project.dir, env });
     expect(followed.status).toBe(0);
+  }, 60_000);
+
+  it('awf runs cancel stops a running run on its worker; its follower exits 3', async () => {
+    worker('w');
+    const r = awf(['run', 'long.yaml', '--queue', redis.url, '--detach'], { cwd: project.dir, env });
+    const id = r.stdout.trim();
+    const pidFile = join(project.dir, 'w', id, 'pid');
+    await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '');
+    const cancelled = awf(['runs', 'cancel', id, '--queue', redis.url], { cwd: project.dir, env });
+    expect([cancelled.status, cancelled.stdout]).toEqual([
+      0,
+      `run ${id} is being cancelled: its worker stops the step in flight\n`,
+    ]);
+    const followed = awf(['runs', 'follow', id, '--queue', redis.url], { cwd: project.dir, env });
+    expect([followed.status, followed.stderr]).toEqual([3, expect.stringContaining('■ long cancelled at step a')]);
+    expect(() => process.kill(Number(readFileSync(pidFile, 'utf8')), 0)).toThrow();
   }, 60_000);
 
   it('a worker killed with kill -9 mid-step: another takes its run over at that step; all runs succeed', async () => {

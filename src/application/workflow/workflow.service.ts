@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
-import type { RunDetail, RunIndex, RunSummary, StepRecord } from '../../domain/ports/run-index.port';
+import type { RunIndex, RunSummary, StepRecord } from '../../domain/ports/run-index.port';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
 import type { WorkflowRepository, WorkflowSummary } from '../../domain/workflow/ports/workflow-repository.port';
@@ -159,7 +159,7 @@ export class WorkflowService {
     if (!request.done.length && !request.current)
       return this.execute(workflow, file, inputs, request, { runId: request.runId, seq: 0 });
     const run = { run_id: request.runId, status: 'interrupted' as const, step_records: request.done };
-    const plan = planResume({ ...run, current_step: request.current } as RunDetail, workflow);
+    const plan = planResume({ ...run, current_step: request.current }, workflow);
     return this.execute(workflow, file, inputs, request, { runId: request.runId, ...plan });
   }
 

@@ -1,4 +1,4 @@
-import type { RunQueue, RunQueues, RunWorkerPool, WorkerOptions } from '../../domain/ports/run-queue.port';
+import type { RunQueue, RunWorkerPool, WorkerOptions } from '../../domain/ports/run-queue.port';
 import { BullmqRunQueue } from './bullmq-run-queue.adapter';
 import { BullmqWorkerPool } from './bullmq-worker-pool.adapter';
 import type { QueueSettings } from './queue-settings';
@@ -19,5 +19,3 @@ export class BullmqRunQueues {
     return new BullmqWorkerPool(settings, options);
   }
 }
-
-export type { RunQueues };

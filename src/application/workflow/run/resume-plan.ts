@@ -16,7 +16,11 @@ export interface ResumePlan {
  * step, else at the step that was running when the run stopped (a kill, a Ctrl-C); with
  * the states of every step that succeeded, so that none of them runs again.
  */
-export function planResume(run: RunDetail, workflow: Workflow, from?: string): ResumePlan {
+export function planResume(
+  run: Pick<RunDetail, 'run_id' | 'status' | 'step_records' | 'current_step'>,
+  workflow: Workflow,
+  from?: string,
+): ResumePlan {
   if (run.status === 'success') {
     throw new AwfError(
       ErrorCodes.RUN_NOT_RESUMABLE,
