@@ -123,7 +123,7 @@ export const EXECUTION_ERRORS: Record<CodesOf<'EXECUTION'>, CatalogueText> = {
   ),
   [C.QUEUE_BAD_DIGEST]: entry(
     "A worker refused a job whose files do not match their SHA-256 digests, or whose paths leave the run's directory.",
-    'Enqueue the run again; if it happens again, the awf that enqueues it and the workers differ in version.',
+    'The job was signed with the secret yet does not hold together: enqueue the run again; if it happens again, check who holds AWF_QUEUE_SECRET.',
   ),
   [C.QUEUE_CANCELLED]: entry(
     'The queued run was cancelled (`awf runs cancel`): removed before it started, or stopped by its worker.',
