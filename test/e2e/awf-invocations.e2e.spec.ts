@@ -128,7 +128,6 @@ describe("AWF's documented invocations", () => {
       ['awf workflow list', '`workflow` is an AWF command'],
       ['awf acp-serve', '`acp-serve` is an AWF command'],
       ['awf --config x.yaml list', '`--config` is an AWF option that awf does not have'],
-      ['awf run valid-simple.yaml --debug-transcript-mirror t.json', '`--debug-transcript-mirror` is an AWF option'],
       ['awf validate --pack p', '`--pack` is an AWF option'],
       ['awf validate valid-simple.yaml --validator-timeout 5s', '`--validator-timeout` is an AWF option'],
       ['awf validate', '[USER.CLI.INVALID_ARGS]'],

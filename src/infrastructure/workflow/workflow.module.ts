@@ -5,6 +5,7 @@
 // global: the process reads the file once). Must never import the MCP SDK, a tools/plugins/agents
 // module, or the CLI.
 import { ToolPinStore } from '../core/tool-pin.store';
+import { TRANSCRIPT_STORE, type TranscriptStore } from '../../domain/ports/transcript-store.port';
 import { Module, type OnModuleDestroy } from '@nestjs/common';
 import { AgentStepExecutor } from '../../application/workflow/steps/agent-step.executor';
 import { CallWorkflowStepExecutor } from '../../application/workflow/steps/call-workflow-step.executor';
@@ -146,13 +147,15 @@ const FILES = new FsWorkflowFiles();
         runner: WorkflowRunner,
         masker: SecretMasker,
         index?: RunIndex,
-      ) => new WorkflowService(repo, validator, runner, masker, FILES, index),
+        transcripts?: TranscriptStore,
+      ) => new WorkflowService(repo, validator, runner, masker, FILES, index, transcripts),
       inject: [
         WORKFLOW_REPOSITORY,
         WorkflowValidator,
         WorkflowRunner,
         SECRET_MASKER,
         { token: RUN_INDEX, optional: true },
+        { token: TRANSCRIPT_STORE, optional: true },
       ],
     },
   ],

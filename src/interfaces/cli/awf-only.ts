@@ -8,7 +8,6 @@ const AWF_ONLY: Record<string, string> = {
   upgrade: 'awf is upgraded through npm: `npm install -g awf@latest`',
   'acp-serve': "AWF's Agent Client Protocol server is not part of awf",
   '--config': 'AWF parses --config but never reads it: the project config is .awf/config.yaml, or $AWF_CONFIG_PATH',
-  '--debug-transcript-mirror': 'a debug aid of AWF that awf does not have: `awf runs show <id>` lists every tool call',
   '--pack': 'workflow packs are not part of awf: validate the workflows of a folder with --dir',
   '--validator-timeout': 'awf has no plugin validators to time out',
 };

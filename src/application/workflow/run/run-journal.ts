@@ -1,9 +1,10 @@
 import { isAwfError } from '../../../domain/errors/awf-error';
 import { ErrorCodes } from '../../../domain/errors/error-codes';
 import type { RunIndex, RunStart, StepRecord } from '../../../domain/ports/run-index.port';
-import type { StepStateData } from '../../../domain/workflow/interpolation.types';
+import type { LoopData, StepStateData } from '../../../domain/workflow/interpolation.types';
 import type { RunObserver } from '../../../domain/workflow/ports/run-observer.port';
 import type { RunReport, StepReport } from '../../../domain/workflow/run-report.model';
+import { RelayObserver } from './relay-observer';
 
 /**
  * Writes a run into the history as it goes, as a RunObserver next to the CLI's: the step in
@@ -11,7 +12,7 @@ import type { RunReport, StepReport } from '../../../domain/workflow/run-report.
  * write (`begin`) may fail the run before any step; a later failure is one warning, since
  * losing the record must not kill a run that is working.
  */
-export class RunJournal implements RunObserver {
+export class RunJournal extends RelayObserver {
   private warned = false;
 
   /**
@@ -42,23 +43,17 @@ export class RunJournal implements RunObserver {
     private readonly runId: string,
     private seq: number,
     private readonly eventsPath: (step: string) => string | undefined,
-    private readonly inner?: RunObserver,
-  ) {}
-
-  runStarted(runId: string, workflow: string): void {
-    this.inner?.runStarted?.(runId, workflow);
+    inner?: RunObserver,
+  ) {
+    super(inner);
   }
 
-  stepStarted(step: string, type: string): void {
+  override stepStarted(step: string, type: string, loop?: LoopData): void {
     this.safely(() => this.index.stepStarted(this.runId, step));
-    this.inner?.stepStarted(step, type);
+    super.stepStarted(step, type, loop);
   }
 
-  stepFinished(report: StepReport): void {
-    this.inner?.stepFinished(report);
-  }
-
-  stepRecorded(report: StepReport, state: StepStateData, next: string | undefined): void {
+  override stepRecorded(report: StepReport, state: StepStateData, next: string | undefined): void {
     const record: StepRecord = {
       seq: this.seq++,
       name: report.name,
@@ -75,27 +70,7 @@ export class RunJournal implements RunObserver {
     this.safely(() =>
       this.index.stepFinished(this.runId, record, report.type === 'agent' ? this.eventsPath(report.name) : undefined),
     );
-    this.inner?.stepRecorded?.(report, state, next);
-  }
-
-  stepRetrying(step: string, attempt: number, delayMs: number): void {
-    this.inner?.stepRetrying?.(step, attempt, delayMs);
-  }
-
-  stepOutput(step: string, stream: 'stdout' | 'stderr', text: string): void {
-    this.inner?.stepOutput?.(step, stream, text);
-  }
-
-  warn(message: string): void {
-    this.inner?.warn?.(message);
-  }
-
-  log(message: string): void {
-    this.inner?.log?.(message);
-  }
-
-  info(message: string): void {
-    this.inner?.info?.(message);
+    super.stepRecorded(report, state, next);
   }
 
   finished(report: RunReport): void {

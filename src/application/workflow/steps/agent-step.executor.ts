@@ -65,8 +65,9 @@ export class AgentStepExecutor {
         step.continueFrom ? conversations[step.continueFrom] : undefined,
         systemPrompt,
       );
-      const turn = (text: string) =>
-        provider.run({
+      const turn = (text: string, first = false) => {
+        ctx.observer?.agentMessage?.(step.name, { role: 'user', text, ...(first ? { systemPrompt } : {}) }, ctx.loop);
+        return provider.run({
           workflow: ctx.workflow.name,
           step: step.name,
           runId: ctx.runId,
@@ -80,8 +81,12 @@ export class AgentStepExecutor {
           conversation: conversation.request(),
           ...(watch ? { onNativeToolUse: watch.report } : {}),
         });
-      let result = await turn(prompt);
+      };
+      const reply = (output: string) =>
+        ctx.observer?.agentMessage?.(step.name, { role: 'assistant', text: output }, ctx.loop);
+      let result = await turn(prompt, true);
       conversation.answered(prompt, result);
+      reply(result.output);
       let tokens = tokenFields(result.tokens, prompt, result.output);
       // mode: conversation — the user's next turns (stdin lines) until an empty one or the end of input.
       for (
@@ -91,6 +96,7 @@ export class AgentStepExecutor {
       ) {
         result = await turn(next);
         conversation.answered(next, result);
+        reply(result.output);
         tokens = addTokens(tokens, tokenFields(result.tokens, next, result.output));
       }
       conversations[step.name] = conversation.record(providerName);

@@ -1,12 +1,15 @@
-import type { StepStateData } from '../interpolation.types';
+import type { LoopData, StepStateData } from '../interpolation.types';
 import type { StepReport } from '../run-report.model';
 
 /** Receives progress as the run goes, so the CLI can draw it; the runner never prints. */
 export interface RunObserver {
   /** Before the first step: the id that `awf status`, `runs show` and `resume` take. */
   runStarted?(runId: string, workflow: string): void;
-  stepStarted(step: string, type: string): void;
-  stepFinished(report: StepReport): void;
+  /** `loop`: the iteration of the loop body the step runs in, if any (every step, at any depth). */
+  stepStarted(step: string, type: string, loop?: LoopData): void;
+  stepFinished(report: StepReport, loop?: LoopData): void;
+  /** An agent step's prompt as it is sent (with the system prompt, first turn), then each reply. */
+  agentMessage?(step: string, message: AgentMessage, loop?: LoopData): void;
   /**
    * The step's result is now `states.<name>` and the run goes on to `next` (absent: it ends
    * here). What the run history keeps, so that `awf resume` can seed the states.
@@ -21,4 +24,10 @@ export interface RunObserver {
   info?(message: string): void;
   /** A hook's `log:` line, or a line a hook command printed. */
   log?(message: string): void;
+}
+
+export interface AgentMessage {
+  role: 'user' | 'assistant';
+  text: string;
+  systemPrompt?: string;
 }

@@ -16,6 +16,7 @@ interface RunOptions extends RunSessionOptions {
   skipPlugins?: boolean;
   interactive?: boolean;
   breakpoint?: string[];
+  debugTranscriptMirror?: string;
   help?: boolean;
 }
 
@@ -78,6 +79,7 @@ export class RunCommand extends RunSessionCommand {
       this.workflows.run({
         ...base,
         target,
+        transcriptMirror: options.debugTranscriptMirror,
         gate: interactive
           ? new InteractiveGate(base.turns, this.masker, breakpoints.length ? new Set(breakpoints) : undefined)
           : undefined,
@@ -119,6 +121,14 @@ export class RunCommand extends RunSessionCommand {
   @Option({ flags: '-b, --breakpoint <steps>', description: 'pause only at these steps (comma-separated, repeatable)' })
   parseBreakpoint(value: string, previous: string[] = []): string[] {
     return [...previous, value];
+  }
+
+  @Option({
+    flags: '--debug-transcript-mirror <path>',
+    description: "[debug] append every transcript event to this file too (awf runs transcript reads the run's own)",
+  })
+  parseTranscriptMirror(value: string): string {
+    return value;
   }
 
   @Option({ flags: '-h, --help', description: "this help; with a workflow, that workflow's inputs too" })

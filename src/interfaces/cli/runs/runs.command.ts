@@ -2,14 +2,15 @@ import { Command, CommandRunner } from 'nest-commander';
 import { RunsListCommand } from './history.command';
 import { RunsPruneCommand } from './runs-prune.command';
 import { RunsShowCommand } from './runs-show.command';
+import { RunsTranscriptCommand } from './runs-transcript.command';
 import { unknownSubcommand } from '../unknown-subcommand';
 
-export const RUNS_SUBCOMMANDS = [RunsListCommand, RunsShowCommand, RunsPruneCommand];
+export const RUNS_SUBCOMMANDS = [RunsListCommand, RunsShowCommand, RunsTranscriptCommand, RunsPruneCommand];
 
 /** `awf runs`: the runs kept under --storage (default $XDG_DATA_HOME/awf). Alone it prints its help. */
 @Command({
   name: 'runs',
-  description: 'Inspect past runs: list, show (tool calls and audit trail), prune',
+  description: 'Inspect past runs: list, show (tool calls and audit trail), transcript, prune',
   subCommands: RUNS_SUBCOMMANDS,
 })
 export class RunsCommand extends CommandRunner {

@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import type { ToolCallEvent } from '../../../domain/model/tool-call-event';
+import type { ContentBlock, NewTranscriptEvent, TranscriptEventType } from '../../../domain/model/transcript-event';
+import type { SecretMasker } from '../../../domain/ports/secret-masker.port';
+import type { TranscriptSink, TranscriptStore } from '../../../domain/ports/transcript-store.port';
+import type { LoopData } from '../../../domain/workflow/interpolation.types';
+import type { AgentMessage, RunObserver } from '../../../domain/workflow/ports/run-observer.port';
+import type { RunReport, StepReport } from '../../../domain/workflow/run-report.model';
+import { RelayObserver } from './relay-observer';
+
+/**
+ * Writes a run's transcript as it goes, in AWF's envelope, and passes everything on to `inner`.
+ * Every string of every payload goes through the masker first (AWF writes them verbatim). The
+ * tool calls of an agent step come from its audit trail, read when the agent has exited: they
+ * are written just before the step's `step.completed`, with their arguments' shape, as the audit
+ * trail keeps them (never their values).
+ */
+export class TranscriptObserver extends RelayObserver {
+  constructor(
+    private readonly sink: TranscriptSink,
+    private readonly masker: SecretMasker,
+    private readonly runId: string,
+    inner?: RunObserver,
+  ) {
+    super(inner);
+  }
+
+  /** The run's transcript (none without a store), writing ahead of `inner` or else the request's observer. */
+  static open(
+    store: TranscriptStore | undefined,
+    masker: SecretMasker,
+    runId: string,
+    request: { observer?: RunObserver; transcriptMirror?: string },
+    inner?: RunObserver,
+  ): TranscriptObserver | undefined {
+    if (!store) return undefined;
+    const warn = (message: string) => request.observer?.warn?.(message);
+    const sink = store.open(runId, { mirror: request.transcriptMirror, warn });
+    return new TranscriptObserver(sink, masker, runId, inner ?? request.observer);
+  }
+
+  override runStarted(runId: string, workflow: string): void {
+    this.emit('run.started', '', undefined, { name: workflow, kind: 'workflow' });
+    super.runStarted(runId, workflow);
+  }
+
+  override stepStarted(step: string, type: string, loop?: LoopData): void {
+    const payload = { name: step, kind: type };
+    this.emit('step.started', step, loop, payload);
+    if (type === 'call_workflow') this.emit('step.call_workflow.started', step, loop, payload);
+    super.stepStarted(step, type, loop);
+  }
+
+  /** AWF's blocks: the prompt and system prompt are awf's (`router`), a reply the agent's. */
+  override agentMessage(step: string, message: AgentMessage, loop?: LoopData): void {
+    const fidelity = message.role === 'user' ? 'router' : 'agent_emitted';
+    const texts = [message.text, ...(message.systemPrompt ? [message.systemPrompt] : [])];
+    if (message.text || message.role === 'user')
+      this.emit(`message.${message.role}`, step, loop, {
+        role: message.role,
+        blocks: texts.map((text): ContentBlock => ({ type: 'text', fidelity, text })),
+      });
+    super.agentMessage(step, message, loop);
+  }
+
+  override stepFinished(report: StepReport, loop?: LoopData): void {
+    const step = report.name;
+    for (const call of report.events ?? []) this.toolCall(step, loop, call);
+    const payload = {
+      name: step,
+      kind: report.type,
+      ...(report.error ? { error: report.error.message } : {}),
+      result: report.output !== '',
+    };
+    if (report.type === 'call_workflow') this.emit('step.call_workflow.completed', step, loop, payload);
+    this.emit('step.completed', step, loop, payload);
+    super.stepFinished(report, loop);
+  }
+
+  /** The run is over: `run.completed`. `close` follows, whatever happened. */
+  finished(report: RunReport): void {
+    this.emit('run.completed', '', undefined, {
+      name: report.workflow,
+      kind: 'workflow',
+      ...(report.error ? { error: report.error.message } : {}),
+      result: report.status,
+    });
+  }
+
+  close(): void {
+    this.sink.close();
+  }
+
+  private toolCall(step: string, loop: LoopData | undefined, call: ToolCallEvent): void {
+    const base = {
+      name: call.tool,
+      call_id: randomUUID(),
+      input: call.args_shape,
+      fidelity: call.policy?.decision === 'bypassed' ? ('agent_emitted' as const) : ('router' as const),
+    };
+    const start = Date.parse(call.start);
+    this.emit('tool.call', step, loop, { ...base, output: null }, call.start);
+    const end = new Date((Number.isFinite(start) ? start : Date.now()) + call.duration_ms).toISOString();
+    this.emit('tool.result', step, loop, { ...base, output: null, ...(call.error ? { error: call.error } : {}) }, end);
+  }
+
+  private emit(
+    type: TranscriptEventType,
+    step: string,
+    loop: LoopData | undefined,
+    payload: NewTranscriptEvent['payload'],
+    timestamp = new Date().toISOString(),
+  ): void {
+    this.sink.append({
+      run_id: this.runId,
+      type,
+      path: step && stepPath(step, loop),
+      iteration: loop?.Index ?? 0,
+      timestamp,
+      payload: masked(payload, this.masker) as NewTranscriptEvent['payload'],
+    });
+  }
+}
+
+/** AWF's path: the enclosing loops' indices, outermost first, then the step (`loop:0/loop:2/review`). */
+function stepPath(step: string, loop: LoopData | undefined): string {
+  const indices: number[] = [];
+  for (let l = loop; l; l = l.Parent ?? undefined) indices.unshift(l.Index);
+  return [...indices.map((i) => `loop:${i}`), step].join('/');
+}
+
+function masked(value: unknown, masker: SecretMasker): unknown {
+  if (typeof value === 'string') return masker.mask(value);
+  if (Array.isArray(value)) return value.map((v) => masked(v, masker));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, masked(v, masker)]));
+  return value;
+}
