@@ -66,9 +66,9 @@ export class WorkflowService {
   }
 
   /** `strict`: every warning (an unknown key, an unknown provider, …) counts as an error. */
-  async validate(target: string, options: { strict?: boolean } = {}): Promise<ValidationReport> {
+  async validate(target: string, options: { strict?: boolean; skipPlugins?: boolean } = {}): Promise<ValidationReport> {
     const loaded = await this.repository.load(target);
-    const issues = await this.validator.validate(loaded);
+    const issues = await this.validator.validate(loaded, { skipPlugins: options.skipPlugins });
     const report = validationReport(
       loaded,
       options.strict ? issues.map((i) => ({ ...i, severity: 'error' as const })) : issues,

@@ -9,7 +9,6 @@ const AWF_ONLY: Record<string, string> = {
   'acp-serve': "AWF's Agent Client Protocol server is not part of awf",
   '--config': 'AWF parses --config but never reads it: the project config is .awf/config.yaml, or $AWF_CONFIG_PATH',
   '--pack': 'workflow packs are not part of awf: validate the workflows of a folder with --dir',
-  '--validator-timeout': 'awf has no plugin validators to time out',
 };
 
 /** For commander's "unknown command 'x'" / "unknown option 'x'": AWF's reason, if x is AWF's. */
