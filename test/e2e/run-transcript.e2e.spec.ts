@@ -78,11 +78,11 @@ describe('transcripts: <storage>/transcripts/<run_id>.jsonl and awf runs transcr
       'run.started',
       'step.started look',
       'message.user look',
+      'tool.call look',
+      'tool.result look',
+      'tool.call look',
+      'tool.result look',
       'message.assistant look',
-      'tool.call look',
-      'tool.result look',
-      'tool.call look',
-      'tool.result look',
       'step.completed look',
       'step.started each',
       'step.started loop:0/say',
@@ -100,7 +100,8 @@ describe('transcripts: <storage>/transcripts/<run_id>.jsonl and awf runs transcr
       input: { file_path: 8, content: 17 },
       fidelity: 'router',
     });
-    expect(events[7].payload.error).toContain('does not exist');
+    expect(events[6].payload.error).toContain('does not exist');
+    expect(events[7].payload.blocks[0]).toMatchObject({ type: 'text', fidelity: 'agent_emitted' });
     expect(events[13]).toMatchObject({ iteration: 1 });
     expect(events.at(-1).payload).toMatchObject({ name: 'transcribed', kind: 'workflow', result: 'failure' });
   });

@@ -129,6 +129,40 @@ describe('TranscriptObserver', () => {
     expect(sink.events.at(-1)?.type).toBe('step.completed');
   });
 
+  it('writes the tool calls before the reply that followed them; each turn of a conversation in order', () => {
+    const call = {
+      tool: 'Read',
+      source: 'builtin',
+      start: '2026-01-01T00:00:00.000Z',
+      duration_ms: 1,
+      status: 'ok' as const,
+      args_shape: {},
+    };
+    transcript.agentMessage('review', { role: 'user', text: 'first' });
+    transcript.agentMessage('review', { role: 'assistant', text: 'one' });
+    transcript.agentMessage('review', { role: 'user', text: 'second' });
+    transcript.agentMessage('review', { role: 'assistant', text: 'two' });
+    transcript.agentMessage('other', { role: 'assistant', text: 'never finished' });
+    transcript.stepFinished(report({ events: [call] }));
+    transcript.finished({ workflow: 'wf', run_id: 'run-1', status: 'failure', duration_ms: 1, output: '', steps: [] });
+    const texts = sink.events.map((e) =>
+      e.type.startsWith('message.')
+        ? `${e.path} ${(e.payload as { blocks: { text: string }[] }).blocks[0].text}`
+        : `${e.path} ${e.type}`.trim(),
+    );
+    expect(texts).toEqual([
+      'review first',
+      'review one',
+      'review second',
+      'review tool.call',
+      'review tool.result',
+      'review two',
+      'review step.completed',
+      'other never finished',
+      'run.completed',
+    ]);
+  });
+
   it("gives a loop body's steps AWF's path and iteration, and a call_workflow its own pair", () => {
     transcript.stepStarted('say', 'step', loop(2, loop(1)));
     transcript.stepStarted('child', 'call_workflow');

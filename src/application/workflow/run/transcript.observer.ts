@@ -12,10 +12,13 @@ import { RelayObserver } from './relay-observer';
  * Writes a run's transcript as it goes, in AWF's envelope, and passes everything on to `inner`.
  * Every string of every payload goes through the masker first (AWF writes them verbatim). The
  * tool calls of an agent step come from its audit trail, read when the agent has exited: they
- * are written just before the step's `step.completed`, with their arguments' shape, as the audit
- * trail keeps them (never their values).
+ * are written before the agent's last reply and the step's `step.completed`, with their
+ * arguments' shape, as the audit trail keeps them (never their values).
  */
 export class TranscriptObserver extends RelayObserver {
+  /** By step path: an agent's last reply, waiting for its step's tool calls. */
+  private readonly replies = new Map<string, () => void>();
+
   constructor(
     private readonly sink: TranscriptSink,
     private readonly masker: SecretMasker,
@@ -51,21 +54,33 @@ export class TranscriptObserver extends RelayObserver {
     super.stepStarted(step, type, loop);
   }
 
-  /** AWF's blocks: the prompt and system prompt are awf's (`router`), a reply the agent's. */
+  /**
+   * AWF's blocks: the prompt and system prompt are awf's (`router`), a reply the agent's. A reply
+   * is held until the step's tool calls are written, since they came before it.
+   */
   override agentMessage(step: string, message: AgentMessage, loop?: LoopData): void {
+    const path = stepPath(step, loop);
+    this.release(path);
     const fidelity = message.role === 'user' ? 'router' : 'agent_emitted';
     const texts = [message.text, ...(message.systemPrompt ? [message.systemPrompt] : [])];
-    if (message.text || message.role === 'user')
-      this.emit(`message.${message.role}`, step, loop, {
-        role: message.role,
-        blocks: texts.map((text): ContentBlock => ({ type: 'text', fidelity, text })),
-      });
+    const at = new Date().toISOString();
+    const write = () =>
+      this.emit(
+        `message.${message.role}`,
+        step,
+        loop,
+        { role: message.role, blocks: texts.map((text): ContentBlock => ({ type: 'text', fidelity, text })) },
+        at,
+      );
+    if (message.role === 'user') write();
+    else if (message.text) this.replies.set(path, write);
     super.agentMessage(step, message, loop);
   }
 
   override stepFinished(report: StepReport, loop?: LoopData): void {
     const step = report.name;
     for (const call of report.events ?? []) this.toolCall(step, loop, call);
+    this.release(stepPath(step, loop));
     const payload = {
       name: step,
       kind: report.type,
@@ -79,6 +94,7 @@ export class TranscriptObserver extends RelayObserver {
 
   /** The run is over: `run.completed`. `close` follows, whatever happened. */
   finished(report: RunReport): void {
+    for (const path of [...this.replies.keys()]) this.release(path);
     this.emit('run.completed', '', undefined, {
       name: report.workflow,
       kind: 'workflow',
@@ -89,6 +105,12 @@ export class TranscriptObserver extends RelayObserver {
 
   close(): void {
     this.sink.close();
+  }
+
+  private release(path: string): void {
+    const write = this.replies.get(path);
+    this.replies.delete(path);
+    write?.();
   }
 
   private toolCall(step: string, loop: LoopData | undefined, call: ToolCallEvent): void {
