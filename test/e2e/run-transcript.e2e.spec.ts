@@ -44,7 +44,13 @@ states:
 const ENVELOPE = ['iteration', 'path', 'payload', 'run_id', 'seq', 'timestamp', 'type'];
 
 describe('transcripts: <storage>/transcripts/<run_id>.jsonl and awf runs transcript', () => {
-  const p = workflowProject({ 'wf.yaml': WORKFLOW });
+  const p = workflowProject({
+    'wf.yaml': WORKFLOW,
+    'caller.yaml':
+      'name: caller\nstates:\n  initial: call\n  call: {type: call_workflow, workflow: sub, on_success: done}\n  done: {type: terminal}\n',
+    '.awf/workflows/sub.yaml':
+      'name: sub\nstates:\n  initial: hello\n  hello: {type: step, command: echo hi, on_success: done}\n  done: {type: terminal}\n',
+  });
   afterAll(() => p.cleanup());
   const run = (args: string[]) => awf(args, { cwd: p.dir, env: p.env });
   let id = '';
@@ -137,10 +143,45 @@ describe('transcripts: <storage>/transcripts/<run_id>.jsonl and awf runs transcr
     expect(missing.stderr).toMatch(/^\[USER\.RUN\.NOT_FOUND\] no transcript for run "nosuchrun"/);
   });
 
-  it('awf runs prune removes the transcripts of the runs it deletes', () => {
+  let childFile = '';
+  it("writes a called workflow's run to its own file, linked both ways, as AWF does", () => {
+    const r = run(['-f', 'json', 'run', 'caller.yaml']);
+    expect(r.status).toBe(0);
+    const parentId = JSON.parse(r.stdout).run_id;
+    const read = (id: string) =>
+      readFileSync(join(p.env.XDG_DATA_HOME, 'awf', 'transcripts', `${id}.jsonl`), 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+    const parent = read(parentId);
+    expect(parent.map((e) => `${e.type} ${e.path}`.trim())).toEqual([
+      'run.started',
+      'step.started call',
+      'step.call_workflow.started call',
+      'step.call_workflow.completed call',
+      'step.completed call',
+      'run.completed',
+    ]);
+    const childId = parent[2].child_run_id;
+    expect(parent[3].child_run_id).toBe(childId);
+    const child = read(childId);
+    expect(child.map((e) => `${e.type} ${e.path}`.trim())).toEqual([
+      'run.started',
+      'step.started hello',
+      'step.completed hello',
+      'run.completed',
+    ]);
+    expect(child.every((e) => e.run_id === childId && e.parent_run_id === parentId)).toBe(true);
+    expect(child.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+    expect(run(['runs', 'transcript', childId]).stdout).toContain(`transcript of run ${childId} (4 events)`);
+    childFile = join(p.env.XDG_DATA_HOME, 'awf', 'transcripts', `${childId}.jsonl`);
+  });
+
+  it('awf runs prune removes the transcripts of the runs it deletes, and of their called workflows', () => {
     expect(run(['runs', 'prune', '--older-than', '2026-01-01']).status).toBe(0);
     expect(existsSync(file)).toBe(true);
     expect(run(['runs', 'prune', '--older-than', '0s']).status).toBe(0);
     expect(existsSync(file)).toBe(false);
+    expect(existsSync(childFile)).toBe(false);
   });
 });

@@ -15,7 +15,8 @@ export interface TranscriptSink {
  * - `resolve` maps a run id or a unique prefix of one to the id of a transcript:
  *   `USER.RUN.NOT_FOUND`, `USER.RUN.AMBIGUOUS_ID`.
  * - `read` gives the events in file order; lines that do not parse (a torn last line) are skipped.
- * - `remove` deletes a run's transcript, if there is one (`awf runs prune`).
+ * - `remove` deletes a run's transcript, if there is one, and those of its called workflows' runs
+ *   (`awf runs prune`).
  */
 export interface TranscriptStore {
   open(runId: string, options?: { mirror?: string; warn?: (message: string) => void }): TranscriptSink;

@@ -86,10 +86,19 @@ describe('TranscriptFilesStore', () => {
     );
   });
 
-  it('removes a transcript, and a missing one quietly', () => {
-    store.open('gone').close();
+  it("removes a transcript with its called workflows' runs, and a missing one quietly", () => {
+    const parent = store.open('gone');
+    parent.append({ ...event('step.call_workflow.started', 'call'), child_run_id: 'gone-child' });
+    parent.close();
+    const child = store.open('gone-child');
+    child.append({ ...event('step.call_workflow.started', 'deeper'), child_run_id: 'gone-grandchild' });
+    child.close();
+    store.open('gone-grandchild').close();
+    store.open('kept').close();
     store.remove('gone');
     store.remove('never');
-    expect(() => store.resolve('gone')).toThrow(expect.objectContaining({ code: 'USER.RUN.NOT_FOUND' }));
+    for (const id of ['gone', 'gone-child', 'gone-grandchild'])
+      expect(() => store.resolve(id)).toThrow(expect.objectContaining({ code: 'USER.RUN.NOT_FOUND' }));
+    expect(store.resolve('kept')).toBe('kept');
   });
 });

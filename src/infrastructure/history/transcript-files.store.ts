@@ -75,8 +75,12 @@ export class TranscriptFilesStore implements TranscriptStore {
     return parseLines(readFileSync(this.pathOf(runId), 'utf8'));
   }
 
+  /** With the transcripts of its called workflows' runs, found through their `child_run_id`. */
   remove(runId: string): void {
-    rmSync(this.pathOf(runId), { force: true });
+    const path = this.pathOf(runId);
+    const children = parseLines(existing(path) ?? '').flatMap((e) => (e.child_run_id ? [e.child_run_id] : []));
+    rmSync(path, { force: true });
+    for (const child of new Set(children)) if (ID_PREFIX.test(child)) this.remove(child);
   }
 }
 

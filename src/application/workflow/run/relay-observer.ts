@@ -18,6 +18,10 @@ export class RelayObserver implements RunObserver {
     this.inner?.stepFinished(report, loop);
   }
 
+  calledWorkflow(step: string, runId: string, workflow: string, loop?: LoopData): RunObserver | undefined {
+    return this.inner?.calledWorkflow?.(step, runId, workflow, loop);
+  }
+
   agentMessage(step: string, message: AgentMessage, loop?: LoopData): void {
     this.inner?.agentMessage?.(step, message, loop);
   }

@@ -163,20 +163,43 @@ describe('TranscriptObserver', () => {
     ]);
   });
 
-  it("gives a loop body's steps AWF's path and iteration, and a call_workflow its own pair", () => {
+  it("gives a loop body's steps AWF's path and iteration", () => {
     transcript.stepStarted('say', 'step', loop(2, loop(1)));
-    transcript.stepStarted('child', 'call_workflow');
-    transcript.stepFinished(
-      report({ name: 'child', type: 'call_workflow', status: 'failure', error: { code: 'X', message: 'boom' } }),
-    );
+    transcript.stepFinished(report({ name: 'say', type: 'step' }), loop(2, loop(1)));
     expect(sink.events.map((e) => [e.type, e.path, e.iteration])).toEqual([
       ['step.started', 'loop:1/loop:2/say', 2],
-      ['step.started', 'child', 0],
-      ['step.call_workflow.started', 'child', 0],
-      ['step.call_workflow.completed', 'child', 0],
-      ['step.completed', 'child', 0],
+      ['step.completed', 'loop:1/loop:2/say', 2],
     ]);
-    expect(sink.events.at(-1)?.payload).toEqual({ name: 'child', kind: 'call_workflow', error: 'boom', result: false });
+  });
+
+  it("writes a called workflow's run to a file of its own, linked both ways, and its steps there", () => {
+    const files = new Map<string, MemorySink>();
+    const open = (id: string) => files.set(id, new MemorySink()).get(id)!;
+    const parent = new TranscriptObserver(sink, masker, 'run-1', inner, { open });
+    parent.stepStarted('call', 'call_workflow');
+    const child = parent.calledWorkflow('call', 'child-1', 'sub');
+    child?.stepStarted('inner', 'step');
+    child?.stepFinished(report({ name: 'inner', type: 'step' }));
+    parent.stepFinished(
+      report({ name: 'call', type: 'call_workflow', status: 'failure', error: { code: 'X', message: 'boom' } }),
+    );
+    expect(sink.events.map((e) => [e.type, e.child_run_id, e.parent_run_id])).toEqual([
+      ['step.started', undefined, undefined],
+      ['step.call_workflow.started', 'child-1', undefined],
+      ['step.call_workflow.completed', 'child-1', undefined],
+      ['step.completed', undefined, undefined],
+    ]);
+    expect(sink.events.at(-1)?.payload).toEqual({ name: 'call', kind: 'call_workflow', error: 'boom', result: false });
+    const childFile = files.get('child-1')!;
+    expect(childFile.events.map((e) => [e.type, e.run_id, e.parent_run_id, e.path])).toEqual([
+      ['run.started', 'child-1', 'run-1', ''],
+      ['step.started', 'child-1', 'run-1', 'inner'],
+      ['step.completed', 'child-1', 'run-1', 'inner'],
+      ['run.completed', 'child-1', 'run-1', ''],
+    ]);
+    expect(childFile.events.at(-1)?.payload).toMatchObject({ name: 'sub', result: 'failure', error: 'boom' });
+    expect(childFile.closed).toBe(true);
+    expect(inner.stepStarted).toHaveBeenCalledWith('inner', 'step', undefined);
   });
 
   it('opens nothing without a store, and closes the sink it opened', () => {

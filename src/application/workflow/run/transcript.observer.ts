@@ -18,12 +18,16 @@ import { RelayObserver } from './relay-observer';
 export class TranscriptObserver extends RelayObserver {
   /** By step path: an agent's last reply, waiting for its step's tool calls. */
   private readonly replies = new Map<string, () => void>();
+  /** By step path: the child runs of the call_workflow steps in flight, each with its own file. */
+  private readonly children = new Map<string, { runId: string; workflow: string; transcript?: TranscriptObserver }>();
 
   constructor(
     private readonly sink: TranscriptSink,
     private readonly masker: SecretMasker,
     private readonly runId: string,
     inner?: RunObserver,
+    /** `open`: a child run's file (without it, a child's steps are written here); `parentRunId`: a child's caller. */
+    private readonly links: { open?: (runId: string) => TranscriptSink; parentRunId?: string } = {},
   ) {
     super(inner);
   }
@@ -39,7 +43,9 @@ export class TranscriptObserver extends RelayObserver {
     if (!store) return undefined;
     const warn = (message: string) => request.observer?.warn?.(message);
     const sink = store.open(runId, { mirror: request.transcriptMirror, warn });
-    return new TranscriptObserver(sink, masker, runId, inner ?? request.observer);
+    // As AWF's mirror, which follows the top run's recorder only, children are not mirrored.
+    const open = (child: string) => store.open(child, { warn });
+    return new TranscriptObserver(sink, masker, runId, inner ?? request.observer, { open });
   }
 
   override runStarted(runId: string, workflow: string): void {
@@ -48,10 +54,21 @@ export class TranscriptObserver extends RelayObserver {
   }
 
   override stepStarted(step: string, type: string, loop?: LoopData): void {
-    const payload = { name: step, kind: type };
-    this.emit('step.started', step, loop, payload);
-    if (type === 'call_workflow') this.emit('step.call_workflow.started', step, loop, payload);
+    this.emit('step.started', step, loop, { name: step, kind: type });
     super.stepStarted(step, type, loop);
+  }
+
+  /** AWF's linkage: `child_run_id` here, `parent_run_id` on every line of the child's own file. */
+  override calledWorkflow(step: string, runId: string, workflow: string, loop?: LoopData): RunObserver | undefined {
+    const payload = { name: step, kind: 'call_workflow' };
+    this.emit('step.call_workflow.started', step, loop, payload, undefined, runId);
+    const inner = super.calledWorkflow(step, runId, workflow, loop) ?? this.inner;
+    const links = { open: this.links.open, parentRunId: this.runId };
+    const transcript =
+      this.links.open && new TranscriptObserver(this.links.open(runId), this.masker, runId, inner, links);
+    transcript?.emit('run.started', '', undefined, { name: workflow, kind: 'workflow' });
+    this.children.set(stepPath(step, loop), { runId, workflow, transcript });
+    return transcript;
   }
 
   /**
@@ -81,30 +98,39 @@ export class TranscriptObserver extends RelayObserver {
     const step = report.name;
     for (const call of report.events ?? []) this.toolCall(step, loop, call);
     this.release(stepPath(step, loop));
+    const called = this.children.get(stepPath(step, loop));
+    this.children.delete(stepPath(step, loop));
+    called?.transcript?.completed(called.workflow, report.status, report.error?.message);
+    called?.transcript?.close();
     const payload = {
       name: step,
       kind: report.type,
       ...(report.error ? { error: report.error.message } : {}),
       result: report.output !== '',
     };
-    if (report.type === 'call_workflow') this.emit('step.call_workflow.completed', step, loop, payload);
+    if (called) this.emit('step.call_workflow.completed', step, loop, payload, undefined, called.runId);
     this.emit('step.completed', step, loop, payload);
     super.stepFinished(report, loop);
   }
 
   /** The run is over: `run.completed`. `close` follows, whatever happened. */
   finished(report: RunReport): void {
-    for (const path of [...this.replies.keys()]) this.release(path);
-    this.emit('run.completed', '', undefined, {
-      name: report.workflow,
-      kind: 'workflow',
-      ...(report.error ? { error: report.error.message } : {}),
-      result: report.status,
-    });
+    this.completed(report.workflow, report.status, report.error?.message);
   }
 
   close(): void {
+    for (const { transcript } of this.children.values()) transcript?.close();
     this.sink.close();
+  }
+
+  private completed(workflow: string, status: RunReport['status'], error?: string): void {
+    for (const path of [...this.replies.keys()]) this.release(path);
+    this.emit('run.completed', '', undefined, {
+      name: workflow,
+      kind: 'workflow',
+      ...(error ? { error } : {}),
+      result: status,
+    });
   }
 
   private release(path: string): void {
@@ -132,9 +158,12 @@ export class TranscriptObserver extends RelayObserver {
     loop: LoopData | undefined,
     payload: NewTranscriptEvent['payload'],
     timestamp = new Date().toISOString(),
+    child?: string,
   ): void {
     this.sink.append({
       run_id: this.runId,
+      ...(this.links.parentRunId ? { parent_run_id: this.links.parentRunId } : {}),
+      ...(child ? { child_run_id: child } : {}),
       type,
       path: step && stepPath(step, loop),
       iteration: loop?.Index ?? 0,

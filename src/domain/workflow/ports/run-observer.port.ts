@@ -8,6 +8,11 @@ export interface RunObserver {
   /** `loop`: the iteration of the loop body the step runs in, if any (every step, at any depth). */
   stepStarted(step: string, type: string, loop?: LoopData): void;
   stepFinished(report: StepReport, loop?: LoopData): void;
+  /**
+   * A call_workflow step starts its child run (`runId`): the observer of the child's steps, or
+   * undefined for this one. The child's run ends with the step (`stepFinished`).
+   */
+  calledWorkflow?(step: string, runId: string, workflow: string, loop?: LoopData): RunObserver | undefined;
   /** An agent step's prompt as it is sent (with the system prompt, first turn), then each reply. */
   agentMessage?(step: string, message: AgentMessage, loop?: LoopData): void;
   /**
