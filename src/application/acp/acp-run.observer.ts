@@ -20,7 +20,8 @@ export function toolKind(tool: string): AcpToolKind {
 /**
  * A run as the editor sees it, in one session: step output as message chunks while it comes,
  * an agent's replies, the step's tool calls as `tool_call` + `tool_call_update` (read from the
- * step's audit trail when the step ends, as every other view of a run reads them), progress as
+ * step's audit trail when the step ends, as every other view of a run reads them; the trail keeps
+ * the arguments' shape, not their values, so none are shown), progress as
  * thought chunks. Every text is masked. Updates leave in order; `drained` resolves once they
  * are all handed to the editor, so the turn's answer never overtakes them.
  */
@@ -64,7 +65,6 @@ export class AcpRunObserver implements RunObserver {
         title: call.tool,
         kind: toolKind(call.tool),
         status: 'in_progress',
-        rawInput: call.args_shape,
       });
       const failed = call.status === 'error';
       this.send({

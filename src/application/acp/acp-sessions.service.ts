@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AwfError } from '../../domain/errors/awf-error';
-import { categoryOf, ErrorCodes } from '../../domain/errors/error-codes';
+import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { AcpCommand, AcpEditor } from '../../domain/ports/acp-editor.port';
 import type { AppLogger } from '../../domain/ports/app-logger.port';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
@@ -10,9 +10,8 @@ import { AcpApprovals } from './acp-approvals';
 import { invalidPrompt, MAX_PROMPT_BYTES, parseWorkflowPrompt, type PromptBlock, promptText } from './acp-prompt';
 import { AcpRunObserver } from './acp-run.observer';
 import { AcpSession } from './acp-session';
+import { type AcpStopReason, closingMessage } from './closing-message';
 import { slashCommand } from './slash-commands';
-
-export type AcpStopReason = 'end_turn' | 'cancelled';
 
 export interface AcpSessionsDeps {
   workflows: WorkflowService;
@@ -138,37 +137,8 @@ export class AcpSessions {
 
   /** Waits for the run to ask or end, and tells the editor which. */
   private async finish(session: AcpSession, observer: AcpRunObserver, workflow: string): Promise<AcpStopReason> {
-    const end = await session.nextTurnEnd();
-    if (end.kind === 'asked') {
-      observer.say(`\nStep ${end.step} waits for your next message (an empty one ends the conversation).\n`);
-      return this.ended(observer, 'end_turn');
-    }
-    const { report, error } = end;
-    if (!report) {
-      const err = error instanceof AwfError ? error : undefined;
-      // The run never started: a USER error is the prompt's (its inputs); any other, the workflow's.
-      if (err && categoryOf(err.code) === 'USER') {
-        const meta = { awf: { code: ErrorCodes.ACP_INVALID_PROMPT, cause: err.code } };
-        observer.say(`Invalid prompt: ${err.message}\nGive inputs as key=value words after /${workflow}.\n`, meta);
-      } else {
-        const why = err ? `[${err.code}] ${err.message}` : String(error);
-        observer.say(`Workflow "${workflow}" failed to start: ${why}\n`, err ? { awf: { code: err.code } } : undefined);
-      }
-      return this.ended(observer, 'end_turn');
-    }
-    if (report.status === 'cancelled') {
-      observer.say(`Workflow "${workflow}" cancelled.\n`);
-      return this.ended(observer, 'cancelled');
-    }
-    if (report.status === 'failure') {
-      const why = report.error ? `[${report.error.code}] ${report.error.message}` : 'a step failed';
-      observer.say(
-        `Workflow "${workflow}" failed: ${why}\n`,
-        report.error ? { awf: { code: report.error.code } } : undefined,
-      );
-    } else if (!observer.streamed)
-      observer.say(report.output.trim() ? `${report.output.trim()}\n` : `Workflow "${workflow}" completed.\n`);
-    return this.ended(observer, 'end_turn');
+    const reason = closingMessage(await session.nextTurnEnd(), observer, workflow);
+    return this.ended(observer, reason);
   }
 
   private async ended(observer: AcpRunObserver, reason: AcpStopReason): Promise<AcpStopReason> {
