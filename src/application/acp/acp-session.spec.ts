@@ -42,3 +42,15 @@ describe('an ACP session: one run whose questions the next prompts answer', () =
     expect(await s.nextTurnEnd()).toEqual({ kind: 'finished', error: boom });
   });
 });
+
+describe('an ACP session whose cancelled run is replaced', () => {
+  it('does not let the old run end the new run`s turn', async () => {
+    let finishOld: (r: RunReport) => void = () => undefined;
+    const s = new AcpSession('sess_3', '/p');
+    s.begin('slow', () => new Promise<RunReport>((resolve) => (finishOld = resolve)));
+    s.cancel('stop');
+    s.begin('chat', conversation([]));
+    finishOld(report('cancelled'));
+    expect(await s.nextTurnEnd()).toEqual({ kind: 'asked', step: 'talk' });
+  });
+});

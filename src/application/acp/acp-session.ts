@@ -96,8 +96,10 @@ export class AcpSession {
     });
   }
 
+  /** A run cancelled and replaced by the next prompt's ends unheard: its turn is long over. */
   private end(run: SessionRun, end: TurnEnd): void {
-    if (this.run === run) this.run = undefined;
+    if (this.run !== run) return;
+    this.run = undefined;
     this.notify(end);
   }
 

@@ -4,12 +4,14 @@ import { AcpSessions } from '../../../application/acp/acp-sessions.service';
 import { WorkflowService } from '../../../application/workflow/workflow.service';
 import type { AppLogger } from '../../../domain/ports/app-logger.port';
 import type { SecretMasker } from '../../../domain/ports/secret-masker.port';
+import { TELEMETRY_CONTROL, type TelemetryControl } from '../../../domain/ports/telemetry-control.port';
 import { APP_LOGGER, SECRET_MASKER } from '../../../domain/ports/tokens';
 import { loadAcpServeConfig } from '../../../infrastructure/acp/acp-serve-config';
 import { AcpStdioEdge } from '../../../infrastructure/acp/acp-stdio.edge';
 import type { ProjectConfig } from '../../../infrastructure/config/project-config.loader';
 import { PROJECT_CONFIG } from '../../../infrastructure/config/project-config.module';
 import { ProcessSignals } from '../../../infrastructure/core/process-signals.service';
+import { resolveTelemetrySettings } from '../../../infrastructure/telemetry/telemetry-settings';
 import { ApprovalDesk } from '../../../infrastructure/policy/approval-desk';
 import { runsDir } from '../../../infrastructure/workflow/workflow-paths';
 import { stringEnv } from '../run/run-session.command-base';
@@ -32,6 +34,7 @@ export class AcpServeCommand extends CommandRunner {
     @Inject(SECRET_MASKER) private readonly masker: SecretMasker,
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
     @Inject(PROJECT_CONFIG) private readonly project: ProjectConfig,
+    @Inject(TELEMETRY_CONTROL) private readonly telemetry: TelemetryControl,
   ) {
     super();
   }
@@ -40,6 +43,7 @@ export class AcpServeCommand extends CommandRunner {
     const { workflowsDir } = loadAcpServeConfig(options.config);
     // The config's directory is the one place workflows are found (and called from).
     if (workflowsDir) process.env.AWF_WORKFLOWS_PATH = workflowsDir;
+    await this.telemetry.start(resolveTelemetrySettings({ project: this.project.telemetry }));
     const env = stringEnv(process.env);
     const edge = new AcpStdioEdge(this.logger);
     const sessions = new AcpSessions({
