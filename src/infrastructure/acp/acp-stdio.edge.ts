@@ -16,6 +16,8 @@ import type { AppLogger } from '../../domain/ports/app-logger.port';
 import { AWF_VERSION } from '../../version';
 
 const INVALID_PARAMS = -32602;
+/** AWF's bound on one JSON-RPC line. */
+const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
 /**
  * The Agent Client Protocol over stdio (newline-delimited JSON-RPC 2.0), through the SDK's
@@ -72,9 +74,16 @@ export class AcpStdioEdge implements AcpEditor {
     const stream = acp.ndJsonStream(
       Writable.toWeb(this.io.output as Writable) as WritableStream<Uint8Array>,
       Readable.toWeb(this.io.input as Readable) as ReadableStream<Uint8Array>,
+      { maxMessageBytes: MAX_MESSAGE_BYTES },
     );
-    this.connection = app.connect(stream);
-    return this.connection.closed;
+    const connection = app.connect(stream);
+    this.connection = connection;
+    return connection.closed.then(() => {
+      // The SDK cannot find the next message after one too long: it ends the connection (AWF answers -32700).
+      const reason: unknown = connection.signal.reason;
+      if (reason instanceof acp.MessageTooLargeError)
+        this.logger.error({ limit: MAX_MESSAGE_BYTES }, `acp-serve: ${reason.message}; the connection is closed`);
+    });
   }
 
   close(): void {
