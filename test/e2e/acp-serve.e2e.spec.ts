@@ -91,6 +91,10 @@ describe('awf acp-serve: an editor runs workflows over the Agent Client Protocol
       await expect(
         editor.agent.request('session/prompt', { sessionId: 'sess_nope', prompt: [{ type: 'text', text: '/hello' }] }),
       ).rejects.toMatchObject({ code: -32602, data: 'USER.ACP.UNKNOWN_SESSION' });
+      const huge = [{ type: 'text' as const, text: `/hello who=${'a'.repeat(1 << 20)}` }];
+      await expect(
+        editor.agent.request('session/prompt', { sessionId: session.sessionId, prompt: huge }),
+      ).rejects.toMatchObject({ code: -32602, data: 'USER.ACP.INVALID_PROMPT' });
       await expect(editor.agent.request('session/new', { cwd: 'relative/dir', mcpServers: [] })).rejects.toMatchObject({
         code: -32602,
       });
