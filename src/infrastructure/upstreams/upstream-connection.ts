@@ -19,6 +19,7 @@ import { DEFAULT_UPSTREAM_TIMEOUT_MS, type UpstreamServerSpec } from '../../doma
 import { expandedServer } from '../../domain/proxy/upstream-variables';
 import { AWF_VERSION } from '../../version';
 import { dieWithParent } from '../core/child-orphan.guard';
+import { UpstreamCallChannels } from './upstream-call-channels';
 import { UpstreamProcess } from './upstream-process';
 import { UpstreamCallError, type UpstreamCallOptions, type UpstreamTool } from './upstream-result';
 
@@ -56,6 +57,7 @@ export class UpstreamConnection {
     readonly spec: UpstreamServerSpec,
     private readonly client: Client,
     private readonly timeout: number,
+    private readonly channels: UpstreamCallChannels,
     private readonly process?: UpstreamProcess,
   ) {}
 
@@ -70,11 +72,18 @@ export class UpstreamConnection {
     const startTimeout = Math.max(timeout, START_TIMEOUT_MS);
     const log = logger.child({ upstream: spec.name });
     let connection: UpstreamConnection | undefined;
-    const client = (): Client =>
-      new Client(
+    const channels = new UpstreamCallChannels(spec.name, log);
+    const client = (): Client => {
+      const made = new Client(
         { name: 'awf-mcp-proxy', version: AWF_VERSION },
-        { listChanged: { tools: { debounceMs: 0, onChanged: (err, tools) => connection?.changed(err, tools, log) } } },
+        {
+          capabilities: UpstreamCallChannels.capabilities,
+          listChanged: { tools: { debounceMs: 0, onChanged: (err, tools) => connection?.changed(err, tools, log) } },
+        },
       );
+      channels.attach(made);
+      return made;
+    };
     let stdio: UpstreamProcess | undefined;
     try {
       if (server.command) {
@@ -82,11 +91,11 @@ export class UpstreamConnection {
         // The SDK adds its default environment (HOME, PATH…) under the server's own env.
         const transport = new ServerStdioTransport({ ...launch, env: server.env ?? {}, cwd: server.cwd }, log);
         stdio = transport.process;
-        connection = new UpstreamConnection(spec, client(), timeout, stdio);
+        connection = new UpstreamConnection(spec, client(), timeout, channels, stdio);
         await connection.client.connect(transport, { timeout: startTimeout });
       } else {
         const remote = await connectRemote(new URL(server.url!), server.headers ?? {}, startTimeout, client, log);
-        connection = new UpstreamConnection(spec, remote, timeout);
+        connection = new UpstreamConnection(spec, remote, timeout, channels);
       }
       connection.tools = (await connection.client.listTools(undefined, { timeout: startTimeout })).tools;
       log.debug({ tools: connection.tools.length, pid: stdio?.pid }, 'upstream server connected');
@@ -120,6 +129,7 @@ export class UpstreamConnection {
 
   /** `tools/call` by the Client; rejects with an UpstreamCallError when no result comes. */
   async call(name: string, args: Record<string, unknown>, options: UpstreamCallOptions): Promise<ToolResult> {
+    const done = this.channels.open(options);
     try {
       const result = await this.client.callTool(
         { name, arguments: args, ...(options.traceparent ? { _meta: { traceparent: options.traceparent } } : {}) },
@@ -128,6 +138,8 @@ export class UpstreamConnection {
       return result as ToolResult;
     } catch (err) {
       throw new UpstreamCallError(isTimeout(err) && !options.signal.aborted ? 'timeout' : 'failed', describe(err));
+    } finally {
+      done();
     }
   }
 

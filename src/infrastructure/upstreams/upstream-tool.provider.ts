@@ -17,7 +17,7 @@ import {
 import { ToolPinStore } from '../core/tool-pin.store';
 import type { UpstreamConnection } from './upstream-connection';
 import { UpstreamHost } from './upstream-host.service';
-import { maskedResult, UpstreamCallError, type UpstreamTool } from './upstream-result';
+import { maskedJson, maskedResult, UpstreamCallError, type UpstreamTool } from './upstream-result';
 
 interface Route {
   spec: UpstreamServerSpec;
@@ -92,6 +92,9 @@ export class UpstreamToolProvider implements ToolProvider {
         signal: ctx.signal,
         traceparent: ctx.traceparent ?? ctx.scope.traceparent,
         onProgress: ctx.onProgress,
+        // What the server says to the client besides its result is masked like the result.
+        onLog: ctx.onLog && ((message) => ctx.onLog!(maskedJson(message, this.masker))),
+        elicit: ctx.elicit && ((request) => ctx.elicit!(maskedJson(request, this.masker))),
       });
       return maskedResult(result, this.masker);
     } catch (err) {
