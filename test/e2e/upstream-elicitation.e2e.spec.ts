@@ -1,36 +1,18 @@
 import { ElicitRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { join } from 'node:path';
-import { connectMcpServe, type McpSession } from '../support/mcp-client';
-import { workflowProject } from './workflow-support';
+import type { McpSession } from '../support/mcp-client';
+import { withUpstreamServe } from './upstream-serve';
 
 const SERVER = join(__dirname, '..', 'fixtures', 'upstreams', 'conformance-tools.server.cjs');
 
 /** `awf mcp-serve` of a fresh project whose one upstream server asks for input and logs. */
-async function withServe(
-  capabilities: Record<string, unknown>,
-  use: (session: McpSession) => Promise<void>,
-): Promise<void> {
-  const p = workflowProject();
-  try {
-    const session = await connectMcpServe(
-      p.dir,
-      {
-        intercept_builtins: false,
-        root_dir: p.dir,
-        upstreams: [{ name: 'asker', command: process.execPath, args: [SERVER], prefix: '' }],
-        pins_dir: join(p.dir, 'store', 'mcp-pins'),
-      },
-      { env: p.env, capabilities },
-    );
-    try {
-      await use(session);
-    } finally {
-      await session.close();
-    }
-  } finally {
-    p.cleanup();
-  }
-}
+const withServe = (capabilities: Record<string, unknown>, use: (session: McpSession) => Promise<void>) =>
+  withUpstreamServe(
+    { name: 'asker', command: process.execPath, args: [SERVER], prefix: '' },
+    'none',
+    use,
+    capabilities,
+  );
 
 const text = (result: unknown) => (result as { content: Array<{ text?: string }> }).content[0]?.text ?? '';
 
