@@ -53,7 +53,9 @@ echo "== server scenarios against awf serve ($URL)"
 "$NODE22" "$SUITE" server --url "$URL" --expected-failures "$BASELINE" || status=1
 
 echo "== client scenarios against awf's upstream client (awf mcp-serve)"
-for scenario in initialize tools_call sse-retry elicitation-sep1034-client-defaults; do
+# Every client scenario the suite lists (OAuth ones included; a stand-in browser signs in).
+scenarios="$("$NODE22" "$SUITE" list | sed -n '/^Client scenarios/,$p' | sed -n 's/^  - \([^ ]*\).*/\1/p')"
+for scenario in $scenarios; do
   "$NODE22" "$SUITE" client --command "node $ROOT/test/conformance/awf-client.mjs" \
     --scenario "$scenario" --expected-failures "$BASELINE" 2>&1 | tee "$WORK/client.out" || status=1
   # The suite counts a scenario with no checks as passed even when the client crashed.

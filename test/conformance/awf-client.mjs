@@ -19,9 +19,28 @@ const CALLS = {
   'elicitation-sep1034-client-defaults': [['test_client_elicitation_defaults', {}]],
 };
 
-const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'main.js');
+const here = dirname(fileURLToPath(import.meta.url));
+const dist = join(here, '..', '..', 'dist', 'main.js');
 const dir = mkdtempSync(join(tmpdir(), 'awf-conformance-'));
+/** What a user would write under the server's `oauth:` for this scenario (its context: credentials). */
+function oauth() {
+  if (!scenario.startsWith('auth/')) return undefined;
+  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
+  const spec = { client_metadata_url: 'https://conformance-test.local/client-metadata.json' };
+  if (scenario.startsWith('auth/client-credentials')) {
+    spec.grant = 'client_credentials';
+    spec.client_id = context.client_id;
+    if (context.private_key_pem) {
+      spec.private_key_file = join(dir, 'client-key.pem');
+      writeFileSync(spec.private_key_file, context.private_key_pem, { mode: 0o600 });
+    } else spec.client_secret = context.client_secret;
+  } else if (context.client_id) {
+    Object.assign(spec, { client_id: context.client_id, client_secret: context.client_secret });
+  }
+  return spec;
+}
 const config = join(dir, 'proxy.json');
+const auth = oauth();
 writeFileSync(
   config,
   JSON.stringify({
@@ -30,7 +49,7 @@ writeFileSync(
     plugin_tools: [],
     root_dir: dir,
     pins_dir: join(dir, 'pins'),
-    upstreams: [{ name: 'scenario', url, prefix: '' }],
+    upstreams: [{ name: 'scenario', url, prefix: '', ...(auth ? { oauth: auth } : {}) }],
   }),
   { mode: 0o600 },
 );
@@ -40,13 +59,16 @@ agent.setRequestHandler('elicitation/create', async () => ({ action: 'accept', c
 const transport = new StdioClientTransport({
   command: process.execPath,
   args: [dist, 'mcp-serve', `--config=${config}`],
+  env: { ...process.env, BROWSER: `${process.execPath} ${join(here, 'browser.mjs')}` },
 });
 let failed = false;
 try {
   await agent.connect(transport);
   const { tools } = await agent.listTools();
   console.log(`awf lists ${tools.length} tool(s) of the scenario's server: ${tools.map((t) => t.name).join(', ')}`);
-  for (const [name, args] of CALLS[scenario] ?? []) {
+  // The sign-in scenarios' servers check what a call carries (a token with the right scope): call each tool.
+  const calls = scenario.startsWith('auth/') ? tools.map((t) => [t.name, {}]) : (CALLS[scenario] ?? []);
+  for (const [name, args] of calls) {
     const result = await agent.callTool({ name, arguments: args });
     console.log(`${name}: ${result.isError ? 'error' : 'ok'} ${JSON.stringify(result.content)}`);
   }

@@ -17,6 +17,7 @@ import {
 import { ToolPinStore } from '../core/tool-pin.store';
 import type { UpstreamConnection } from './upstream-connection';
 import { UpstreamHost } from './upstream-host.service';
+import { mcpAuthDir } from './oauth/oauth-credentials.store';
 import { maskedJson, maskedResult, UpstreamCallError, type UpstreamTool } from './upstream-result';
 
 interface Route {
@@ -55,7 +56,8 @@ export class UpstreamToolProvider implements ToolProvider {
     if (specs.length === 0) return [];
     const relisting = this.routes.has(scope);
     if (!relisting) this.routes.set(scope, new Map());
-    const started = await Promise.allSettled(specs.map((spec) => this.host.acquire(spec)));
+    const authDir = mcpAuthDir(scope.pinsDir);
+    const started = await Promise.allSettled(specs.map((spec) => this.host.acquire(spec, authDir)));
     const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (failed) {
       if (!relisting) await this.close(scope);
@@ -82,7 +84,7 @@ export class UpstreamToolProvider implements ToolProvider {
     let connection = this.host.live(route.spec);
     if (!connection) {
       try {
-        connection = await this.host.acquire(route.spec);
+        connection = await this.host.acquire(route.spec, mcpAuthDir(ctx.scope.pinsDir));
       } catch (err) {
         return errorResult((err as Error).message);
       }
