@@ -82,15 +82,19 @@ export class AgentStepExecutor {
           ...(watch ? { onNativeToolUse: watch.report } : {}),
         });
       };
-      const reply = (output: string) =>
+      const conversing = step.mode === 'conversation';
+      // Every reply to the transcript; a conversation's to whoever shows them as they come (an editor).
+      const reply = (output: string) => {
         ctx.observer?.agentMessage?.(step.name, { role: 'assistant', text: output }, ctx.loop);
+        if (conversing) ctx.observer?.agentReplied?.(step.name, output);
+      };
       let result = await turn(prompt, true);
       conversation.answered(prompt, result);
       reply(result.output);
       let tokens = tokenFields(result.tokens, prompt, result.output);
       // mode: conversation — the user's next turns (stdin lines) until an empty one or the end of input.
       for (
-        let next = step.mode === 'conversation' ? await ctx.userInput?.(step.name) : undefined;
+        let next = conversing ? await ctx.userInput?.(step.name) : undefined;
         next?.trim();
         next = await ctx.userInput?.(step.name)
       ) {
