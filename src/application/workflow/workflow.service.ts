@@ -56,6 +56,8 @@ export class WorkflowService {
     masker: SecretMasker,
     private readonly files: WorkflowFiles,
     private readonly index?: RunIndex,
+    /** `history.max_output_bytes` of .awf/config.yaml: a step's stdout and stderr as the history keeps them. */
+    private readonly historyOutputBytes?: number,
   ) {
     this.inputs = new RunInputs(masker, files);
   }
@@ -171,7 +173,8 @@ export class WorkflowService {
     const kept = Object.fromEntries(Object.entries(inputs).filter(([k]) => !secret.has(k)));
     const run = { run_id: start.runId, workflow: workflow.name, file, cwd: request.cwd, inputs: kept };
     const eventsPath = (step: string) => stepEventsPath(runDir, step);
-    const journal = this.index && RunJournal.begin(this.index, run, start.seq, eventsPath, request.observer);
+    const journal =
+      this.index && RunJournal.begin(this.index, run, start.seq, eventsPath, request.observer, this.historyOutputBytes);
     const report = await this.runner.run(workflow, {
       inputs,
       env: request.env,

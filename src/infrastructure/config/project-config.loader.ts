@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
+import { DEFAULT_HISTORY_OUTPUT_BYTES } from '../../domain/workflow/output-truncation';
 import type { PolicySpec } from '../../domain/policy/policy.model';
 import { parsePolicy, type PolicyProblem } from '../../domain/policy/policy.parser';
 import { parseUpstreamServer, type UpstreamServerSpec } from '../../domain/proxy/upstream-server';
@@ -35,9 +36,6 @@ export interface ProjectConfig {
 export interface AgentDefaults {
   openai_compatible?: { base_url?: string; api_key?: string; model?: string };
 }
-
-/** A step's stdout (and its stderr) as the history keeps it, unless `history.max_output_bytes` says otherwise. */
-export const DEFAULT_HISTORY_OUTPUT_BYTES = 1024 * 1024;
 
 /** What a project without `.awf/config.yaml` has: nothing configured. */
 export function emptyProjectConfig(): ProjectConfig {

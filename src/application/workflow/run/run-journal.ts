@@ -4,6 +4,8 @@ import type { RunIndex, RunStart, StepRecord } from '../../../domain/ports/run-i
 import type { StepStateData } from '../../../domain/workflow/interpolation.types';
 import type { RunObserver } from '../../../domain/workflow/ports/run-observer.port';
 import type { RunReport, StepReport } from '../../../domain/workflow/run-report.model';
+import { DEFAULT_HISTORY_OUTPUT_BYTES } from '../../../domain/workflow/output-truncation';
+import { keepHeadAndTail } from './output-cap';
 
 /**
  * Writes a run into the history as it goes, as a RunObserver next to the CLI's: the step in
@@ -26,6 +28,7 @@ export class RunJournal implements RunObserver {
     seq: number,
     eventsPath: (step: string) => string | undefined,
     observer?: RunObserver,
+    maxOutputBytes = DEFAULT_HISTORY_OUTPUT_BYTES,
   ): RunJournal | undefined {
     try {
       index.begin({ ...run, started_at: new Date().toISOString() });
@@ -34,7 +37,7 @@ export class RunJournal implements RunObserver {
       observer?.warn?.(`${err.message}; this run is not recorded in the history. ${err.hint ?? ''}`.trim());
       return undefined;
     }
-    return new RunJournal(index, run.run_id, seq, eventsPath, observer);
+    return new RunJournal(index, run.run_id, seq, eventsPath, observer, maxOutputBytes);
   }
 
   constructor(
@@ -43,6 +46,7 @@ export class RunJournal implements RunObserver {
     private seq: number,
     private readonly eventsPath: (step: string) => string | undefined,
     private readonly inner?: RunObserver,
+    private readonly maxOutputBytes = DEFAULT_HISTORY_OUTPUT_BYTES,
   ) {}
 
   runStarted(runId: string, workflow: string): void {
@@ -68,7 +72,12 @@ export class RunJournal implements RunObserver {
       duration_ms: report.duration_ms,
       exit_code: report.exit_code,
       tool_calls: report.tool_calls,
-      state,
+      // The run goes on with the whole output; the history keeps a bounded copy (head and tail).
+      state: {
+        ...state,
+        Output: keepHeadAndTail(state.Output, this.maxOutputBytes),
+        Stderr: keepHeadAndTail(state.Stderr, this.maxOutputBytes),
+      },
       ...(next ? { next } : {}),
       ...(report.error ? { error: { code: report.error.code, message: report.error.message } } : {}),
     };
