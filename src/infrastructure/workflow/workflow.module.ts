@@ -121,7 +121,7 @@ const FILES = new FsWorkflowFiles();
             agents: new AgentStepExecutor(agents, proxies, logger, history),
             hooks: new HookRunner(exec),
             calls,
-            operations: new OperationStepExecutor(BUILTINS, tools),
+            operations: new OperationStepExecutor(BUILTINS, tools, history),
           },
           tracer && new RunTelemetry(tracer, process.env, history, metrics),
           FILES,

@@ -82,7 +82,8 @@ export class RunJournal implements RunObserver {
       ...(report.error ? { error: { code: report.error.code, message: report.error.message } } : {}),
     };
     this.safely(() =>
-      this.index.stepFinished(this.runId, record, report.type === 'agent' ? this.eventsPath(report.name) : undefined),
+      // Agent steps' proxied calls and plugin operations' one call each have an audit trail.
+      this.index.stepFinished(this.runId, record, report.tool_calls > 0 ? this.eventsPath(report.name) : undefined),
     );
     this.inner?.stepRecorded?.(report, state, next);
   }
