@@ -28,6 +28,7 @@ export class OperationStepExecutor {
     const signal = timeout ? AbortSignal.any([ctx.signal, timeout]) : ctx.signal;
     const builtin = this.builtins.find((b) => b.name === step.operation);
     const eventsPath = builtin ? undefined : stepEventsPath(ctx.runDir, step.name, ctx.loop);
+    if (eventsPath) this.history?.startEvents(eventsPath);
     const result = builtin
       ? await builtin.execute(inputs, signal)
       : await this.plugin(step, inputs, ctx, signal, eventsPath!);
