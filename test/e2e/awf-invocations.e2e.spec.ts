@@ -126,7 +126,7 @@ describe("AWF's documented invocations", () => {
       ['awf tui', '`tui` is an AWF command that awf does not have'],
       ['awf upgrade', '`upgrade` is an AWF command'],
       ['awf workflow list', '`workflow` is an AWF command'],
-      ['awf acp-serve', '`acp-serve` is an AWF command'],
+      ['awf acp-serve', "required option '--config <file>' not specified"],
       ['awf --config x.yaml list', '`--config` is an AWF option that awf does not have'],
       ['awf run valid-simple.yaml --debug-transcript-mirror t.json', '`--debug-transcript-mirror` is an AWF option'],
       ['awf validate --pack p', '`--pack` is an AWF option'],

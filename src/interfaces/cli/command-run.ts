@@ -18,6 +18,8 @@ import { versionText } from '../../version';
  * Runs a known command in a container of its own modules (command-table.ts), the project's config
  * and its extensions; closes the container; the exit code.
  */
+const SERVERS = new Set(['mcp-serve', 'serve', 'acp-serve']);
+
 export async function runCommand(
   entry: CommandEntry,
   command: string,
@@ -62,8 +64,8 @@ export async function runCommand(
   const signal = app?.get(ProcessSignals, { strict: false })?.received;
   const masker = app?.get<SecretMasker>(SECRET_MASKER, { strict: false });
   return reportOutcome(
-    // mcp-serve and serve end normally on a signal: that is how they are stopped.
-    { failure, signal: command === 'mcp-serve' || command === 'serve' ? undefined : signal },
+    // The servers end normally on a signal: that is how they are stopped.
+    { failure, signal: SERVERS.has(command) ? undefined : signal },
     { ...flags, mask: (s) => masker?.mask(s) ?? s },
   );
 }

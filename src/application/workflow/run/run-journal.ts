@@ -96,6 +96,10 @@ export class RunJournal implements RunObserver {
     this.inner?.stepOutput?.(step, stream, text);
   }
 
+  agentReplied(step: string, text: string): void {
+    this.inner?.agentReplied?.(step, text);
+  }
+
   warn(message: string): void {
     this.inner?.warn?.(message);
   }

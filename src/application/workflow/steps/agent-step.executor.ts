@@ -82,17 +82,20 @@ export class AgentStepExecutor {
           conversation: conversation.request(),
           ...(watch ? { onNativeToolUse: watch.report } : {}),
         });
+      const conversing = step.mode === 'conversation';
       let result = await turn(prompt);
       conversation.answered(prompt, result);
+      if (conversing) ctx.observer?.agentReplied?.(step.name, result.output);
       let tokens = tokenFields(result.tokens, prompt, result.output);
       // mode: conversation — the user's next turns (stdin lines) until an empty one or the end of input.
       for (
-        let next = step.mode === 'conversation' ? await ctx.userInput?.(step.name) : undefined;
+        let next = conversing ? await ctx.userInput?.(step.name) : undefined;
         next?.trim();
         next = await ctx.userInput?.(step.name)
       ) {
         result = await turn(next);
         conversation.answered(next, result);
+        ctx.observer?.agentReplied?.(step.name, result.output);
         tokens = addTokens(tokens, tokenFields(result.tokens, next, result.output));
       }
       conversations[step.name] = conversation.record(providerName);
