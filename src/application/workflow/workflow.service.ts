@@ -60,6 +60,8 @@ export class WorkflowService {
     private readonly masker: SecretMasker,
     private readonly files: WorkflowFiles,
     private readonly index?: RunIndex,
+    /** `history.max_output_bytes` of .awf/config.yaml: a step's stdout and stderr as the history keeps them. */
+    private readonly historyOutputBytes?: number,
     private readonly transcripts?: TranscriptStore,
   ) {
     this.inputs = new RunInputs(masker, files);
@@ -176,7 +178,8 @@ export class WorkflowService {
     const kept = Object.fromEntries(Object.entries(inputs).filter(([k]) => !secret.has(k)));
     const run = { run_id: start.runId, workflow: workflow.name, file, cwd: request.cwd, inputs: kept };
     const eventsPath = (step: string) => stepEventsPath(runDir, step);
-    const journal = this.index && RunJournal.begin(this.index, run, start.seq, eventsPath, request.observer);
+    const journal =
+      this.index && RunJournal.begin(this.index, run, start.seq, eventsPath, request.observer, this.historyOutputBytes);
     // The transcript writes first and passes everything on, so it sees what the journal sees.
     const transcript = TranscriptObserver.open(this.transcripts, this.masker, start.runId, request, journal);
     let report: RunReport;

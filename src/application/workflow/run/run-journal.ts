@@ -5,6 +5,8 @@ import type { LoopData, StepStateData } from '../../../domain/workflow/interpola
 import type { RunObserver } from '../../../domain/workflow/ports/run-observer.port';
 import type { RunReport, StepReport } from '../../../domain/workflow/run-report.model';
 import { RelayObserver } from './relay-observer';
+import { DEFAULT_HISTORY_OUTPUT_BYTES } from '../../../domain/workflow/output-truncation';
+import { keepHeadAndTail } from './output-cap';
 
 /**
  * Writes a run into the history as it goes, as a RunObserver next to the CLI's: the step in
@@ -27,6 +29,7 @@ export class RunJournal extends RelayObserver {
     seq: number,
     eventsPath: (step: string) => string | undefined,
     observer?: RunObserver,
+    maxOutputBytes = DEFAULT_HISTORY_OUTPUT_BYTES,
   ): RunJournal | undefined {
     try {
       index.begin({ ...run, started_at: new Date().toISOString() });
@@ -35,7 +38,7 @@ export class RunJournal extends RelayObserver {
       observer?.warn?.(`${err.message}; this run is not recorded in the history. ${err.hint ?? ''}`.trim());
       return undefined;
     }
-    return new RunJournal(index, run.run_id, seq, eventsPath, observer);
+    return new RunJournal(index, run.run_id, seq, eventsPath, observer, maxOutputBytes);
   }
 
   constructor(
@@ -44,6 +47,7 @@ export class RunJournal extends RelayObserver {
     private seq: number,
     private readonly eventsPath: (step: string) => string | undefined,
     inner?: RunObserver,
+    private readonly maxOutputBytes = DEFAULT_HISTORY_OUTPUT_BYTES,
   ) {
     super(inner);
   }
@@ -63,12 +67,18 @@ export class RunJournal extends RelayObserver {
       duration_ms: report.duration_ms,
       exit_code: report.exit_code,
       tool_calls: report.tool_calls,
-      state,
+      // The run goes on with the whole output; the history keeps a bounded copy (head and tail).
+      state: {
+        ...state,
+        Output: keepHeadAndTail(state.Output, this.maxOutputBytes),
+        Stderr: keepHeadAndTail(state.Stderr, this.maxOutputBytes),
+      },
       ...(next ? { next } : {}),
       ...(report.error ? { error: { code: report.error.code, message: report.error.message } } : {}),
     };
     this.safely(() =>
-      this.index.stepFinished(this.runId, record, report.type === 'agent' ? this.eventsPath(report.name) : undefined),
+      // Agent steps' proxied calls and plugin operations' one call each have an audit trail.
+      this.index.stepFinished(this.runId, record, report.tool_calls > 0 ? this.eventsPath(report.name) : undefined),
     );
     super.stepRecorded(report, state, next);
   }

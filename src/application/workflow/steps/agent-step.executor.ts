@@ -34,6 +34,8 @@ export class AgentStepExecutor {
     const input = agentStepInput(step, ctx, this.agents, this.logger);
     const { provider, providerName, prompt, options, systemPrompt, cwd } = input;
     const eventsPath = stepEventsPath(ctx.runDir, step.name, ctx.loop);
+    // This attempt's calls only: a killed run's attempt (resumed now) or an earlier visit left theirs.
+    this.history?.startEvents(eventsPath);
     let session: ProxySession | undefined;
     try {
       session = await this.startProxy(step, ctx, input, eventsPath);
