@@ -29,7 +29,7 @@ export default tseslint.config(
     languageOptions: {
       globals: Object.fromEntries(
         ['require', 'module', '__dirname', 'Buffer', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval',
-          'setImmediate', 'URL', 'AbortController', 'TextEncoder', 'TextDecoder', 'structuredClone'].map((g) => [g, 'readonly']),
+          'setImmediate', 'URL', 'AbortController', 'TextEncoder', 'TextDecoder', 'structuredClone', 'fetch'].map((g) => [g, 'readonly']),
       ),
     },
     rules: { 'no-console': 'off' },

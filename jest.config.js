@@ -3,7 +3,12 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/src', '<rootDir>/test'],
   testMatch: ['**/*.spec.ts'],
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
+    // ESM-only packages, compiled to CommonJS (jest on Node 20 cannot require an ES module).
+    '/node_modules/@agentclientprotocol/.+\\.js$': '<rootDir>/test/support/esm-package.transform.cjs',
+  },
+  transformIgnorePatterns: ['/node_modules/(?!@agentclientprotocol/)'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   maxWorkers: 2,
   testTimeout: 30000,

@@ -24,18 +24,20 @@ export function ApprovalCard({ approval, runId, onAnswered, showRun }) {
       ${approval.tool} <small>in step <code>${approval.step}</code></small>
     </h3>
     ${
-      showRun
-        ? html`<p>
-            Run <a href=${`#/runs/${runId}`}><code>${runId.slice(0, 8)}</code></a>
-          </p>`
-        : null
+      showRun && approval.source === 'mcp'
+        ? html`<p>A call of an MCP client at <code>/mcp</code></p>`
+        : showRun
+          ? html`<p>
+              Run <a href=${`#/runs/${runId}`}><code>${runId.slice(0, 8)}</code></a>
+            </p>`
+          : null
     }
     <p class="rule">Rule: <code>${approval.rule}</code> · asked ${time(approval.requested_at)}</p>
     <pre class="arguments">${JSON.stringify(approval.arguments, null, 2)}</pre>
     <div class="actions">
       <button disabled=${busy} onClick=${() => answer('approve', 'once')}>Approve</button>
       <button class="secondary" disabled=${busy} onClick=${() => answer('approve', 'step')}>
-        Approve for this step
+        ${approval.source === 'mcp' ? 'Approve the rule for /mcp' : 'Approve for this step'}
       </button>
       <button class="danger" disabled=${busy} onClick=${() => answer('deny', 'once')}>Deny</button>
     </div>
@@ -53,7 +55,9 @@ export function ApprovalsView() {
     );
   usePolling(load, 2000, []);
   return html`<h1>Approvals</h1>
-    <p class="hint">Calls of the runs this server started that wait for a person.</p>
+    <p class="hint">
+      Calls of the runs this server started, and of its <code>/mcp</code> clients, that wait for a person.
+    </p>
     <${Problem} error=${error} />
     ${list?.length === 0 ? html`<p>Nothing is waiting.</p>` : null}
     ${list?.map(

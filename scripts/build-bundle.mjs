@@ -38,6 +38,7 @@ const EXTERNAL = [
   '@nestjs/platform-express',
   '@nestjs/swagger',
   '@modelcontextprotocol/*',
+  '@agentclientprotocol/*', // ESM only, 2.5 MB: required (Node's require of ES modules) by acp-serve alone
   'zod',
   '@grpc/*',
   'protobufjs',

@@ -50,6 +50,8 @@ const AREAS = {
   'infrastructure/policy': { may: ['domain', 'application', ...SHARED] },
   'infrastructure/mcp-edge': { may: ['domain', 'application', ...SHARED] },
   'infrastructure/mcp-client': { may: ['domain'] },
+  // `awf acp-serve`: the Agent Client Protocol edge (the ACP SDK) and its config file.
+  'infrastructure/acp': { may: ['domain', 'application', ...SHARED] },
   // `awf diagram -o x.svg|png|pdf`: Graphviz (WebAssembly), resvg, pdfkit; loaded on first use.
   'infrastructure/diagram': { may: ['domain'] },
   // `awf run` owns the approval desk its steps' mcp-serve processes ask (infrastructure/policy).
@@ -85,6 +87,7 @@ const PACKAGES = {
   '@modelcontextprotocol/client': ['infrastructure/mcp-client', 'infrastructure/upstreams'],
   '@modelcontextprotocol/server': ['infrastructure/mcp-edge'],
   '@modelcontextprotocol/node': ['infrastructure/mcp-edge'], // Node's http for the SDK's HTTP entry (/mcp)
+  '@agentclientprotocol/sdk': ['infrastructure/acp'],
   '@opentelemetry/(?!api(/|$))[^/]+': ['infrastructure/telemetry'],
   'nestjs-otel': ['infrastructure/telemetry'],
   '@grpc/[^/]+': ['infrastructure/plugins', 'sdk'],

@@ -56,6 +56,7 @@ describe('RunTelemetry', () => {
       throw new Error('unused');
     },
     readEvents: () => [],
+    startEvents: () => undefined,
     appendEvents: () => undefined,
     saveMeta: (meta, dir) => void saved.push({ meta, dir }),
   };

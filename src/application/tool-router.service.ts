@@ -112,6 +112,8 @@ export class ToolRouterService implements ToolRouter {
         signal: options.signal ?? new AbortController().signal,
         callId: randomUUID(),
         onProgress: options.onProgress,
+        onLog: options.onLog,
+        elicit: options.elicit,
       },
     };
     const fail = toErrorResult(name);

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { pluginIdentity } from './plugin-identity';
 import { goPluginServer } from './go-plugin-server';
 import { protoRoot } from './wire/proto';
 
@@ -25,8 +26,9 @@ export interface GoPluginTransport {
  * 'OperationService', …)`, and this side does the go-plugin part (cookie, socket, AutoMTLS,
  * health, controller, handshake line). Nest itself is the author's dependency, not the SDK's.
  */
-export function goPluginTransport(name: string): GoPluginTransport {
-  const plugin = goPluginServer(name);
+export function goPluginTransport(name?: string): GoPluginTransport {
+  // The name only prefixes its messages; absent, it is plugin.yaml's.
+  const plugin = goPluginServer(name ?? (pluginIdentity({}).name || 'plugin'));
   const root = protoRoot();
   return {
     grpcOptions: {

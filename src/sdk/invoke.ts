@@ -22,7 +22,8 @@ export async function invoke(
   const spec = Object.prototype.hasOwnProperty.call(definition.operations, operation)
     ? definition.operations[operation]
     : undefined;
-  if (!spec) return failure(`unknown operation ${JSON.stringify(operation)} in plugin ${definition.name}`);
+  if (!spec)
+    return failure(`unknown operation ${JSON.stringify(operation)} in plugin ${definition.name ?? 'this plugin'}`);
   const prepared = prepareInputs(spec, inputs);
   if (prepared.problems.length > 0) return failure(`invalid inputs: ${prepared.problems.join('; ')}`);
   try {

@@ -1,6 +1,7 @@
+import { pluginIdentity } from './plugin-identity';
 import type { InputSchemaMessage, OperationAnnotationsMessage, OperationSchemaMessage } from './wire/messages';
 
-/** What a plugin author writes: a name, a version, and its operations. */
+/** What a plugin author writes: its operations (its name and version are in plugin.yaml). */
 export type InputType = 'string' | 'integer' | 'number' | 'boolean';
 
 export interface InputSpec {
@@ -49,8 +50,9 @@ export interface OperationSpec {
 }
 
 export interface PluginDefinition {
-  name: string;
-  version: string;
+  /** Absent: the `name` of the plugin's plugin.yaml, its one metadata file (as are version and description). */
+  name?: string;
+  version?: string;
   description?: string;
   operations: Record<string, OperationSpec>;
   init?(config: Readonly<Record<string, unknown>>): Promise<void> | void;
@@ -66,11 +68,14 @@ const OPERATION_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
 
 /** Catches authoring mistakes at start, before the plugin answers the handshake. */
 export function checkDefinition(definition: PluginDefinition): void {
-  if (!definition.name || !OPERATION_NAME.test(definition.name))
+  const { name, version, problem } = pluginIdentity(definition);
+  if (problem) throw new Error(problem);
+  if (!name) throw new Error('plugin name is required: in plugin.yaml next to the plugin, or in its definition');
+  if (!OPERATION_NAME.test(name))
     throw new Error(
-      `plugin name ${JSON.stringify(definition.name)} must start with a letter and use only letters, digits, "_" and "-"`,
+      `plugin name ${JSON.stringify(name)} must start with a letter and use only letters, digits, "_" and "-"`,
     );
-  if (!definition.version) throw new Error('plugin version is required');
+  if (!version) throw new Error('plugin version is required: in plugin.yaml next to the plugin, or in its definition');
   for (const [op, spec] of Object.entries(definition.operations ?? {})) {
     if (!OPERATION_NAME.test(op))
       throw new Error(

@@ -1,5 +1,6 @@
 import { invoke } from './invoke';
 import { operationSchema, type PluginDefinition } from './plugin-definition';
+import { pluginIdentity } from './plugin-identity';
 import type { ExecuteResponseMessage, GetInfoResponseMessage, OperationSchemaMessage } from './wire/messages';
 import { decodeValues, encodeValues } from './wire/value-codec';
 
@@ -45,8 +46,8 @@ export class PluginHandlers {
   constructor(private readonly definition: PluginDefinition) {}
 
   getInfo(): GetInfoResponseMessage {
-    const { name, version, description } = this.definition;
-    return { name, version, description: description ?? '', capabilities: ['operations'] };
+    const { name, version, description } = pluginIdentity(this.definition);
+    return { name, version, description, capabilities: ['operations'] };
   }
 
   async init(request: InitRequestMessage): Promise<Record<string, never>> {

@@ -2,6 +2,7 @@ import type * as GrpcJs from '@grpc/grpc-js';
 import { goPluginServer } from './go-plugin-server';
 import { checkDefinition, type PluginDefinition } from './plugin-definition';
 import { PluginHandlers, rpcError } from './plugin-handlers';
+import { pluginIdentity } from './plugin-identity';
 import { loadPluginProtocol } from './wire/proto';
 
 type Unary = (
@@ -15,7 +16,7 @@ type Unary = (
  * Returns once the handshake line is out.
  */
 export async function serve(definition: PluginDefinition): Promise<void> {
-  const plugin = goPluginServer(definition.name, () => checkDefinition(definition));
+  const plugin = goPluginServer(pluginIdentity(definition).name || 'plugin', () => checkDefinition(definition));
   const handlers = new PluginHandlers(definition);
   const { grpc, PluginService, OperationService } = loadPluginProtocol();
   const server = new grpc.Server();

@@ -85,6 +85,7 @@ describe('layer rules', () => {
         '@modelcontextprotocol/client': '@modelcontextprotocol/client',
         '@modelcontextprotocol/server': '@modelcontextprotocol/server',
         '@modelcontextprotocol/node': '@modelcontextprotocol/node',
+        '@agentclientprotocol/sdk': '@agentclientprotocol/sdk',
         '@opentelemetry/(?!api(/|$))[^/]+': '@opentelemetry/sdk-trace-base',
         'nestjs-otel': 'nestjs-otel',
         '@grpc/[^/]+': '@grpc/grpc-js',

@@ -63,7 +63,7 @@ complete -p awf`;
       'awf run gr => greet',
       'awf validate lo => local.yaml',
       'awf error WORKFLOW.PARSE. => WORKFLOW.PARSE.INVALID_FIELD WORKFLOW.PARSE.NO_EFFECT WORKFLOW.PARSE.UNKNOWN_FIELD WORKFLOW.PARSE.YAML_SYNTAX',
-      'awf completion  => bash zsh fish',
+      'awf completion  => bash zsh fish powershell',
       'complete -F _awf awf',
       '',
     ]);
@@ -102,9 +102,43 @@ print -r -- "$(__awf_candidates l '' | tr '\\n' ' ')"`;
     expect(names('awf run gr')).toContain('greet');
   });
 
+  it('prints a PowerShell script whose tables are the command tree', () => {
+    const script = awf(['completion', 'powershell']).stdout;
+    expect(script).toMatch(/^# PowerShell completion for awf/);
+    expect(script).toContain('Register-ArgumentCompleter -Native -CommandName awf -ScriptBlock {');
+    const entry = (path: string): string => new RegExp(`^    '${path}' = @\\{ (.*) \\}$`, 'm').exec(script)?.[1] ?? '';
+    expect(entry('')).toMatch(/^sub = @\('run', 'resume', .*'completion'\); opt = @\('-V', /);
+    expect(entry('runs')).toContain("sub = @('list', 'ls', 'show', 'transcript', 'prune')");
+    expect(entry('history')).toContain("'--stats'");
+    expect(entry('validate')).toMatch(/val = @\('--dir', '--validator-timeout', /);
+    expect(entry('run')).toMatch(/arg = 'workflow'$/);
+    expect(script).toContain("'diagram|--direction' = @('TB', 'LR', 'BT', 'RL')");
+    expect(script).toContain("shell = @('bash', 'zsh', 'fish', 'powershell')");
+  });
+
+  // PowerShell is no Debian package: CI machines without Microsoft's packages skip this one.
+  itUnless(
+    missing('pwsh')?.replace(/\(.*\)/, '(no Debian package has it)'),
+    'PowerShell loads the script and completes from it',
+    () => {
+      const script = join(project.dir, 'awf.ps1');
+      writeFileSync(script, awf(['completion', 'powershell']).stdout);
+      const complete = (line: string): string =>
+        `(TabExpansion2 -inputScript '${line}' -cursorColumn ${line.length}).CompletionMatches.CompletionText -join ' '`;
+      const probe = `. ${JSON.stringify(script)}; ${['awf pl', 'awf runs t', 'awf diagram x --direction ', 'awf run gr'].map(complete).join('; ')}`;
+      expect(sh('pwsh', ['-NoProfile', '-Command', probe], project.dir, project.env).trim().split('\n')).toEqual([
+        'plugin plugins',
+        'transcript',
+        'TB LR BT RL',
+        'greet',
+      ]);
+    },
+  );
+
   it('refuses a shell it has no script for', () => {
-    const r = awf(['completion', 'powershell']);
+    const r = awf(['completion', 'tcsh']);
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain('[USER.CLI.INVALID_ARGS] no completion for shell "powershell"');
+    expect(r.stderr).toContain('[USER.CLI.INVALID_ARGS] no completion for shell "tcsh"');
+    expect(r.stderr).toContain('awf completion powershell');
   });
 });

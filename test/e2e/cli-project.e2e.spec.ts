@@ -98,12 +98,14 @@ describe('awf config show', () => {
         join(project.dir, '.awf/config.yaml'),
         'inputs:\n  who: team\n  API_KEY_PROD: sk-live-123456\n  note: uses s3cr3t-value\n' +
           'telemetry:\n  service_name: from-file\n' +
-          'mcp_servers:\n  gh:\n    command: gh-mcp\n    env:\n      GITHUB_TOKEN: ghp_abcdef123\n      HOME_DIR: ${HOME}\n',
+          'mcp_servers:\n  gh:\n    command: gh-mcp\n    env:\n      GITHUB_TOKEN: ghp_abcdef123\n      HOME_DIR: ${HOME}\n' +
+          'agents:\n  openai_compatible:\n    base_url: http://127.0.0.1:11434/v1\n    api_key: sk-local-999\n' +
+          'history:\n  max_output_bytes: 65536\n',
       );
       const env = { ...project.env, OTEL_TRACES_EXPORTER: 'console', MY_SECRET: 's3cr3t-value' };
       const r = awf(['--storage', 'store', 'config', 'show', '-f', 'json'], { cwd: project.dir, env });
       expect(r.status).toBe(0);
-      expect(r.stdout).not.toMatch(/sk-live|ghp_abc|s3cr3t/);
+      expect(r.stdout).not.toMatch(/sk-live|ghp_abc|s3cr3t|sk-local/);
       const shown = JSON.parse(r.stdout);
       expect(shown).toMatchObject({ exists: true, inputs: { who: 'team', API_KEY_PROD: '***', note: 'uses ***' } });
       const setting = (key: string) => shown.settings.find((s: { key: string }) => s.key === key);
@@ -111,6 +113,9 @@ describe('awf config show', () => {
       expect(setting('telemetry.exporter')).toMatchObject({ value: 'console', source: 'env OTEL_TRACES_EXPORTER' });
       expect(setting('telemetry.service_name')).toMatchObject({ value: 'from-file', source: '.awf/config.yaml' });
       expect(setting('mcp_servers.gh').value.env).toEqual({ GITHUB_TOKEN: '***', HOME_DIR: '${HOME}' });
+      expect(setting('agents.openai_compatible.base_url')).toMatchObject({ value: 'http://127.0.0.1:11434/v1' });
+      expect(setting('agents.openai_compatible.api_key')).toMatchObject({ value: '***', source: '.awf/config.yaml' });
+      expect(setting('history.max_output_bytes')).toMatchObject({ value: 65536, source: '.awf/config.yaml' });
       const text = awf(['config', 'show'], { cwd: project.dir, env: project.env }).stdout;
       expect(text).toMatch(/^Config: .*\.awf\/config\.yaml\n\nKEY +VALUE +SOURCE\n/);
       expect(text).toMatch(/\ninputs\.API_KEY_PROD +\*\*\* +\.awf\/config\.yaml\n/);
@@ -126,6 +131,7 @@ describe('awf config show', () => {
       expect(r.status).toBe(0);
       expect(r.stdout).toMatch(/^Config: none \(\.awf\/config\.yaml not found; defaults apply\)\n/);
       expect(r.stdout).toMatch(/\nstorage +\S+data\/awf +env XDG_DATA_HOME\n/);
+      expect(r.stdout).toMatch(/\nhistory\.max_output_bytes +1048576 +default\n/);
     } finally {
       project.cleanup();
     }

@@ -76,6 +76,10 @@ describeInstalled('a plugin from the packed awf, moved, installed, listed, serve
         'operations: greet\n',
     );
     expect(lstatSync(join(project, '.awf/plugins/weather')).isDirectory()).toBe(true);
+    // What it runs with, not what built it: gRPC and the SDK are there, TypeScript is not.
+    expect(existsSync(join(project, '.awf/plugins/weather/node_modules/@grpc/grpc-js/package.json'))).toBe(true);
+    expect(existsSync(join(project, '.awf/plugins/weather/node_modules/awf/package.json'))).toBe(true);
+    expect(existsSync(join(project, '.awf/plugins/weather/node_modules/typescript'))).toBe(false);
     expect(awf(['plugin', 'list']).stdout).toBe(
       'NAME     VERSION  STATUS   OPERATIONS\nweather  0.1.0    enabled  greet\n',
     );

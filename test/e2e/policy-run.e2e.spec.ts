@@ -114,6 +114,23 @@ budgets: {calls: -1}`,
     }
   });
 
+  it('awf runs show names a path rule as written even when its pattern is the masked argument', () => {
+    const calls = `- tool: Read
+  args: {file_path: notes.txt}
+  expect: {is_error: true, contains: 'POLICY.PATH_DENIED'}`;
+    const p = workflowProject({ 'wf.yaml': workflow('paths: {deny: ["notes.txt"]}', calls), 'notes.txt': 'hi' });
+    try {
+      expect(awf(['run', 'wf.yaml'], { cwd: p.dir, env: p.env }).status).toBe(0);
+      const runId = readdirSync(join(p.env.XDG_DATA_HOME, 'awf', 'runs'))[0];
+      const shown = awf(['runs', 'show', runId], { cwd: p.dir, env: p.env }).stdout;
+      const call = shown.split('\n').find((l) => l.includes('POLICY.PATH_DENIED'))!;
+      expect(call).toContain('Decided by: step work: paths.deny "notes.txt".');
+      expect(call).toContain('reading <file_path> is not allowed');
+    } finally {
+      p.cleanup();
+    }
+  });
+
   it('without a terminal denies what needs approval, unless --approve=all or an auto rule', () => {
     const p = workflowProject({
       'wf.yaml': workflow('approve: [Write]', WRITE),

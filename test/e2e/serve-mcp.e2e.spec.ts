@@ -15,6 +15,10 @@ const CONFIG = `mcp_profiles:
     tools: [Read, Write]
     policy:
       paths: {deny: ["secret/**"]}
+  careful:
+    tools: [Read, Write]
+    policy:
+      approve: ["Write"]
 `;
 
 const text = (r: { content?: unknown }): string =>
@@ -87,6 +91,54 @@ describe("awf serve's /mcp: the proxy over Streamable HTTP", () => {
     ]);
   });
 
+  it('a call under an approve rule waits for a person in the API and the dashboard, who answers it', async () => {
+    const server = await start(['--mcp-profile', 'careful'], { AWF_API_TOKEN: TOKEN });
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    const client = await connect(server.url, auth);
+    const pending = async () => {
+      for (;;) {
+        const res = await fetch(`${server.url}/api/approvals`, { headers: auth });
+        const { approvals } = ((await res.json()) as { body: { approvals: Array<Record<string, unknown>> } }).body;
+        if (approvals.length) return approvals[0];
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    const answer = (id: string, decision: string) =>
+      fetch(`${server.url}/api/executions/mcp-careful/approvals/${id}`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ decision }),
+      });
+    const call = (path: string) =>
+      client.callTool({ name: 'Write', arguments: { file_path: path, content: 'asked first' } });
+
+    const approved = call('asked.txt');
+    const question = await pending();
+    expect(question).toMatchObject({
+      execution_id: 'mcp-careful',
+      source: 'mcp',
+      tool: 'Write',
+      rule: expect.any(String),
+    });
+    expect((await answer(question.approval_id as string, 'approve')).status).toBe(200);
+    expect((await approved).isError).toBeFalsy();
+    expect(readFileSync(join(project.dir, 'asked.txt'), 'utf8')).toBe('asked first');
+
+    const denied = call('refused.txt');
+    expect((await answer((await pending()).approval_id as string, 'deny')).status).toBe(200);
+    expect([(await denied).isError, text(await denied)]).toEqual([true, expect.stringContaining('POLICY.APPROVAL')]);
+    expect(existsSync(join(project.dir, 'refused.txt'))).toBe(false);
+    await client.close();
+    const audit = readFileSync(join(project.env.XDG_DATA_HOME, 'awf', 'serve', 'mcp.events.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(audit.slice(-2).map((e) => e.policy.approval)).toEqual([
+      expect.objectContaining({ answer: 'approve', by: 'person', who: 'env' }),
+      expect.objectContaining({ answer: 'deny', by: 'person', who: 'env' }),
+    ]);
+  });
+
   it('needs the token like the rest of the API, and refuses an unknown profile', async () => {
     const server = await start([], { AWF_API_TOKEN: TOKEN });
     await expect(connect(server.url)).rejects.toThrow(/401/);
@@ -94,7 +146,7 @@ describe("awf serve's /mcp: the proxy over Streamable HTTP", () => {
     expect((await client.listTools()).tools).toHaveLength(3);
     await client.close();
     await expect(start(['--mcp-profile', 'nope'])).rejects.toThrow(
-      /--mcp-profile "nope" is not a profile of .awf\/config.yaml \(known: default, writer\)/,
+      /--mcp-profile "nope" is not a profile of .awf\/config.yaml \(known: default, writer, careful\)/,
     );
   });
 });

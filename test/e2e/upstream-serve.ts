@@ -5,11 +5,13 @@ import { workflowProject } from './workflow-support';
 /**
  * `awf mcp-serve` of a fresh project serving one upstream server (no built-ins) under a step
  * policy that denies `deny`, for the length of `use`: session and project are gone after it.
+ * The agent's client declares `capabilities` (none by default).
  */
 export async function withUpstreamServe(
   upstream: Record<string, unknown>,
   deny: string,
   use: (session: McpSession, project: ReturnType<typeof workflowProject>) => Promise<void>,
+  capabilities: Record<string, unknown> = {},
 ): Promise<void> {
   const p = workflowProject();
   try {
@@ -23,7 +25,7 @@ export async function withUpstreamServe(
         pins_dir: join(p.dir, 'store', 'mcp-pins'),
         policy: { layers: [{ origin: 'step agent', tools: { deny: [deny] } }] },
       },
-      { env: p.env },
+      { env: p.env, capabilities },
     );
     try {
       await use(session, p);

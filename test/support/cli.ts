@@ -17,6 +17,7 @@ export function runAwf(
     input: options.input ?? '',
     encoding: 'utf8',
     timeout: options.timeout ?? 20_000,
+    maxBuffer: 64 * 1024 * 1024,
   });
 }
 

@@ -109,7 +109,9 @@ function isProjectConfig(data: unknown): boolean {
   return (
     typeof data === 'object' &&
     data !== null &&
-    Object.keys(data).every((k) => ['extensions', 'inputs', 'telemetry'].includes(k))
+    Object.keys(data).every((k) =>
+      ['extensions', 'inputs', 'telemetry', 'mcp_servers', 'mcp_profiles', 'policy', 'agents', 'history'].includes(k),
+    )
   );
 }
 

@@ -1,5 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ProxyConfig } from '../../src/domain/proxy/proxy-config';
@@ -19,7 +20,14 @@ export interface McpSession {
 export async function connectMcpServe(
   dir: string,
   config: Record<string, unknown>,
-  options: { cwd?: string; env?: Record<string, string>; protocolVersion?: string; launch?: LaunchPath } = {},
+  options: {
+    cwd?: string;
+    env?: Record<string, string>;
+    protocolVersion?: string;
+    launch?: LaunchPath;
+    /** What the agent's client declares (e.g. elicitation); none by default. */
+    capabilities?: ClientCapabilities;
+  } = {},
 ): Promise<McpSession> {
   const file = join(dir, `proxy-${Math.random().toString(36).slice(2)}.json`);
   const full = { version: 1, intercept_builtins: true, plugin_tools: [], ...config };
@@ -34,7 +42,7 @@ export async function connectMcpServe(
   });
   let err = '';
   transport.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  const client = new Client({ name: 'awf-test', version: '1.0.0' });
+  const client = new Client({ name: 'awf-test', version: '1.0.0' }, { capabilities: options.capabilities ?? {} });
   await client.connect(transport);
   return { client, transport, stderr: () => err, close: () => client.close() };
 }

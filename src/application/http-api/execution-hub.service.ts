@@ -34,6 +34,8 @@ export interface ExecutionHubDeps {
 export class ExecutionHub {
   private readonly logs = new Map<string, RunEventLog>();
   private readonly live = new Map<string, LiveRun>();
+  /** Standing askers that are not runs (`/mcp`): their questions wait here as a run's do. */
+  private readonly channels = new Set<string>();
   private readonly followers = new Set<HistoryFollower>();
   private stopping = false;
   /** The calls of runs started here that wait for a person (approval desk → HTTP). */
@@ -44,7 +46,7 @@ export class ExecutionHub {
     private readonly options: { keepFinished?: number; followEveryMs?: number } = {},
   ) {
     this.approvals = new PendingApprovals(
-      (runId) => (this.live.has(runId) ? this.logs.get(runId) : undefined),
+      (runId) => (this.live.has(runId) || this.channels.has(runId) ? this.logs.get(runId) : undefined),
       deps.masker,
       deps.approvalTimeoutMs,
     );
@@ -146,6 +148,25 @@ export class ExecutionHub {
     });
   }
 
+  /**
+   * A standing asker that is not a run — `/mcp`, whose calls carry this id as their run id — so its
+   * questions are listed, answered and announced as a run's are; returns its closing.
+   */
+  openChannel(id: string): () => void {
+    this.channels.add(id);
+    this.logs.set(id, new RunEventLog(id));
+    return () => {
+      this.approvals.endRun(id);
+      this.channels.delete(id);
+      this.logs.get(id)?.close();
+      this.logs.delete(id);
+    };
+  }
+
+  isChannel(id: string): boolean {
+    return this.channels.has(id);
+  }
+
   /** A run's log: a resumed run writes on after the events of its earlier part. */
   private logFor(runId: string): RunEventLog {
     const log = this.logs.get(runId) ?? new RunEventLog(runId);
@@ -160,7 +181,7 @@ export class ExecutionHub {
     let excess = this.logs.size - this.live.size - (this.options.keepFinished ?? 200);
     for (const [id, log] of this.logs) {
       if (excess <= 0) break;
-      if (this.live.has(id)) continue;
+      if (this.live.has(id) || this.channels.has(id)) continue;
       log.close();
       this.logs.delete(id);
       excess--;

@@ -63,3 +63,25 @@ export const STARTER_FILES: readonly StarterFile[] = [
   { path: '.awf/workflows/example.yaml', content: WORKFLOW, mode: 0o644 },
   { path: '.awf/prompts/example.md', content: PROMPT, mode: 0o644 },
 ];
+
+const GLOBAL_PROMPT = `Review the change for bugs, missing tests and unclear names; list each finding with its file and line.
+
+(Created by awf init --global: prompts here serve every project, as \`awf run wf -i prompt=@prompts/example.md\`
+or \`awf list prompts\`. A project's own .awf/prompts/ wins over a file of the same name here.)
+`;
+
+const GLOBAL_SCRIPT = `#!/bin/sh
+# Created by awf init --global: scripts here serve every project's workflows, as
+#   states:
+#     hello:
+#       type: step
+#       script_file: "{{.awf.scripts_dir}}/example.sh"
+# (a project's own .awf/scripts/example.sh wins over this one).
+echo "Hello from an awf script"
+`;
+
+/** What \`awf init --global\` writes under AWF's config dir (\`$XDG_CONFIG_HOME/awf\`), as AWF's does. */
+export const GLOBAL_STARTER_FILES: readonly StarterFile[] = [
+  { path: 'prompts/example.md', content: GLOBAL_PROMPT, mode: 0o644 },
+  { path: 'scripts/example.sh', content: GLOBAL_SCRIPT, mode: 0o755 },
+];

@@ -4,6 +4,7 @@ import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { RunIndex, RunSummary, StepRecord } from '../../domain/ports/run-index.port';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
+import type { TranscriptStore } from '../../domain/ports/transcript-store.port';
 import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
 import type { WorkflowRepository, WorkflowSummary } from '../../domain/workflow/ports/workflow-repository.port';
 import type { WorkflowFiles } from '../../domain/workflow/ports/workflow-files.port';
@@ -17,6 +18,7 @@ import { stepEventsPath } from './steps/agent-step.executor';
 import { planResume } from './run/resume-plan';
 import { type InputSources, RunInputs } from './run/run-inputs';
 import { RunJournal } from './run/run-journal';
+import { TranscriptObserver } from './run/transcript.observer';
 import type { RunOptions, WorkflowRunner } from './run/workflow-runner.service';
 import { type ValidationReport, validationError, validationReport } from './validation/validation-report';
 import { loadIssues, type WorkflowValidator } from './validation/workflow-validator.service';
@@ -37,6 +39,8 @@ export interface RunRequest extends InputSources {
   userInput?: (step: string) => Promise<string | undefined>;
   /** `--interactive`: asked before each top-level step. */
   gate?: StepGate;
+  /** `--debug-transcript-mirror`: every transcript event is appended to this file as well. */
+  transcriptMirror?: string;
 }
 
 /** A run a worker took from the queue: its inputs as given (secret ones from the worker's env). */
@@ -61,17 +65,20 @@ export class WorkflowService {
     private readonly repository: WorkflowRepository,
     private readonly validator: WorkflowValidator,
     private readonly runner: WorkflowRunner,
-    masker: SecretMasker,
+    private readonly masker: SecretMasker,
     private readonly files: WorkflowFiles,
     private readonly index?: RunIndex,
+    /** `history.max_output_bytes` of .awf/config.yaml: a step's stdout and stderr as the history keeps them. */
+    private readonly historyOutputBytes?: number,
+    private readonly transcripts?: TranscriptStore,
   ) {
     this.inputs = new RunInputs(masker, files);
   }
 
   /** `strict`: every warning (an unknown key, an unknown provider, …) counts as an error. */
-  async validate(target: string, options: { strict?: boolean } = {}): Promise<ValidationReport> {
+  async validate(target: string, options: { strict?: boolean; skipPlugins?: boolean } = {}): Promise<ValidationReport> {
     const loaded = await this.repository.load(target);
-    const issues = await this.validator.validate(loaded);
+    const issues = await this.validator.validate(loaded, { skipPlugins: options.skipPlugins });
     const report = validationReport(
       loaded,
       options.strict ? issues.map((i) => ({ ...i, severity: 'error' as const })) : issues,
@@ -194,20 +201,29 @@ export class WorkflowService {
     const kept = Object.fromEntries(Object.entries(inputs).filter(([k]) => !secret.has(k)));
     const run = { run_id: start.runId, workflow: workflow.name, file, cwd: request.cwd, inputs: kept };
     const eventsPath = (step: string) => stepEventsPath(runDir, step);
-    const journal = this.index && RunJournal.begin(this.index, run, start.seq, eventsPath, request.observer);
-    const report = await this.runner.run(workflow, {
-      inputs,
-      env: request.env,
-      signal: request.signal,
-      cwd: request.cwd,
-      runsDir: request.runsDir,
-      observer: journal ?? request.observer,
-      runId: start.runId,
-      startAt: start.startAt,
-      seedStates: start.states,
-      userInput: request.userInput,
-      gate: request.gate,
-    });
+    const journal =
+      this.index && RunJournal.begin(this.index, run, start.seq, eventsPath, request.observer, this.historyOutputBytes);
+    // The transcript writes first and passes everything on, so it sees what the journal sees.
+    const transcript = TranscriptObserver.open(this.transcripts, this.masker, start.runId, request, journal);
+    let report: RunReport;
+    try {
+      report = await this.runner.run(workflow, {
+        inputs,
+        env: request.env,
+        signal: request.signal,
+        cwd: request.cwd,
+        runsDir: request.runsDir,
+        observer: transcript ?? journal ?? request.observer,
+        runId: start.runId,
+        startAt: start.startAt,
+        seedStates: start.states,
+        userInput: request.userInput,
+        gate: request.gate,
+      });
+      transcript?.finished(report);
+    } finally {
+      transcript?.close();
+    }
     journal?.finished(report);
     return report;
   }

@@ -1,4 +1,5 @@
 import { POLICY_REFUSAL, type PolicyRefusalCode } from '../policy/policy.model';
+import { ACP_ERRORS } from './catalogue/acp-errors.catalogue';
 import { type CatalogueText, entry } from './catalogue/catalogue-entry';
 import { EXECUTION_ERRORS, SYSTEM_ERRORS } from './catalogue/execution-errors.catalogue';
 import { MCP_PROXY_ERRORS, POLICY_ERRORS } from './catalogue/mcp-proxy-errors.catalogue';
@@ -44,6 +45,7 @@ const REFUSALS: Record<PolicyRefusalCode, CatalogueText> = {
 
 const CODED: Record<KnownErrorCode, CatalogueText> = {
   ...USER_ERRORS,
+  ...ACP_ERRORS,
   ...MCP_PROXY_ERRORS,
   ...POLICY_ERRORS,
   ...WORKFLOW_ERRORS,

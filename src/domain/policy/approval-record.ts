@@ -3,9 +3,9 @@ export type ApprovalDecider = 'person' | 'flag' | 'auto' | 'unattended' | 'timeo
 
 /**
  * A person's (or a standing rule's) answer to a call that matched an `approve` rule, as every
- * approval path records it — the `awf run` terminal, `awf serve` over HTTP — in the call's audit
- * line (`policy.approval`): which question, under which rule, what was answered for how long, by
- * what and whom, and when.
+ * approval path records it — the `awf run` terminal, `awf serve` over HTTP, an ACP editor — in
+ * the call's audit line (`policy.approval`): which question, under which rule, what was answered
+ * for how long, by what and whom, and when.
  */
 export interface ApprovalRecord {
   /** The question's id: the one `GET /api/executions/{id}/approvals` listed, when asked over HTTP. */
@@ -15,7 +15,10 @@ export interface ApprovalRecord {
   /** `once`: this call; `step`: every call of the rule for the rest of the step. */
   scope: 'once' | 'step';
   by: ApprovalDecider;
-  /** The person: a token's name over HTTP, `local` at the terminal or on a server without tokens. */
+  /**
+   * The person: a token's name over HTTP, the editor's name over ACP (`clientInfo.name`), `local`
+   * at the terminal or on a server without tokens.
+   */
   who?: string;
   at: string;
 }

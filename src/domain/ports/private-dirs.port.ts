@@ -14,6 +14,11 @@ export interface PrivateDir {
 /** Makes private directories under the system's temp dir, each name starting with `prefix`. */
 export interface PrivateDirs {
   make(prefix: string): PrivateDir;
+  /**
+   * Removes the `prefix*` directories an earlier process left behind when it was killed (its
+   * owner, by pid and start time, is gone); never one whose owner still runs.
+   */
+  sweep?(prefix: string): void;
 }
 
 export const PRIVATE_DIRS = Symbol.for('awf.PrivateDirs');

@@ -36,6 +36,9 @@ export interface RunRecord {
  * - `appendEvents` adds lines to a step's audit trail written by `run` itself (the tools an agent
  *   used around the proxy), once the step's `mcp-serve` is gone; it never throws (a full disk
  *   costs the record, not the run).
+ * - `startEvents` begins a step attempt's trail: lines an earlier attempt left at `path` (a run
+ *   killed mid-step, or the step's earlier visit) are moved beside it, kept but not counted
+ *   again; it never throws.
  * - `saveMeta` replaces `run.json` atomically, in `dir` or else the run's own directory.
  * - `load` rejects with `USER.RUN.NOT_FOUND` for an unknown or malformed id.
  */
@@ -46,6 +49,7 @@ export interface RunHistory {
   eventsPath(runId: string, step: string): string;
   readEvents(path: string): ToolCallEvent[];
   appendEvents(path: string, events: readonly ToolCallEvent[]): void;
+  startEvents(path: string): void;
   saveMeta(meta: RunRecordMeta, dir?: string): void;
   load(runId: string): RunRecord;
 }

@@ -1,12 +1,9 @@
 import type { ToolDefinition } from '../model/tool-definition';
 import type { ToolResult } from '../model/tool-result';
-import type { ToolProgress } from './tool-scope';
+import type { ToolCallContext } from './tool-scope';
 
-export interface ToolCallOptions {
-  signal?: AbortSignal;
-  /** Progress of the call, when the client asked for it; reaches providers as `ctx.onProgress`. */
-  onProgress?: (progress: ToolProgress) => void;
-}
+/** What reaches a provider of the call besides its arguments (`ctx.onProgress`, `ctx.onLog`, `ctx.elicit`). */
+export type ToolCallOptions = Partial<Pick<ToolCallContext, 'signal' | 'onProgress' | 'onLog' | 'elicit'>>;
 
 /**
  * The tools of one scope, ready to call: what the MCP server and in-process agents

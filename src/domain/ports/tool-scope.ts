@@ -43,6 +43,19 @@ export interface ToolCallContext {
   traceparent?: string;
   /** Set when the client asked for progress (`_meta.progressToken`): a provider may report it. */
   onProgress?: (progress: ToolProgress) => void;
+  /** A log message of the tool's own server for the client (MCP `notifications/message` params). */
+  onLog?: (message: ToolLogMessage) => void;
+  /**
+   * Asks the client's user for input (MCP `elicitation/create` params in, its result out); absent
+   * when the client cannot be asked (it did not declare elicitation, or the transport has no way back).
+   */
+  elicit?: (request: Record<string, unknown>) => Promise<Record<string, unknown>>;
+}
+
+export interface ToolLogMessage {
+  level: string;
+  logger?: string;
+  data: unknown;
 }
 
 export interface ToolProgress {

@@ -1,6 +1,7 @@
 import { ErrorCodes } from '../errors/error-codes';
 import { isPlainObject } from '../model/plain-object';
 import { parseDurationMs } from '../workflow/duration';
+import { OAUTH_VARIABLE_KEYS, parseUpstreamOAuth, type UpstreamOAuthSpec } from './upstream-oauth';
 import { type ValidationIssue, issue } from '../workflow/validation-issue.model';
 
 /**
@@ -18,6 +19,8 @@ export interface UpstreamServerSpec {
   cwd?: string;
   url?: string;
   headers?: Record<string, string>;
+  /** How to sign in when the server asks for OAuth (remote servers). */
+  oauth?: UpstreamOAuthSpec;
   /** Globs of the upstream's own tool names; absent means every tool. */
   expose?: string[];
   /** Put before each tool name; default `<name>_`. */
@@ -38,6 +41,7 @@ export const UPSTREAM_SERVER_KEYS = [
   'cwd',
   'url',
   'headers',
+  'oauth',
   'expose',
   'prefix',
   'timeout',
@@ -114,6 +118,8 @@ export function parseUpstreamServer(
   if (spec.env && spec.url) bad(`${at}.env`, 'env is for stdio servers (command); a remote server takes headers');
   if (spec.headers && spec.command)
     bad(`${at}.headers`, 'headers are for remote servers (url); a stdio server takes env');
+  spec.oauth = parseUpstreamOAuth(raw.oauth, `${at}.oauth`, bad);
+  if (spec.oauth && spec.command) bad(`${at}.oauth`, 'oauth is for remote servers (url)');
   if (raw.timeout !== undefined && raw.timeout !== null) {
     const ms = parseDurationMs(raw.timeout);
     if (ms === undefined || ms <= 0)
@@ -188,6 +194,7 @@ function variableFields(spec: Partial<UpstreamServerSpec>, at: string): Array<[s
   spec.args?.forEach((a, i) => out.push([`${at}.args[${i}]`, a]));
   for (const key of ['env', 'headers'] as const)
     for (const [k, v] of Object.entries(spec[key] ?? {})) out.push([`${at}.${key}.${k}`, v]);
+  for (const key of OAUTH_VARIABLE_KEYS) if (spec.oauth?.[key]) out.push([`${at}.oauth.${key}`, spec.oauth[key]]);
   return out;
 }
 

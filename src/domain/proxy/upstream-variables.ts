@@ -1,5 +1,6 @@
 import { AwfError } from '../errors/awf-error';
 import { ErrorCodes } from '../errors/error-codes';
+import { OAUTH_VARIABLE_KEYS } from './upstream-oauth';
 import { expandVariables, type UpstreamServerSpec } from './upstream-server';
 
 /**
@@ -23,6 +24,7 @@ export function expandedServer(
     ...(spec.url ? { url: x(spec.url) } : {}),
     ...(spec.env ? { env: map(spec.env) } : {}),
     ...(spec.headers ? { headers: map(spec.headers) } : {}),
+    ...(spec.oauth ? { oauth: { ...spec.oauth, ...map(pick(spec.oauth, OAUTH_VARIABLE_KEYS)) } } : {}),
   };
   if (missing.size) {
     const names = [...missing];
@@ -34,4 +36,9 @@ export function expandedServer(
     );
   }
   return out;
+}
+
+function pick(o: object, keys: readonly string[]): Record<string, string> {
+  const values = o as Record<string, unknown>;
+  return Object.fromEntries(keys.filter((k) => typeof values[k] === 'string').map((k) => [k, values[k] as string]));
 }

@@ -176,4 +176,50 @@ describe('OpenAiCompatibleAgentProvider', () => {
     expect((await provider.run(request({ options: {}, env }))).output).toBe('ok');
     expect(model.requests[0].body.model).toBe('from-env');
   });
+
+  it('takes base_url, api_key and model from the step, else .awf/config.yaml, else OPENAI_* in the environment', async () => {
+    const seen: { url: string; auth: string }[] = [];
+    const endpoint = (name: string) => {
+      const server = createServer((req, res) => {
+        seen.push({ url: name, auth: String(req.headers.authorization) });
+        req
+          .resume()
+          .on('end', () =>
+            res
+              .writeHead(200, { 'content-type': 'application/json' })
+              .end(
+                JSON.stringify({ choices: [{ message: { role: 'assistant', content: name }, finish_reason: 'stop' }] }),
+              ),
+          );
+      });
+      return new Promise<{ url: string; close: () => void }>((r) =>
+        server.listen(0, '127.0.0.1', () =>
+          r({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, close: () => server.close() }),
+        ),
+      );
+    };
+    const [fromProject, fromEnv, fromStep] = await Promise.all([
+      endpoint('project'),
+      endpoint('env'),
+      endpoint('step'),
+    ]);
+    try {
+      const project = { agents: { openai_compatible: { base_url: fromProject.url, api_key: 'pk', model: 'pm' } } };
+      const withProject = new OpenAiCompatibleAgentProvider(noFactory, project);
+      const env = { OPENAI_BASE_URL: fromEnv.url, OPENAI_API_KEY: 'ek', OPENAI_MODEL: 'em' };
+      expect((await withProject.run(request({ options: {}, env }))).output).toBe('project');
+      const step = { base_url: fromStep.url, api_key: 'sk' };
+      expect((await withProject.run(request({ options: step, env }))).output).toBe('step');
+      expect(
+        (await new OpenAiCompatibleAgentProvider(noFactory, { agents: {} }).run(request({ options: {}, env }))).output,
+      ).toBe('env');
+      expect(seen).toEqual([
+        { url: 'project', auth: 'Bearer pk' },
+        { url: 'step', auth: 'Bearer sk' },
+        { url: 'env', auth: 'Bearer ek' },
+      ]);
+    } finally {
+      [fromProject, fromEnv, fromStep].forEach((s) => s.close());
+    }
+  });
 });

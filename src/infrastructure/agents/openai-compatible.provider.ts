@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { buildToolScope } from '../config/tool-scope.resolver';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
@@ -14,6 +14,8 @@ import type { ToolRouterFactory } from '../../domain/ports/tool-router-factory.p
 import type { ToolRouter } from '../../domain/ports/tool-router.port';
 import { TOOL_ROUTER_FACTORY } from '../../domain/ports/tokens';
 import { loadProxyConfig } from '../config/proxy-config.loader';
+import type { ProjectConfig } from '../config/project-config.loader';
+import { PROJECT_CONFIG } from '../config/project-config.module';
 import { AgentOptions } from './agent-options';
 import { type ChatMessage, type ChatToolCall, postChatCompletion } from './openai-compatible.client';
 
@@ -33,7 +35,10 @@ export class OpenAiCompatibleAgentProvider implements AgentProvider {
   /** No server-side session: a conversation is continued by sending its turns again (AWF). */
   readonly resumes = 'history' as const;
 
-  constructor(@Inject(TOOL_ROUTER_FACTORY) private readonly tools: ToolRouterFactory) {}
+  constructor(
+    @Inject(TOOL_ROUTER_FACTORY) private readonly tools: ToolRouterFactory,
+    @Optional() @Inject(PROJECT_CONFIG) private readonly project?: Pick<ProjectConfig, 'agents'>,
+  ) {}
 
   async run(request: AgentRunRequest): Promise<AgentRunResult> {
     const settings = this.settings(request);
@@ -108,15 +113,18 @@ export class OpenAiCompatibleAgentProvider implements AgentProvider {
 
   private settings(request: AgentRunRequest) {
     const o = new AgentOptions(this.name, request.options);
+    // The step's option, else the project's default (.awf/config.yaml agents.openai_compatible), else the env.
+    const project = this.project?.agents.openai_compatible ?? {};
     const env = (key: string) => request.env[key] ?? process.env[key];
-    const baseUrl = o.string('base_url') ?? env('OPENAI_BASE_URL');
-    const model = o.string('model') ?? env('OPENAI_MODEL');
+    const baseUrl = o.string('base_url') ?? project.base_url ?? env('OPENAI_BASE_URL');
+    const model = o.string('model') ?? project.model ?? env('OPENAI_MODEL');
     if (!baseUrl || !model) {
       throw new AwfError(
         ErrorCodes.AGENT_INVALID_OPTIONS,
         `openai_compatible: ${!baseUrl ? 'base_url' : 'model'} is not set`,
         { provider: this.name, step: request.step },
-        'Set options.base_url and options.model on the step, or OPENAI_BASE_URL and OPENAI_MODEL in the environment.',
+        'Set options.base_url and options.model on the step, agents.openai_compatible in .awf/config.yaml, ' +
+          'or OPENAI_BASE_URL and OPENAI_MODEL in the environment.',
       );
     }
     const maxTokens =
@@ -130,7 +138,7 @@ export class OpenAiCompatibleAgentProvider implements AgentProvider {
     return {
       url: `${baseUrl.replace(/\/+$/, '')}/chat/completions`,
       model,
-      apiKey: o.string('api_key') ?? env('OPENAI_API_KEY'),
+      apiKey: o.string('api_key') ?? project.api_key ?? env('OPENAI_API_KEY'),
       systemPrompt: o.string('system_prompt'),
       maxIterations: o.number('max_tool_iterations', { min: 1, integer: true }) ?? DEFAULT_MAX_TOOL_ITERATIONS,
       params,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
+import { DEFAULT_HISTORY_OUTPUT_BYTES } from '../../domain/workflow/output-truncation';
 import type { PolicySpec } from '../../domain/policy/policy.model';
 import { parsePolicy, type PolicyProblem } from '../../domain/policy/policy.parser';
 import { parseUpstreamServer, type UpstreamServerSpec } from '../../domain/proxy/upstream-server';
@@ -23,16 +24,33 @@ export interface ProjectConfig {
   mcpServers: Record<string, UpstreamServerSpec>;
   /** What `awf serve` may serve at `/mcp`, by profile name (docs/mcp-gateway.md). */
   mcpProfiles: Record<string, McpProfile>;
+  /** Project defaults of agent providers' options, by provider (`agents.openai_compatible`). */
+  agents: AgentDefaults;
+  /** What the run history keeps (`history.max_output_bytes`: a step's output, per stream). */
+  history: { maxOutputBytes: number };
   /** Where the file was found, or undefined when there is none. */
   file?: string;
 }
 
-/** What a project without `.awf/config.yaml` has: nothing configured. */
-export function emptyProjectConfig(): ProjectConfig {
-  return { extensions: [], inputs: {}, telemetry: {}, mcpServers: {}, mcpProfiles: {} };
+/** The options a project may set once for every step of a provider; a step's own option wins. */
+export interface AgentDefaults {
+  openai_compatible?: { base_url?: string; api_key?: string; model?: string };
 }
 
-const KNOWN = ['extensions', 'inputs', 'telemetry', 'mcp_servers', 'mcp_profiles', 'policy'];
+/** What a project without `.awf/config.yaml` has: nothing configured. */
+export function emptyProjectConfig(): ProjectConfig {
+  return {
+    extensions: [],
+    inputs: {},
+    telemetry: {},
+    mcpServers: {},
+    mcpProfiles: {},
+    agents: {},
+    history: { maxOutputBytes: DEFAULT_HISTORY_OUTPUT_BYTES },
+  };
+}
+
+const KNOWN = ['extensions', 'inputs', 'telemetry', 'mcp_servers', 'mcp_profiles', 'policy', 'agents', 'history'];
 
 export function loadProjectConfig(projectDir: string = process.cwd()): ProjectConfig {
   const file = join(projectDir, '.awf', 'config.yaml');
@@ -73,6 +91,8 @@ export function loadProjectConfig(projectDir: string = process.cwd()): ProjectCo
     telemetry: asMap(data.telemetry, file, 'telemetry'),
     mcpServers: servers,
     mcpProfiles: parseMcpProfiles(asMap(data.mcp_profiles, file, 'mcp_profiles'), file, Object.keys(servers)),
+    agents: agentDefaults(asMap(data.agents, file, 'agents'), file),
+    history: historySettings(asMap(data.history, file, 'history'), file),
     ...(policy ? { policy } : {}),
     file,
   };
@@ -95,6 +115,37 @@ function mcpServers(raw: Record<string, unknown>, file: string): Record<string, 
     );
   }
   return out;
+}
+
+const AGENT_KEYS: Record<keyof AgentDefaults, readonly string[]> = {
+  openai_compatible: ['base_url', 'api_key', 'model'],
+};
+
+function agentDefaults(raw: Record<string, unknown>, file: string): AgentDefaults {
+  const out: Record<string, Record<string, string>> = {};
+  for (const [provider, value] of Object.entries(raw)) {
+    const keys = AGENT_KEYS[provider as keyof AgentDefaults];
+    if (!keys)
+      throw invalid(file, `agents.${provider} is not a provider with project defaults (allowed: openai_compatible)`);
+    const options = asMap(value, file, `agents.${provider}`);
+    for (const [key, v] of Object.entries(options)) {
+      if (!keys.includes(key))
+        throw invalid(file, `agents.${provider}.${key} is unknown (allowed: ${keys.join(', ')})`);
+      if (typeof v !== 'string' || v === '')
+        throw invalid(file, `agents.${provider}.${key} must be a non-empty string`);
+    }
+    out[provider] = options as Record<string, string>;
+  }
+  return out;
+}
+
+function historySettings(raw: Record<string, unknown>, file: string): ProjectConfig['history'] {
+  const unknown = Object.keys(raw).filter((k) => k !== 'max_output_bytes');
+  if (unknown.length) throw invalid(file, `history.${unknown[0]} is unknown (allowed: max_output_bytes)`);
+  const bytes = raw.max_output_bytes ?? DEFAULT_HISTORY_OUTPUT_BYTES;
+  if (typeof bytes !== 'number' || !Number.isInteger(bytes) || bytes < 1024)
+    throw invalid(file, 'history.max_output_bytes must be a whole number of bytes, at least 1024');
+  return { maxOutputBytes: bytes };
 }
 
 function asMap(value: unknown, file: string, key: string): Record<string, unknown> {

@@ -54,6 +54,15 @@ const stringMap: Check = (v, p) =>
         .find(Boolean)
     : `${p} must be an object`;
 
+const OAUTH: Record<string, Check> = {
+  grant: optional(oneOf('authorization_code', 'client_credentials')),
+  client_id: optional(nonEmptyString),
+  client_secret: optional(nonEmptyString),
+  private_key_file: optional(nonEmptyString),
+  client_metadata_url: optional(nonEmptyString),
+  scopes: optional(listOf(nonEmptyString)),
+};
+
 const UPSTREAM: Record<string, Check> = {
   name: all(nonEmptyString, matching(/^[A-Za-z0-9_-]{1,48}$/)),
   command: optional(nonEmptyString),
@@ -62,6 +71,7 @@ const UPSTREAM: Record<string, Check> = {
   cwd: optional(nonEmptyString),
   url: optional(nonEmptyString),
   headers: optional(stringMap),
+  oauth: optional(section(OAUTH)),
   expose: optional(listOf(string)),
   prefix: optional(matching(/^[A-Za-z0-9_-]{0,48}$/)),
   timeout_ms: optional(positiveInt),

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PrivateDir, PrivateDirs } from '../../domain/ports/private-dirs.port';
+import { alive, startTime } from './process-tree';
 
 /** A `mkdtemp` directory (0700 by construction), made on first use and removed by `remove()`. */
 export class PrivateTempDir implements PrivateDir {
@@ -11,10 +12,15 @@ export class PrivateTempDir implements PrivateDir {
   constructor(
     private readonly prefix: string,
     private readonly parent: string = tmpdir(),
+    /** Runs once the directory exists, before anything else is put in it. */
+    private readonly made?: (dir: PrivateTempDir) => void,
   ) {}
 
   get path(): string {
-    this.dir ??= mkdtempSync(join(this.parent, this.prefix));
+    if (this.dir === undefined) {
+      this.dir = mkdtempSync(join(this.parent, this.prefix));
+      this.made?.(this);
+    }
     return this.dir;
   }
 
@@ -39,11 +45,58 @@ export class PrivateTempDir implements PrivateDir {
   }
 }
 
-/** PrivateDirs over the system temp dir (or `parent`, for tests). */
+/** The file in each directory PrivateTempDirs makes that names the process that owns it. */
+const OWNER_FILE = 'owner.json';
+
+/**
+ * PrivateDirs over the system temp dir (or `parent`, for tests). Each directory names its owner
+ * (pid and that process's start time), so one left by a process killed with SIGKILL, which
+ * removes nothing, is recognised as abandoned and removed by a later process's `sweep`.
+ */
 export class PrivateTempDirs implements PrivateDirs {
   constructor(private readonly parent: string = tmpdir()) {}
 
   make(prefix: string): PrivateDir {
-    return new PrivateTempDir(prefix, this.parent);
+    return new PrivateTempDir(prefix, this.parent, (dir) =>
+      dir.write(OWNER_FILE, JSON.stringify({ pid: process.pid, start: startTime(process.pid) })),
+    );
   }
+
+  /**
+   * Removes the `prefix*` directories whose owner is gone: its pid no longer runs, or runs as
+   * another process (a later start time). A directory naming no owner, or a live one, is kept.
+   */
+  sweep(prefix: string): void {
+    let names: string[];
+    try {
+      names = readdirSync(this.parent).filter((n) => n.startsWith(prefix));
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const dir = join(this.parent, name);
+      const owner = ownerOf(dir);
+      if (owner && owner.pid !== process.pid && ownerGone(owner)) rmSync(dir, { recursive: true, force: true });
+    }
+  }
+}
+
+interface Owner {
+  pid: number;
+  start?: string;
+}
+
+function ownerOf(dir: string): Owner | undefined {
+  try {
+    const owner = JSON.parse(readFileSync(join(dir, OWNER_FILE), 'utf8')) as Partial<Owner>;
+    return Number.isInteger(owner.pid) && owner.pid! > 0 ? (owner as Owner) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function ownerGone({ pid, start }: Owner): boolean {
+  if (!alive(pid)) return true;
+  const now = startTime(pid);
+  return start !== undefined && now !== undefined && now !== start;
 }

@@ -49,6 +49,19 @@ export function alive(pid: number): boolean {
 }
 
 /**
+ * When `pid` started, in clock ticks since boot (field 22 of /proc/<pid>/stat): with the pid it
+ * names one process, since a pid is reused once its process is gone. Undefined without /proc.
+ */
+export function startTime(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * SIGTERM to the group and to every process under `pid` that left it, SIGKILL after `grace` to
  * whatever is still there. Resolves when all of it is gone. The tree is taken first, while it
  * still hangs under `pid` ({@link descendantsOf}).

@@ -49,6 +49,15 @@ export class RunFilesStore implements RunHistory {
     return join(this.dirOf(runId), `${step.replace(/[^A-Za-z0-9_-]/g, '_')}${EVENTS_SUFFIX}`);
   }
 
+  startEvents(path: string): void {
+    if (!existsSync(path)) return;
+    try {
+      renameSync(path, `${path.slice(0, -EVENTS_SUFFIX.length)}.before-${Date.now()}${EVENTS_SUFFIX}`);
+    } catch {
+      // Counted twice at worst: the record must never cost the run.
+    }
+  }
+
   readEvents(path: string): ToolCallEvent[] {
     let text: string;
     try {

@@ -54,7 +54,7 @@ export class McpStdioEdge implements ToolServerEdge {
       serve: async () => {
         handle = serveStdio(
           ({ era }) => {
-            const server = toolServer(info, router, inFlight);
+            const server = toolServer(info, router, inFlight, true);
             let ready = era === 'modern';
             server.oninitialized = () => (ready = true);
             told = () => void (ready && server.sendToolListChanged().catch(() => undefined));

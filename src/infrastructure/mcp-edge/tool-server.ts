@@ -1,8 +1,16 @@
-import { type CallToolResult, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
+import {
+  type CallToolResult,
+  type ElicitRequestFormParams,
+  type LoggingLevel,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+} from '@modelcontextprotocol/server';
 import { isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { ToolDefinition } from '../../domain/model/tool-definition';
 import type { ToolRouter } from '../../domain/ports/tool-router.port';
+import type { ToolLogMessage } from '../../domain/ports/tool-scope';
 
 /** The name awf's MCP server gives itself (`initialize`, `server/discover`), over stdio and HTTP alike. */
 export const MCP_SERVER_NAME = 'awf-mcp-server';
@@ -20,9 +28,19 @@ export interface InFlight {
   waiting: Array<() => void>;
 }
 
-/** The SDK's low-level server answering tools/list and tools/call from the router. */
-export function toolServer(info: { name: string; version: string }, router: ToolRouter, inFlight: InFlight) {
-  const server = new Server(info, { capabilities: { tools: { listChanged: true } } });
+/**
+ * The SDK's low-level server answering tools/list and tools/call from the router. An upstream
+ * server's log messages reach the client at the level it set; its elicitation requests only where
+ * `askClient` (a session that can carry a request back: stdio, not stateless HTTP) and the client
+ * declared elicitation.
+ */
+export function toolServer(
+  info: { name: string; version: string },
+  router: ToolRouter,
+  inFlight: InFlight,
+  askClient = false,
+) {
+  const server = new Server(info, { capabilities: { tools: { listChanged: true }, logging: {} } });
   server.setRequestHandler('tools/list', () => ({ tools: router.list().map(listed) }));
   server.setRequestHandler('tools/call', (request, ctx) => {
     const { name, arguments: args = {}, _meta } = request.params;
@@ -34,8 +52,14 @@ export function toolServer(info: { name: string; version: string }, router: Tool
             void ctx.mcpReq
               .notify({ method: 'notifications/progress', params: { progressToken: token, ...p } })
               .catch(() => undefined);
+    const onLog = (m: ToolLogMessage) =>
+      void ctx.mcpReq.log(m.level as LoggingLevel, m.data, m.logger).catch(() => undefined);
+    const elicit =
+      askClient && server.getClientCapabilities()?.elicitation
+        ? (params: Record<string, unknown>) => ctx.mcpReq.elicitInput(params as ElicitRequestFormParams)
+        : undefined;
     const call = slot(inFlight)
-      .then(() => router.call(name, args, { signal: ctx.mcpReq.signal, onProgress }))
+      .then(() => router.call(name, args, { signal: ctx.mcpReq.signal, onProgress, onLog, elicit }))
       .catch((err: unknown) => {
         if (isAwfError(err) && err.code === ErrorCodes.TOOL_UNKNOWN)
           throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);

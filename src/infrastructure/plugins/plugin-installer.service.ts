@@ -10,6 +10,7 @@ import { type DiscoveredPlugin, readPlugin } from './plugin-manifest';
 import { pluginSearchDirs } from './plugin-paths';
 import { PluginStateStore } from './plugin-state.store';
 import { extractPluginTarball } from './plugin-tarball';
+import { runtimeFilter } from './runtime-packages';
 
 export interface InstallResult {
   name: string;
@@ -96,7 +97,10 @@ export class PluginInstaller {
     return { name, dir: plugin.dir, ...(linkedTo ? { linkedTo } : {}) };
   }
 
-  /** The copy or the unpacked tarball, at `<staging>/<name>` (AWF finds `awf-plugin-<folder>`). */
+  /**
+   * The copy (production dependencies only) or the unpacked tarball, at `<staging>/<name>` (AWF
+   * finds `awf-plugin-<folder>`).
+   */
   private stage(from: string, kind: 'dir' | 'tarball', staging: string, source: string): string {
     let root = from;
     if (kind === 'tarball') {
@@ -117,7 +121,12 @@ export class PluginInstaller {
     const name = readPlugin(root).name;
     const dest = join(staging, name);
     if (kind === 'tarball') renameSync(root, dest);
-    else cpSync(from, dest, { recursive: true, verbatimSymlinks: true, filter: (f) => basename(f) !== '.git' });
+    else {
+      // What the plugin runs with, as `npm install --omit=dev` would leave it: no devDependencies.
+      const runtime = runtimeFilter(from);
+      const filter = (f: string) => basename(f) !== '.git' && (runtime?.(f) ?? true);
+      cpSync(from, dest, { recursive: true, verbatimSymlinks: true, filter });
+    }
     return dest;
   }
 
@@ -132,7 +141,8 @@ export class PluginInstaller {
         isAwfError(err) ? err.code : ErrorCodes.PLUGIN_START_FAILED,
         `plugin ${plugin.name} was not installed: it does not start: ${message}`,
         { plugin: plugin.name },
-        'Run its own tests, and check that its folder holds everything it needs (node_modules included).',
+        'Run its own tests, and check that its folder holds everything it needs (node_modules included); ' +
+          'a folder is copied without its devDependencies, so what it requires at run time belongs in dependencies.',
       );
     } finally {
       await this.host.stop(plugin.name);

@@ -29,10 +29,8 @@ import type { GreeterService } from './greeter.service';
 
 /** Each operation becomes the MCP tool ${v.name}_<operation> when a step exposes it. */
 export function operations(greeter: GreeterService) {
+  // Its name, version and description are in plugin.yaml, read when the plugin starts.
   return definePlugin({
-    name: '${v.name}',
-    version: '0.1.0',
-    description: 'Describe what your plugin does.',
     operations: {
       greet: {
         description: 'Greets someone by name.',
@@ -117,7 +115,7 @@ import { PluginModule } from './plugin.module';
 
 async function main(): Promise<void> {
   // Checks that awf started us, makes the socket and the TLS credentials: before Nest starts.
-  const transport = goPluginTransport('${v.name}');
+  const transport = goPluginTransport();
   const app = await NestFactory.createMicroservice<MicroserviceOptions>(PluginModule, {
     transport: Transport.GRPC,
     options: transport.grpcOptions,

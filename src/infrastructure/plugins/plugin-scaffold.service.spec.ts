@@ -29,6 +29,7 @@ describe('PluginScaffolder (awf plugin init)', () => {
       awf: 'file:vendor/awf',
       '@grpc/grpc-js': own.dependencies['@grpc/grpc-js'],
       '@grpc/proto-loader': own.dependencies['@grpc/proto-loader'],
+      yaml: own.dependencies.yaml,
     });
     expect(pkg.bundleDependencies).toBe(true);
     const vendored = JSON.parse(readFileSync(join(result.dir, 'vendor/awf/package.json'), 'utf8'));
@@ -41,7 +42,10 @@ describe('PluginScaffolder (awf plugin init)', () => {
       command: 'node dist/plugin.js',
       capabilities: ['operations'],
     });
-    expect(readFileSync(join(result.dir, 'src/definition.ts'), 'utf8')).toContain("name: 'weather'");
+    // plugin.yaml is the one place the plugin's name and version are written.
+    expect(parse(readFileSync(join(result.dir, 'plugin.yaml'), 'utf8')).version).toBe('0.1.0');
+    expect(readFileSync(join(result.dir, 'src/definition.ts'), 'utf8')).not.toMatch(/name: '|version: '/);
+    expect(pkg.description).toBeUndefined();
   });
 
   it('refuses bad names and non-empty targets unless forced', () => {
@@ -75,10 +79,11 @@ describe('PluginScaffolder (awf plugin init)', () => {
       'awf',
       'reflect-metadata',
       'rxjs',
+      'yaml',
     ]);
     expect(parse(readFileSync(join(result.dir, 'plugin.yaml'), 'utf8')).command).toBe('node dist/main.js');
     const controller = readFileSync(join(result.dir, 'src/plugin.controller.ts'), 'utf8');
     expect(controller).toContain("@GrpcMethod('OperationService', 'Execute')");
-    expect(readFileSync(join(result.dir, 'src/main.ts'), 'utf8')).toContain("goPluginTransport('jira-issues')");
+    expect(readFileSync(join(result.dir, 'src/main.ts'), 'utf8')).toContain('goPluginTransport()');
   });
 });

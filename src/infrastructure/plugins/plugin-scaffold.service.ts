@@ -10,6 +10,7 @@ import {
   awfPackage,
   grpcDependencies,
   nestDependencies,
+  sdkDependencies,
   VENDORED_SDK_DEPENDENCY,
   vendorSdk,
 } from './plugin-sdk.vendor';
@@ -57,9 +58,9 @@ export class PluginScaffolder {
     const vars = {
       name,
       awfDependency: options.awfDependency ?? VENDORED_SDK_DEPENDENCY,
-      // With the vendored SDK, gRPC is the project's own (the SDK's peer), at awf's versions.
+      // With the vendored SDK, gRPC and yaml are the project's own (the SDK's peers), at awf's versions.
       dependencies: {
-        ...(options.awfDependency ? {} : grpcDependencies(own)),
+        ...(options.awfDependency ? {} : sdkDependencies(own)),
         ...(options.nest ? { ...grpcDependencies(own), ...nestDependencies(own) } : {}),
       },
     };

@@ -21,7 +21,6 @@ export function projectFiles(v: ScaffoldVars): Record<string, string> {
           name: `awf-plugin-${v.name}`,
           version: '0.1.0',
           private: true,
-          description: `An awf plugin: ${v.name}`,
           scripts: { build: 'tsc -p tsconfig.json', test: `npm run build && node --test ${test}` },
           dependencies: { awf: v.awfDependency, ...v.dependencies },
           devDependencies: { '@types/node': '20.19.43', typescript: '5.9.3' },
@@ -73,10 +72,8 @@ export function scaffoldFiles(v: ScaffoldVars): Record<string, string> {
     'src/definition.ts': `import { definePlugin } from 'awf/plugin-sdk';
 
 /** Each operation becomes the MCP tool ${v.name}_<operation> when a step exposes it. */
+// Its name, version and description are in plugin.yaml, read when the plugin starts.
 export const plugin = definePlugin({
-  name: '${v.name}',
-  version: '0.1.0',
-  description: 'Describe what your plugin does.',
   operations: {
     greet: {
       description: 'Greets someone by name.',

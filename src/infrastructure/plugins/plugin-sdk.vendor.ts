@@ -23,7 +23,7 @@ export function awfPackage(root: string): AwfPackage {
  * `dist/sdk`, the `.proto` files it loads, the licence. The project depends on it through a
  * `file:` path inside the project, so the link npm makes survives the folder being moved,
  * copied or installed, and `npm pack` bundles it (the scaffold sets bundleDependencies).
- * gRPC is a peer dependency, so the SDK and a Nest transport share one grpc-js.
+ * gRPC (and yaml) are peer dependencies, so the SDK and a Nest transport share one grpc-js.
  */
 export function vendorSdk(awfRoot: string, project: string): string[] {
   const sdk = join(awfRoot, 'dist', 'sdk');
@@ -56,7 +56,7 @@ export function vendorSdk(awfRoot: string, project: string): string[] {
     description: `The plugin SDK of awf ${own.version}, copied here by \`awf plugin init\`.`,
     license: 'MIT',
     exports: { './plugin-sdk': { types: './dist/sdk/index.d.ts', default: './dist/sdk/index.js' } },
-    peerDependencies: grpcDependencies(own),
+    peerDependencies: sdkDependencies(own),
   };
   writeFileSync(join(dest, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
   copied.push(`${VENDORED_SDK_DIR}/package.json`);
@@ -66,6 +66,11 @@ export function vendorSdk(awfRoot: string, project: string): string[] {
 /** The gRPC packages the SDK loads, at the versions awf pins. */
 export function grpcDependencies(own: AwfPackage): Record<string, string> {
   return pick(own, ['@grpc/grpc-js', '@grpc/proto-loader']);
+}
+
+/** What the vendored SDK loads: gRPC, and the YAML parser that reads the plugin's plugin.yaml. */
+export function sdkDependencies(own: AwfPackage): Record<string, string> {
+  return { ...grpcDependencies(own), ...pick(own, ['yaml']) };
 }
 
 /** What a Nest plugin adds, at the versions awf itself runs on. */

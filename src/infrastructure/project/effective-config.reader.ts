@@ -6,6 +6,7 @@ import type {
   ConfigSetting,
   EffectiveConfig,
 } from '../../domain/ports/effective-config.port';
+import { DEFAULT_HISTORY_OUTPUT_BYTES } from '../../domain/workflow/output-truncation';
 import { loadProjectConfig } from '../config/project-config.loader';
 import { pluginSearchDirs } from '../plugins/plugin-paths';
 import { DEFAULT_SERVICE_NAME, DEFAULT_TRACE_FILE, resolveTelemetrySettings } from '../telemetry/telemetry-settings';
@@ -43,6 +44,16 @@ export class EffectiveConfigReader implements EffectiveConfig {
         source: fileLabel,
       })),
       ...(project.policy ? [{ key: 'policy', value: project.policy, source: fileLabel }] : []),
+      ...Object.entries(project.agents.openai_compatible ?? {}).map(([k, v]) => ({
+        key: `agents.openai_compatible.${k}`,
+        value: k === 'api_key' ? '***' : v,
+        source: fileLabel,
+      })),
+      {
+        key: 'history.max_output_bytes',
+        value: project.history.maxOutputBytes,
+        source: project.history.maxOutputBytes === DEFAULT_HISTORY_OUTPUT_BYTES ? 'default' : fileLabel,
+      },
     ];
     return { ...(project.file ? { file: project.file } : {}), settings, inputs: project.inputs };
   }

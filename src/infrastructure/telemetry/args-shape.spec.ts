@@ -46,6 +46,15 @@ describe('withoutArgValues', () => {
     expect(withoutArgValues('Grep: ARGSENT in secret/a.md: ab', args)).toBe('Grep: <pattern> in <paths>: ab');
   });
 
+  it('leaves the deciding policy rule as written, while the argument stays masked around it', () => {
+    const rule = 'step work: paths.deny "notes.txt"';
+    const text = `reading notes.txt is not allowed.\nDecided by: ${rule}. Retry notes.txt later`;
+    expect(withoutArgValues(text, { file_path: 'notes.txt' }, rule)).toBe(
+      `reading <file_path> is not allowed.\nDecided by: ${rule}. Retry <file_path> later`,
+    );
+    expect(withoutArgValues(text, { file_path: 'notes.txt' })).toContain('paths.deny "<file_path>"');
+  });
+
   it('is what the log line, the span and the audit line get as the error (outcomeOf)', () => {
     const result = {
       isError: true,

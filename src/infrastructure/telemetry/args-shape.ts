@@ -27,8 +27,17 @@ export function argsShape(args: Readonly<Record<string, unknown>>): Readonly<Rec
 /** Values this short are left in place: replacing every `a` or `-n` would garble the text, and says little. */
 const MIN_REDACTED = 3;
 
-/** `text` with each string argument value (top level, and strings in arrays) replaced by `<name>`, longest first. */
-export function withoutArgValues(text: string, args: Readonly<Record<string, unknown>>): string {
+/**
+ * `text` with each string argument value (top level, and strings in arrays) replaced by `<name>`,
+ * longest first. `keep` (the policy rule that decided the call, as its author wrote it) is left
+ * as it is, so a denial still names its rule when the rule's pattern is the argument itself.
+ */
+export function withoutArgValues(text: string, args: Readonly<Record<string, unknown>>, keep?: string): string {
+  if (keep && text.includes(keep))
+    return text
+      .split(keep)
+      .map((part) => withoutArgValues(part, args))
+      .join(keep);
   const values: Array<[string, string]> = [];
   for (const [name, value] of Object.entries(args).slice(0, MAX_KEYS)) {
     if (typeof value === 'string') values.push([value, name]);

@@ -54,7 +54,7 @@ export class AuditTrailInterceptor implements ToolCallInterceptor {
       trace_id: call.ctx.traceparent ? parseTraceparent(call.ctx.traceparent)?.traceId : undefined,
     };
     const result = await pending;
-    const { status, error } = outcomeOf(result, call.args);
+    const { status, error } = outcomeOf(result, call.args, call.policy?.rule);
     event.duration_ms = elapsedMs(started);
     event.status = status;
     event.error = error ? this.masker.mask(error) : undefined;

@@ -29,7 +29,7 @@ export class ToolCallLogInterceptor implements ToolCallInterceptor {
   }
 
   private write(call: ToolCall, result: ToolResult, durationMs: number): void {
-    const { status, error } = outcomeOf(result, call.args);
+    const { status, error } = outcomeOf(result, call.args, call.policy?.rule);
     const { scope, callId } = call.ctx;
     // Fixed shape, absent fields undefined (pino leaves them out): no hidden class per call (ADR 182).
     const fields = {

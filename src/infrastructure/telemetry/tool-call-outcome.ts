@@ -10,11 +10,15 @@ export interface ToolCallOutcome {
  * A failed tool is a successful response with `isError`: that is what counts as an error here.
  * Its text names what the agent sent (`notes-2026.txt does not exist`), so every argument value
  * in it is replaced by the argument's name: logs, spans and the audit trail keep the shape of a
- * call, never its values.
+ * call, never its values. The policy rule that refused the call (`rule`) stays as written.
  */
-export function outcomeOf(result: ToolResult, args: Readonly<Record<string, unknown>> = {}): ToolCallOutcome {
+export function outcomeOf(
+  result: ToolResult,
+  args: Readonly<Record<string, unknown>> = {},
+  rule?: string,
+): ToolCallOutcome {
   return result.isError
-    ? { status: 'error', error: withoutArgValues(errorSummary(resultText(result)), args) }
+    ? { status: 'error', error: withoutArgValues(errorSummary(resultText(result)), args, rule) }
     : { status: 'ok' };
 }
 

@@ -48,7 +48,9 @@ export class ToolTelemetryInterceptor implements ToolCallInterceptor {
       return result;
     } finally {
       const durationMs = elapsedMs(started);
-      const { status, error } = result ? outcomeOf(result, call.args) : { status: 'error' as const, error: 'failed' };
+      const { status, error } = result
+        ? outcomeOf(result, call.args, call.policy?.rule)
+        : { status: 'error' as const, error: 'failed' };
       const ended: SpanAttributes = { 'tool.duration_ms': durationMs, 'tool.status': status };
       if (error) ended['tool.error'] = error;
       if (call.policy) {

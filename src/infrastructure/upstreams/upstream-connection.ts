@@ -4,9 +4,9 @@ import {
   SdkError,
   SdkErrorCode,
   SdkHttpError,
-  SSEClientTransport,
   StreamableHTTPClientTransport,
   type Tool,
+  UnauthorizedError,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport, type StdioServerParameters } from '@modelcontextprotocol/client/stdio';
 import type { Readable } from 'node:stream';
@@ -19,12 +19,12 @@ import { DEFAULT_UPSTREAM_TIMEOUT_MS, type UpstreamServerSpec } from '../../doma
 import { expandedServer } from '../../domain/proxy/upstream-variables';
 import { AWF_VERSION } from '../../version';
 import { dieWithParent } from '../core/child-orphan.guard';
+import { UpstreamCallChannels } from './upstream-call-channels';
 import { UpstreamProcess } from './upstream-process';
+import { connectRemote, type RemoteAuth, type RemoteSignIn } from './upstream-remote';
 import { UpstreamCallError, type UpstreamCallOptions, type UpstreamTool } from './upstream-result';
 
 const START_TIMEOUT_MS = 30_000;
-/** The first POST's answers that mean "no Streamable HTTP here" (MCP's backwards-compatibility rule). */
-const LEGACY_SSE_STATUSES = [400, 404, 405];
 
 /** The SDK's stdio transport, handing awf the process it spawns (it keeps it private; awf needs its exit). */
 class ServerStdioTransport extends StdioClientTransport {
@@ -56,13 +56,16 @@ export class UpstreamConnection {
     readonly spec: UpstreamServerSpec,
     private readonly client: Client,
     private readonly timeout: number,
+    private readonly channels: UpstreamCallChannels,
     private readonly process?: UpstreamProcess,
+    private readonly signIn?: RemoteSignIn,
   ) {}
 
   static async open(
     spec: UpstreamServerSpec,
     logger: AppLogger,
     env: NodeJS.ProcessEnv = process.env,
+    auth: Omit<RemoteAuth, 'env'> = { signIn: 'browser' },
   ): Promise<UpstreamConnection> {
     const server = expandedServer(spec, env);
     const timeout = spec.timeout_ms ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
@@ -70,11 +73,18 @@ export class UpstreamConnection {
     const startTimeout = Math.max(timeout, START_TIMEOUT_MS);
     const log = logger.child({ upstream: spec.name });
     let connection: UpstreamConnection | undefined;
-    const client = (): Client =>
-      new Client(
+    const channels = new UpstreamCallChannels(spec.name, log);
+    const client = (): Client => {
+      const made = new Client(
         { name: 'awf-mcp-proxy', version: AWF_VERSION },
-        { listChanged: { tools: { debounceMs: 0, onChanged: (err, tools) => connection?.changed(err, tools, log) } } },
+        {
+          capabilities: UpstreamCallChannels.capabilities,
+          listChanged: { tools: { debounceMs: 0, onChanged: (err, tools) => connection?.changed(err, tools, log) } },
+        },
       );
+      channels.attach(made);
+      return made;
+    };
     let stdio: UpstreamProcess | undefined;
     try {
       if (server.command) {
@@ -82,13 +92,14 @@ export class UpstreamConnection {
         // The SDK adds its default environment (HOME, PATH…) under the server's own env.
         const transport = new ServerStdioTransport({ ...launch, env: server.env ?? {}, cwd: server.cwd }, log);
         stdio = transport.process;
-        connection = new UpstreamConnection(spec, client(), timeout, stdio);
+        connection = new UpstreamConnection(spec, client(), timeout, channels, stdio);
         await connection.client.connect(transport, { timeout: startTimeout });
       } else {
-        const remote = await connectRemote(new URL(server.url!), server.headers ?? {}, startTimeout, client, log);
-        connection = new UpstreamConnection(spec, remote, timeout);
+        const remote = await connectRemote(server, startTimeout, client, log, { ...auth, env });
+        connection = new UpstreamConnection(spec, remote.client, timeout, channels, undefined, remote.signIn);
       }
-      connection.tools = (await connection.client.listTools(undefined, { timeout: startTimeout })).tools;
+      const c = connection;
+      c.tools = (await c.authorized(() => c.client.listTools(undefined, { timeout: startTimeout }))).tools;
       log.debug({ tools: connection.tools.length, pid: stdio?.pid }, 'upstream server connected');
       return connection;
     } catch (err) {
@@ -120,15 +131,29 @@ export class UpstreamConnection {
 
   /** `tools/call` by the Client; rejects with an UpstreamCallError when no result comes. */
   async call(name: string, args: Record<string, unknown>, options: UpstreamCallOptions): Promise<ToolResult> {
+    const done = this.channels.open(options);
     try {
-      const result = await this.client.callTool(
-        { name, arguments: args, ...(options.traceparent ? { _meta: { traceparent: options.traceparent } } : {}) },
-        { signal: options.signal, timeout: this.timeout, onprogress: options.onProgress },
+      const result = await this.authorized(() =>
+        this.client.callTool(
+          { name, arguments: args, ...(options.traceparent ? { _meta: { traceparent: options.traceparent } } : {}) },
+          { signal: options.signal, timeout: this.timeout, onprogress: options.onProgress },
+        ),
       );
       return result as ToolResult;
     } catch (err) {
-      throw new UpstreamCallError(isTimeout(err) && !options.signal.aborted ? 'timeout' : 'failed', describe(err));
+      const why =
+        err instanceof UnauthorizedError
+          ? `the server asks for sign-in again (run \`awf mcp login ${this.spec.name}\`)`
+          : describe(err);
+      throw new UpstreamCallError(isTimeout(err) && !options.signal.aborted ? 'timeout' : 'failed', why);
+    } finally {
+      done();
     }
+  }
+
+  /** A request that may need a person to sign in again (a scope step-up), where one can be asked. */
+  private authorized<T>(request: () => Promise<T>): Promise<T> {
+    return this.signIn ? this.signIn.retrying(() => this.client.transport, request) : request();
   }
 
   /** Resolves when the server process has ended, or after `ms` (remote servers: at once). */
@@ -151,6 +176,7 @@ export class UpstreamConnection {
     const transport = this.client.transport;
     if (transport instanceof StreamableHTTPClientTransport) await transport.terminateSession().catch(() => undefined);
     await this.client.close().catch(() => undefined);
+    this.signIn?.close();
     await this.process?.exited(1_000);
   }
 
@@ -165,29 +191,6 @@ export class UpstreamConnection {
     log.info({ tools: tools.length }, 'MCP server changed its tools');
     for (const listener of this.listeners) listener();
   }
-}
-
-/** Streamable HTTP first; legacy SSE only when the first POST says the endpoint has no Streamable HTTP. */
-async function connectRemote(
-  url: URL,
-  headers: Record<string, string>,
-  timeout: number,
-  client: () => Client,
-  log: AppLogger,
-): Promise<Client> {
-  const requestInit = { headers };
-  const first = client();
-  try {
-    await first.connect(new StreamableHTTPClientTransport(url, { requestInit }), { timeout });
-    return first;
-  } catch (err) {
-    await first.close().catch(() => undefined);
-    if (!(err instanceof SdkHttpError && LEGACY_SSE_STATUSES.includes(err.status))) throw err;
-    log.debug({ reason: describe(err) }, 'no Streamable HTTP; trying the legacy SSE transport');
-  }
-  const second = client();
-  await second.connect(new SSEClientTransport(url, { requestInit }), { timeout });
-  return second;
 }
 
 function isTimeout(err: unknown): boolean {

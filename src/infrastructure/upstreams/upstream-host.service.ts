@@ -5,6 +5,7 @@ import type { AppLogger } from '../../domain/ports/app-logger.port';
 import { APP_LOGGER } from '../../domain/ports/tokens';
 import type { UpstreamServerSpec } from '../../domain/proxy/upstream-server';
 import type { UpstreamConnection } from './upstream-connection';
+import { mcpAuthDir } from './oauth/oauth-credentials.store';
 
 /** A crashed server is started again on its next call, at most this many times per process (as plugins, ADR 503). */
 export const MAX_UPSTREAM_RESTARTS = 3;
@@ -43,13 +44,14 @@ export class UpstreamHost implements OnModuleDestroy {
     return connection?.alive ? connection : undefined;
   }
 
-  async acquire(spec: UpstreamServerSpec): Promise<UpstreamConnection> {
+  /** `authDir`: where OAuth sign-ins are kept (`<data dir>/mcp-auth`); absent: the environment's data dir. */
+  async acquire(spec: UpstreamServerSpec, authDir?: string): Promise<UpstreamConnection> {
     const key = UpstreamHost.keyOf(spec);
     const current = this.running.get(key);
     if (current) {
       const live = await current.catch(() => undefined);
       if (live?.alive) return live;
-      if (this.running.get(key) !== current) return this.acquire(spec); // another caller restarted it
+      if (this.running.get(key) !== current) return this.acquire(spec, authDir); // another caller restarted it
       if (live) {
         const count = (this.restarts.get(key) ?? 0) + 1;
         if (count > MAX_UPSTREAM_RESTARTS) {
@@ -68,7 +70,10 @@ export class UpstreamHost implements OnModuleDestroy {
     // Required here, not at the top: the SDK client costs ~0.1 s to load, which a step without
     // upstream servers must not pay (bench: "MCP SDK client modules loaded by a step without upstreams").
     const { UpstreamConnection } = require('./upstream-connection') as typeof import('./upstream-connection');
-    const started = UpstreamConnection.open(spec, this.logger);
+    const started = UpstreamConnection.open(spec, this.logger, process.env, {
+      dir: authDir ?? mcpAuthDir(),
+      signIn: 'browser',
+    });
     started.then(
       (c) => {
         if (this.running.get(key) === started) this.settled.set(key, c);

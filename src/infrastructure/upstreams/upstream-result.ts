@@ -1,5 +1,6 @@
 import type { ToolResult } from '../../domain/model/tool-result';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
+import type { ToolCallContext } from '../../domain/ports/tool-scope';
 
 /** A tool as an upstream server lists it (the fields awf passes on). */
 export interface UpstreamTool {
@@ -11,11 +12,8 @@ export interface UpstreamTool {
   annotations?: object;
 }
 
-export interface UpstreamCallOptions {
-  signal: AbortSignal;
-  traceparent?: string;
-  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
-}
+/** The call's way back to the client: what the server sends besides its result goes there. */
+export type UpstreamCallOptions = Pick<ToolCallContext, 'signal' | 'traceparent' | 'onProgress' | 'onLog' | 'elicit'>;
 
 /** Why a call to an upstream gave no result: the provider words a timeout, and tells a crash from an error. */
 export class UpstreamCallError extends Error {
@@ -62,4 +60,14 @@ export function maskedResult(result: ToolResult, masker: SecretMasker): ToolResu
   return changed
     ? { ...result, content, ...(structured !== undefined ? { structuredContent: structured } : {}) }
     : result;
+}
+
+/** A JSON value with every string in it masked (a log message's data, an elicitation's message). */
+export function maskedJson<T>(value: T, masker: SecretMasker): T {
+  if (typeof value === 'string') return masker.mask(value) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => maskedJson(item, masker)) as T;
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskedJson(v, masker)])) as T;
+  }
+  return value;
 }

@@ -17,7 +17,8 @@ import {
 import { ToolPinStore } from '../core/tool-pin.store';
 import type { UpstreamConnection } from './upstream-connection';
 import { UpstreamHost } from './upstream-host.service';
-import { maskedResult, UpstreamCallError, type UpstreamTool } from './upstream-result';
+import { mcpAuthDir } from './oauth/oauth-credentials.store';
+import { maskedJson, maskedResult, UpstreamCallError, type UpstreamTool } from './upstream-result';
 
 interface Route {
   spec: UpstreamServerSpec;
@@ -55,7 +56,8 @@ export class UpstreamToolProvider implements ToolProvider {
     if (specs.length === 0) return [];
     const relisting = this.routes.has(scope);
     if (!relisting) this.routes.set(scope, new Map());
-    const started = await Promise.allSettled(specs.map((spec) => this.host.acquire(spec)));
+    const authDir = mcpAuthDir(scope.pinsDir);
+    const started = await Promise.allSettled(specs.map((spec) => this.host.acquire(spec, authDir)));
     const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (failed) {
       if (!relisting) await this.close(scope);
@@ -82,7 +84,7 @@ export class UpstreamToolProvider implements ToolProvider {
     let connection = this.host.live(route.spec);
     if (!connection) {
       try {
-        connection = await this.host.acquire(route.spec);
+        connection = await this.host.acquire(route.spec, mcpAuthDir(ctx.scope.pinsDir));
       } catch (err) {
         return errorResult((err as Error).message);
       }
@@ -92,6 +94,9 @@ export class UpstreamToolProvider implements ToolProvider {
         signal: ctx.signal,
         traceparent: ctx.traceparent ?? ctx.scope.traceparent,
         onProgress: ctx.onProgress,
+        // What the server says to the client besides its result is masked like the result.
+        onLog: ctx.onLog && ((message) => ctx.onLog!(maskedJson(message, this.masker))),
+        elicit: ctx.elicit && ((request) => ctx.elicit!(maskedJson(request, this.masker))),
       });
       return maskedResult(result, this.masker);
     } catch (err) {

@@ -3,12 +3,11 @@ import { accessSync, chmodSync, constants } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { CommandExecutor, CommandRequest, CommandResult } from '../../domain/workflow/ports/command-executor.port';
+import { CAPTURE_OUTPUT_BYTES } from '../../domain/workflow/output-truncation';
 import { PrivateTempDir } from '../core/private-temp-dir';
 import { signalGroup } from '../core/process-tree';
+import { HeadTailCapture } from './head-tail.capture';
 import { stopProcessGroup } from './process-group';
-
-/** Captured output beyond this is dropped (the step still sees the exit code). */
-const MAX_CAPTURE_CHARS = 10 * 1024 * 1024;
 
 /**
  * Runs command steps with `$SHELL -c` (when $SHELL is an absolute, executable path; else
@@ -16,7 +15,10 @@ const MAX_CAPTURE_CHARS = 10 * 1024 * 1024;
  * abort stop the whole group: SIGTERM, then SIGKILL after 5 s.
  */
 export class ShellCommandExecutor implements CommandExecutor {
-  constructor(private readonly shell: string = pickShell(process.env.SHELL)) {}
+  constructor(
+    private readonly shell: string = pickShell(process.env.SHELL),
+    private readonly captureBytes = CAPTURE_OUTPUT_BYTES,
+  ) {}
 
   run(request: CommandRequest): Promise<CommandResult> {
     if (!request.script) return this.spawn(this.shell, ['-c', request.command], request);
@@ -40,8 +42,8 @@ export class ShellCommandExecutor implements CommandExecutor {
         detached: true,
         stdio: ['ignore', 'pipe', 'pipe'],
       });
-      let stdout = '';
-      let stderr = '';
+      const stdout = new HeadTailCapture(this.captureBytes);
+      const stderr = new HeadTailCapture(this.captureBytes);
       let timedOut = false;
       let cancelled = false;
       let stopping: Promise<void> | undefined;
@@ -49,11 +51,11 @@ export class ShellCommandExecutor implements CommandExecutor {
       const live = request.onOutput;
       const decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
       child.stdout.on('data', (c: Buffer) => {
-        stdout = append(stdout, c);
+        stdout.push(c);
         live?.('stdout', decoders.stdout.write(c));
       });
       child.stderr.on('data', (c: Buffer) => {
-        stderr = append(stderr, c);
+        stderr.push(c);
         live?.('stderr', decoders.stderr.write(c));
       });
       const stop = (): void => void (stopping ??= stopProcessGroup(child));
@@ -69,9 +71,11 @@ export class ShellCommandExecutor implements CommandExecutor {
         if (timer) clearTimeout(timer);
         request.signal.removeEventListener('abort', onAbort);
         const stopped = timedOut || cancelled;
+        const truncated = { stdout: stdout.dropped, stderr: stderr.dropped };
         resolve({
-          stdout,
-          stderr: stderr + extraErr,
+          stdout: stdout.text(),
+          stderr: stderr.text() + extraErr,
+          ...(truncated.stdout || truncated.stderr ? { truncated } : {}),
           exitCode: stopped ? -1 : exitCode,
           timedOut: timedOut && !cancelled,
           cancelled,
@@ -83,10 +87,6 @@ export class ShellCommandExecutor implements CommandExecutor {
       child.once('close', (code, signal) => settle(code ?? (signal ? 128 + signalNumber(signal) : 1)));
     });
   }
-}
-
-function append(buffer: string, chunk: Buffer): string {
-  return buffer.length >= MAX_CAPTURE_CHARS ? buffer : buffer + chunk.toString('utf8');
 }
 
 function pickShell(shell: string | undefined): string {

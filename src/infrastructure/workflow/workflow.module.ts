@@ -5,6 +5,7 @@
 // global: the process reads the file once). Must never import the MCP SDK, a tools/plugins/agents
 // module, or the CLI.
 import { ToolPinStore } from '../core/tool-pin.store';
+import { TRANSCRIPT_STORE, type TranscriptStore } from '../../domain/ports/transcript-store.port';
 import { Module, type OnModuleDestroy } from '@nestjs/common';
 import { AgentStepExecutor } from '../../application/workflow/steps/agent-step.executor';
 import { CallWorkflowStepExecutor } from '../../application/workflow/steps/call-workflow-step.executor';
@@ -121,7 +122,7 @@ const FILES = new FsWorkflowFiles();
             agents: new AgentStepExecutor(agents, proxies, logger, history),
             hooks: new HookRunner(exec),
             calls,
-            operations: new OperationStepExecutor(BUILTINS, tools),
+            operations: new OperationStepExecutor(BUILTINS, tools, history),
           },
           tracer && new RunTelemetry(tracer, process.env, history, metrics),
           FILES,
@@ -145,14 +146,19 @@ const FILES = new FsWorkflowFiles();
         validator: WorkflowValidator,
         runner: WorkflowRunner,
         masker: SecretMasker,
+        project: ProjectConfig,
         index?: RunIndex,
-      ) => new WorkflowService(repo, validator, runner, masker, FILES, index),
+        transcripts?: TranscriptStore,
+      ) =>
+        new WorkflowService(repo, validator, runner, masker, FILES, index, project.history.maxOutputBytes, transcripts),
       inject: [
         WORKFLOW_REPOSITORY,
         WorkflowValidator,
         WorkflowRunner,
         SECRET_MASKER,
+        PROJECT_CONFIG,
         { token: RUN_INDEX, optional: true },
+        { token: TRANSCRIPT_STORE, optional: true },
       ],
     },
   ],

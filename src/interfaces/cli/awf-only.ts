@@ -6,11 +6,8 @@ const AWF_ONLY: Record<string, string> = {
   workflow: 'workflow packs are not part of awf: run or validate a pack workflow by its path (`awf validate --dir`)',
   tui: "AWF's terminal UI is not part of awf: `awf run --interactive` pauses before each step",
   upgrade: 'awf is upgraded through npm: `npm install -g awf@latest`',
-  'acp-serve': "AWF's Agent Client Protocol server is not part of awf",
   '--config': 'AWF parses --config but never reads it: the project config is .awf/config.yaml, or $AWF_CONFIG_PATH',
-  '--debug-transcript-mirror': 'a debug aid of AWF that awf does not have: `awf runs show <id>` lists every tool call',
   '--pack': 'workflow packs are not part of awf: validate the workflows of a folder with --dir',
-  '--validator-timeout': 'awf has no plugin validators to time out',
 };
 
 /** For commander's "unknown command 'x'" / "unknown option 'x'": AWF's reason, if x is AWF's. */

@@ -15,7 +15,7 @@ import { serveConfigArg } from './startup-argv';
 import { versionText } from '../../version';
 
 /** Commands a signal is how they are stopped: they end normally on one. */
-const STOPPED_BY_SIGNAL = new Set(['mcp-serve', 'serve', 'worker']);
+const STOPPED_BY_SIGNAL = new Set(['mcp-serve', 'serve', 'acp-serve', 'worker']);
 
 /**
  * Runs a known command in a container of its own modules (command-table.ts), the project's config
@@ -66,7 +66,7 @@ export async function runCommand(
   const signal = app?.get(ProcessSignals, { strict: false })?.received;
   const masker = app?.get<SecretMasker>(SECRET_MASKER, { strict: false });
   return reportOutcome(
-    // mcp-serve, serve and worker end normally on a signal: that is how they are stopped.
+    // The servers and workers end normally on a signal: that is how they are stopped.
     { failure, signal: STOPPED_BY_SIGNAL.has(command) ? undefined : signal },
     { ...flags, mask: (s) => masker?.mask(s) ?? s },
   );

@@ -81,6 +81,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     imports: () => [...toolSources(), ...workflows(), history()],
   },
   {
+    names: ['acp-serve'],
+    commands: () => [require('./acp/acp-serve.command').AcpServeCommand],
+    imports: () => [...toolSources(), ...workflows(), history()],
+  },
+  {
     names: ['validate'],
     commands: () => [require('./workflows/validate.command').ValidateCommand],
     imports: () => workflows(),

@@ -22,9 +22,12 @@ export class ApprovalsController {
   /** Every question the runs of this server wait on, oldest first, each with its run's id. */
   @Get('approvals')
   @ApiOperation({ summary: "Every call this server's runs wait on for a person, oldest first (arguments masked)" })
-  @Answers(200, 'PendingApprovals', 'The pending approvals, each with its execution id.')
+  @Answers(200, 'PendingApprovals', 'The pending approvals, each with its execution id (`/mcp` calls: `source: mcp`).')
   all() {
-    return envelope({ approvals: this.api.hub.approvals.listAll() });
+    const approvals = this.api.hub.approvals
+      .listAll()
+      .map((a) => (this.api.hub.isChannel(a.execution_id) ? { ...a, source: 'mcp' as const } : a));
+    return envelope({ approvals });
   }
 
   /** The questions the run waits on now, oldest first (arguments masked). */
@@ -74,6 +77,7 @@ export class ApprovalsController {
   }
 
   private known(id: string): void {
+    if (this.api.hub.isChannel(id)) return; // `/mcp`'s questions: not a run of the history
     try {
       this.api.index.get(id);
     } catch (err) {

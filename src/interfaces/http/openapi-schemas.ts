@@ -155,7 +155,18 @@ export const SCHEMAS = {
   PendingApprovals: object({
     approvals: {
       type: 'array',
-      items: { allOf: [{ $ref: '#/components/schemas/Approval' }, object({ execution_id: str })] },
+      items: {
+        allOf: [
+          { $ref: '#/components/schemas/Approval' },
+          object(
+            {
+              execution_id: str,
+              source: { type: 'string', enum: ['mcp'], description: 'a call of a `/mcp` client, not of a run' },
+            },
+            ['source'],
+          ),
+        ],
+      },
     },
   }),
   Session: object({ who: { type: 'string', description: "the token's name, or `local` on a server without tokens" } }),

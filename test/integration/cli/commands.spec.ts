@@ -5,7 +5,7 @@ import type { TestingModule } from '@nestjs/testing';
 import { CommandTestFactory } from 'nest-commander-testing';
 import { AppModule } from '../../../src/app.module';
 import type { UpstreamServerSpec } from '../../../src/domain/proxy/upstream-server';
-import type { ProjectConfig } from '../../../src/infrastructure/config/project-config.loader';
+import { emptyProjectConfig, type ProjectConfig } from '../../../src/infrastructure/config/project-config.loader';
 import { reportOutcome } from '../../../src/interfaces/cli/cli-errors';
 import { CommandModule, findCommand } from '../../../src/interfaces/cli/command-table';
 
@@ -14,7 +14,7 @@ import { CommandModule, findCommand } from '../../../src/interfaces/cli/command-
  * modules) driven through nest-commander's CommandTestFactory: argv in, stdout/stderr and
  * the exit code of the one outcome mapping out, with no process spawned.
  */
-const EMPTY_PROJECT: ProjectConfig = { extensions: [], inputs: {}, telemetry: {}, mcpServers: {}, mcpProfiles: {} };
+const EMPTY_PROJECT: ProjectConfig = emptyProjectConfig();
 
 interface Ran {
   code: number;

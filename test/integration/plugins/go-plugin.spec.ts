@@ -1,8 +1,10 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { PluginDiscovery } from '../../../src/infrastructure/plugins/plugin-discovery.service';
 import { PluginHost } from '../../../src/infrastructure/plugins/plugin-host.service';
+import { PluginInstaller } from '../../../src/infrastructure/plugins/plugin-installer.service';
 import { readPlugin } from '../../../src/infrastructure/plugins/plugin-manifest';
 import { mapExecuteResult, mapOperationTool } from '../../../src/infrastructure/plugins/plugin-schema.mapper';
 import { PluginStateStore } from '../../../src/infrastructure/plugins/plugin-state.store';
@@ -69,5 +71,24 @@ describeGo(`a Go plugin built on hashicorp/go-plugin${missing ? ` — SKIPPED: $
     await host.stopAll();
     expect(isAlive(pid)).toBe(false);
     expect(await running.process.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it('installs from its folder as a whole copy (it has no package.json) that still loads', async () => {
+    const project = join(dir, 'project');
+    mkdirSync(project);
+    const installer = new PluginInstaller(new PluginDiscovery(), host, new PluginStateStore());
+    const env = process.env.AWF_PLUGINS_PATH;
+    process.env.AWF_PLUGINS_PATH = '';
+    try {
+      const result = await installer.install(pluginDir, { cwd: project });
+      expect(result).toMatchObject({ name: 'gogreet', version: '0.1.0', how: 'copied', operations: ['hello'] });
+      expect(readdirSync(result.dir).sort()).toEqual(['awf-plugin-gogreet', 'plugin.yaml']);
+      const running = await host.acquire(readPlugin(result.dir));
+      expect(running.operations.map((o) => o.name)).toEqual(['hello']);
+    } finally {
+      if (env === undefined) delete process.env.AWF_PLUGINS_PATH;
+      else process.env.AWF_PLUGINS_PATH = env;
+      await host.stopAll();
+    }
   });
 });

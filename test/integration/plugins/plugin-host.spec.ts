@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { AwfError } from '../../../src/domain/errors/awf-error';
@@ -51,6 +51,28 @@ describe('PluginHost: the go-plugin handshake and process lifecycle with real pl
         fields: expect.objectContaining({ plugin: 'time', tls: true }),
       }),
     );
+  });
+
+  it('answers GetInfo with the name, version and description of plugin.yaml when the definition leaves them out', async () => {
+    const dir = join(fixtures.dir, 'manifest-only');
+    mkdirSync(join(dir, 'dist'), { recursive: true });
+    writeFileSync(
+      join(dir, 'plugin.yaml'),
+      'name: manifest-only\nversion: 2.3.4\ndescription: Written once\ncapabilities: [operations]\ncommand: node dist/plugin.js\n',
+    );
+    const sdk = require.resolve('awf/plugin-sdk');
+    writeFileSync(
+      join(dir, 'dist/plugin.js'),
+      `require(${JSON.stringify(sdk)}).serve({ operations: { hi: { description: 'Says hi.', run: () => 'hi' } } });\n`,
+    );
+    const running = await host.acquire(readPlugin(dir));
+    expect(await running.connection.getInfo()).toEqual({
+      name: 'manifest-only',
+      version: '2.3.4',
+      description: 'Written once',
+      capabilities: ['operations'],
+    });
+    expect(running.operations.map((o) => o.name)).toEqual(['hi']);
   });
 
   it('talks plaintext to a plugin that sends no certificate', async () => {

@@ -7,6 +7,7 @@ import { WorkflowService } from '../../../src/application/workflow/workflow.serv
 import type { AgentProvider, AgentRunRequest, AgentRunResult } from '../../../src/domain/ports/agent-provider.port';
 import { ProvidesAgent } from '../../../src/domain/ports/markers';
 import { RUN_HISTORY, type RunHistory } from '../../../src/domain/ports/run-history.port';
+import { RunFilesStore } from '../../../src/infrastructure/history/run-files.store';
 import type { RunReport } from '../../../src/domain/workflow/run-report.model';
 import { CoreModule } from '../../../src/infrastructure/core/core.module';
 import { ProjectConfigModule } from '../../../src/infrastructure/config/project-config.module';
@@ -42,16 +43,8 @@ class RecordingAgent implements AgentProvider {
 @Module({ providers: [RecordingAgent] })
 class RecordingAgentModule {}
 
-/** The run history's reading side, as the step executor uses it: one line per tool call. */
-const history: Pick<RunHistory, 'readEvents'> = {
-  readEvents: (path) =>
-    existsSync(path)
-      ? readFileSync(path, 'utf8')
-          .split('\n')
-          .filter(Boolean)
-          .map((l) => JSON.parse(l))
-      : [],
-};
+/** The run history's files, as the step executor uses them: one line per tool call. */
+const history: RunHistory = new RunFilesStore();
 
 @Global()
 @Module({ providers: [{ provide: RUN_HISTORY, useValue: history }], exports: [RUN_HISTORY] })

@@ -1,9 +1,12 @@
 import { isAwfError } from '../../../domain/errors/awf-error';
 import { ErrorCodes } from '../../../domain/errors/error-codes';
 import type { RunIndex, RunStart, StepRecord } from '../../../domain/ports/run-index.port';
-import type { StepStateData } from '../../../domain/workflow/interpolation.types';
+import type { LoopData, StepStateData } from '../../../domain/workflow/interpolation.types';
 import type { RunObserver } from '../../../domain/workflow/ports/run-observer.port';
 import type { RunReport, StepReport } from '../../../domain/workflow/run-report.model';
+import { RelayObserver } from './relay-observer';
+import { DEFAULT_HISTORY_OUTPUT_BYTES } from '../../../domain/workflow/output-truncation';
+import { keepHeadAndTail } from './output-cap';
 
 /**
  * Writes a run into the history as it goes, as a RunObserver next to the CLI's: the step in
@@ -11,7 +14,7 @@ import type { RunReport, StepReport } from '../../../domain/workflow/run-report.
  * write (`begin`) may fail the run before any step; a later failure is one warning, since
  * losing the record must not kill a run that is working.
  */
-export class RunJournal implements RunObserver {
+export class RunJournal extends RelayObserver {
   private warned = false;
 
   /**
@@ -26,6 +29,7 @@ export class RunJournal implements RunObserver {
     seq: number,
     eventsPath: (step: string) => string | undefined,
     observer?: RunObserver,
+    maxOutputBytes = DEFAULT_HISTORY_OUTPUT_BYTES,
   ): RunJournal | undefined {
     try {
       index.begin({ ...run, started_at: new Date().toISOString() });
@@ -34,7 +38,7 @@ export class RunJournal implements RunObserver {
       observer?.warn?.(`${err.message}; this run is not recorded in the history. ${err.hint ?? ''}`.trim());
       return undefined;
     }
-    return new RunJournal(index, run.run_id, seq, eventsPath, observer);
+    return new RunJournal(index, run.run_id, seq, eventsPath, observer, maxOutputBytes);
   }
 
   constructor(
@@ -42,23 +46,18 @@ export class RunJournal implements RunObserver {
     private readonly runId: string,
     private seq: number,
     private readonly eventsPath: (step: string) => string | undefined,
-    private readonly inner?: RunObserver,
-  ) {}
-
-  runStarted(runId: string, workflow: string): void {
-    this.inner?.runStarted?.(runId, workflow);
+    inner?: RunObserver,
+    private readonly maxOutputBytes = DEFAULT_HISTORY_OUTPUT_BYTES,
+  ) {
+    super(inner);
   }
 
-  stepStarted(step: string, type: string): void {
+  override stepStarted(step: string, type: string, loop?: LoopData): void {
     this.safely(() => this.index.stepStarted(this.runId, step));
-    this.inner?.stepStarted(step, type);
+    super.stepStarted(step, type, loop);
   }
 
-  stepFinished(report: StepReport): void {
-    this.inner?.stepFinished(report);
-  }
-
-  stepRecorded(report: StepReport, state: StepStateData, next: string | undefined): void {
+  override stepRecorded(report: StepReport, state: StepStateData, next: string | undefined): void {
     const record: StepRecord = {
       seq: this.seq++,
       name: report.name,
@@ -68,34 +67,20 @@ export class RunJournal implements RunObserver {
       duration_ms: report.duration_ms,
       exit_code: report.exit_code,
       tool_calls: report.tool_calls,
-      state,
+      // The run goes on with the whole output; the history keeps a bounded copy (head and tail).
+      state: {
+        ...state,
+        Output: keepHeadAndTail(state.Output, this.maxOutputBytes),
+        Stderr: keepHeadAndTail(state.Stderr, this.maxOutputBytes),
+      },
       ...(next ? { next } : {}),
       ...(report.error ? { error: { code: report.error.code, message: report.error.message } } : {}),
     };
     this.safely(() =>
-      this.index.stepFinished(this.runId, record, report.type === 'agent' ? this.eventsPath(report.name) : undefined),
+      // Agent steps' proxied calls and plugin operations' one call each have an audit trail.
+      this.index.stepFinished(this.runId, record, report.tool_calls > 0 ? this.eventsPath(report.name) : undefined),
     );
-    this.inner?.stepRecorded?.(report, state, next);
-  }
-
-  stepRetrying(step: string, attempt: number, delayMs: number): void {
-    this.inner?.stepRetrying?.(step, attempt, delayMs);
-  }
-
-  stepOutput(step: string, stream: 'stdout' | 'stderr', text: string): void {
-    this.inner?.stepOutput?.(step, stream, text);
-  }
-
-  warn(message: string): void {
-    this.inner?.warn?.(message);
-  }
-
-  log(message: string): void {
-    this.inner?.log?.(message);
-  }
-
-  info(message: string): void {
-    this.inner?.info?.(message);
+    super.stepRecorded(report, state, next);
   }
 
   finished(report: RunReport): void {

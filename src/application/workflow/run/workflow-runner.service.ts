@@ -83,7 +83,7 @@ export class WorkflowRunner implements StepRunner {
   /** Runs one state in `parent`'s scope: pre hooks, the step, its state, post hooks, report, span. */
   async runStep(step: ExecutableStep, parent: RunContext): Promise<StepOutcome> {
     const ctx: RunContext = { ...parent, current: step.name };
-    parent.observer?.stepStarted(step.name, step.type);
+    parent.observer?.stepStarted(step.name, step.type, parent.loop);
     const provider = step.type === 'agent' ? step.provider : undefined;
     ctx.stepSpan =
       parent.parentSpan && this.telemetry?.startStep(parent.parentSpan, { name: step.name, type: step.type, provider });
@@ -102,7 +102,7 @@ export class WorkflowRunner implements StepRunner {
     const report = stepReport(step, outcome, started);
     this.traced(ctx, report, outcome.events);
     ctx.reports.push(report);
-    parent.observer?.stepFinished(report);
+    parent.observer?.stepFinished(report, parent.loop);
     return outcome;
   }
 

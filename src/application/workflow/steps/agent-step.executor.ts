@@ -34,6 +34,8 @@ export class AgentStepExecutor {
     const input = agentStepInput(step, ctx, this.agents, this.logger);
     const { provider, providerName, prompt, options, systemPrompt, cwd } = input;
     const eventsPath = stepEventsPath(ctx.runDir, step.name, ctx.loop);
+    // This attempt's calls only: a killed run's attempt (resumed now) or an earlier visit left theirs.
+    this.history?.startEvents(eventsPath);
     let session: ProxySession | undefined;
     try {
       session = await this.startProxy(step, ctx, input, eventsPath);
@@ -65,8 +67,9 @@ export class AgentStepExecutor {
         step.continueFrom ? conversations[step.continueFrom] : undefined,
         systemPrompt,
       );
-      const turn = (text: string) =>
-        provider.run({
+      const turn = (text: string, first = false) => {
+        ctx.observer?.agentMessage?.(step.name, { role: 'user', text, ...(first ? { systemPrompt } : {}) }, ctx.loop);
+        return provider.run({
           workflow: ctx.workflow.name,
           step: step.name,
           runId: ctx.runId,
@@ -80,17 +83,26 @@ export class AgentStepExecutor {
           conversation: conversation.request(),
           ...(watch ? { onNativeToolUse: watch.report } : {}),
         });
-      let result = await turn(prompt);
+      };
+      const conversing = step.mode === 'conversation';
+      // Every reply to the transcript; a conversation's to whoever shows them as they come (an editor).
+      const reply = (output: string) => {
+        ctx.observer?.agentMessage?.(step.name, { role: 'assistant', text: output }, ctx.loop);
+        if (conversing) ctx.observer?.agentReplied?.(step.name, output);
+      };
+      let result = await turn(prompt, true);
       conversation.answered(prompt, result);
+      reply(result.output);
       let tokens = tokenFields(result.tokens, prompt, result.output);
       // mode: conversation — the user's next turns (stdin lines) until an empty one or the end of input.
       for (
-        let next = step.mode === 'conversation' ? await ctx.userInput?.(step.name) : undefined;
+        let next = conversing ? await ctx.userInput?.(step.name) : undefined;
         next?.trim();
         next = await ctx.userInput?.(step.name)
       ) {
         result = await turn(next);
         conversation.answered(next, result);
+        reply(result.output);
         tokens = addTokens(tokens, tokenFields(result.tokens, next, result.output));
       }
       conversations[step.name] = conversation.record(providerName);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { dirname } from 'node:path';
 import { AwfError, isAwfError } from '../../../domain/errors/awf-error';
 import { ErrorCodes } from '../../../domain/errors/error-codes';
@@ -60,13 +61,17 @@ export class CallWorkflowStepExecutor {
       );
     const timeoutMs = step.timeoutMs || DEFAULT_CALL_TIMEOUT_MS;
     const deadline = AbortSignal.timeout(timeoutMs);
+    // The child's own run id, so its transcript is a file of its own, linked to this run's.
+    const runId = randomUUID();
+    const observer = ctx.observer?.calledWorkflow?.(step.name, runId, child.name, ctx.loop) ?? ctx.observer;
     const { report, states } = await runner.execute(child, {
+      runId,
       inputs: prepared.inputs,
       env: ctx.env,
       signal: AbortSignal.any([ctx.signal, deadline]),
       cwd: ctx.cwd,
       runsDir: dirname(ctx.runDir),
-      observer: ctx.observer,
+      observer,
       callStack: ctx.callStack,
       parentSpan: ctx.stepSpan ?? ctx.parentSpan,
     });

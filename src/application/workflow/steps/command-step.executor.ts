@@ -5,6 +5,7 @@ import { ErrorCodes } from '../../../domain/errors/error-codes';
 import type { CommandExecutor, CommandResult } from '../../../domain/workflow/ports/command-executor.port';
 import type { RunObserver } from '../../../domain/workflow/ports/run-observer.port';
 import type { CommandStep, RetryConfig } from '../../../domain/workflow/workflow.model';
+import { CAPTURE_OUTPUT_BYTES } from '../../../domain/workflow/output-truncation';
 import { externalFilePath, readExternalFile, rewriteAwfPaths } from '../validation/external-files';
 import { interpolate, type RunContext } from '../run/run-context';
 import type { StepOutcome } from './step-outcome';
@@ -41,6 +42,7 @@ export class CommandStepExecutor {
         ...(script ? { script } : {}),
         ...(onOutput ? { onOutput } : {}),
       });
+      if (result.truncated) warnTruncated(step.name, result.truncated, observer);
       const outcome = toOutcome(step, result, attempt);
       if (outcome.status !== 'failure' || !shouldRetry(retry, result, attempt)) return outcome;
       const delay = delayFor(retry!, attempt);
@@ -51,6 +53,17 @@ export class CommandStepExecutor {
         return { ...outcome, status: 'cancelled' };
       }
     }
+  }
+}
+
+/** The output kept is what later steps see: say so, and how much is gone, once per attempt. */
+function warnTruncated(step: string, cut: { stdout: number; stderr: number }, observer?: RunObserver): void {
+  for (const stream of ['stdout', 'stderr'] as const) {
+    if (!cut[stream]) continue;
+    observer?.warn?.(
+      `step "${step}": its ${stream} was too long; the first and last ${CAPTURE_OUTPUT_BYTES / 2 / 1024 / 1024} MiB ` +
+        `are kept with "[… ${cut[stream]} bytes truncated …]" between (write large output to a file instead)`,
+    );
   }
 }
 

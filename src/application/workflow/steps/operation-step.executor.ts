@@ -1,21 +1,25 @@
 import { AwfError, isAwfError } from '../../../domain/errors/awf-error';
 import { type ErrorCode, ErrorCodes } from '../../../domain/errors/error-codes';
+import type { RunHistory } from '../../../domain/ports/run-history.port';
 import type { ToolRouterFactory } from '../../../domain/ports/tool-router-factory.port';
 import { DEFAULT_LIMITS } from '../../../domain/proxy/proxy-config';
 import type { BuiltinOperation, OperationResult } from '../../../domain/workflow/ports/builtin-operation.port';
 import type { OperationStep } from '../../../domain/workflow/workflow.model';
 import { interpolateDeep, type RunContext } from '../run/run-context';
+import { stepEventsPath } from './agent-step.executor';
 import type { StepOutcome } from './step-outcome';
 
 /**
  * `type: operation`: a built-in operation (`http.request`) or a plugin's (`<plugin>.<op>`, run
- * through the same tool router as the proxy, so its policy, spans and audit apply). Inputs are
+ * through the same tool router as the proxy, so it is recorded as a tool call is: its span, log
+ * line and audit event, read back into the step's summary and `awf runs show`). Inputs are
  * templates at any depth. The outputs are `.states.<step>.Response.*`; `Output` is their JSON.
  */
 export class OperationStepExecutor {
   constructor(
     private readonly builtins: readonly BuiltinOperation[],
     private readonly tools?: ToolRouterFactory,
+    private readonly history?: RunHistory,
   ) {}
 
   async execute(step: OperationStep, ctx: RunContext): Promise<StepOutcome> {
@@ -23,7 +27,13 @@ export class OperationStepExecutor {
     const timeout = step.timeoutMs > 0 ? AbortSignal.timeout(step.timeoutMs) : undefined;
     const signal = timeout ? AbortSignal.any([ctx.signal, timeout]) : ctx.signal;
     const builtin = this.builtins.find((b) => b.name === step.operation);
-    const result = builtin ? await builtin.execute(inputs, signal) : await this.plugin(step, inputs, ctx, signal);
+    const eventsPath = builtin ? undefined : stepEventsPath(ctx.runDir, step.name, ctx.loop);
+    if (eventsPath) this.history?.startEvents(eventsPath);
+    const result = builtin
+      ? await builtin.execute(inputs, signal)
+      : await this.plugin(step, inputs, ctx, signal, eventsPath!);
+    const events = eventsPath && this.history ? this.history.readEvents(eventsPath) : undefined;
+    const recorded = { attempts: 1, toolCalls: events?.length ?? 0, ...(events ? { events } : {}) };
     const state = {
       Output: JSON.stringify(result.outputs),
       Stderr: '',
@@ -32,7 +42,7 @@ export class OperationStepExecutor {
       Response: result.outputs,
     };
     if (ctx.signal.aborted)
-      return { status: 'cancelled', state: { ...state, Status: 'cancelled', ExitCode: -1 }, attempts: 1, toolCalls: 0 };
+      return { status: 'cancelled', state: { ...state, Status: 'cancelled', ExitCode: -1 }, ...recorded };
     if (timeout?.aborted) {
       const error = new AwfError(
         ErrorCodes.EXECUTION_STEP_TIMEOUT,
@@ -43,17 +53,16 @@ export class OperationStepExecutor {
         status: 'failure',
         state: { ...state, Status: 'failure', ExitCode: -1 },
         error,
-        attempts: 1,
-        toolCalls: 0,
+        ...recorded,
       };
     }
-    if (result.success) return { status: 'success', state, attempts: 1, toolCalls: 0 };
+    if (result.success) return { status: 'success', state, ...recorded };
     const error = new AwfError(
       (result.code as ErrorCode | undefined) ?? ErrorCodes.EXECUTION_OPERATION_FAILED,
       `step "${step.name}": ${step.operation} failed: ${result.error ?? 'no reason given'}`,
       { step: step.name, operation: step.operation },
     );
-    return { status: 'failure', state: { ...state, Status: 'failure' }, error, attempts: 1, toolCalls: 0 };
+    return { status: 'failure', state: { ...state, Status: 'failure' }, error, ...recorded };
   }
 
   private async plugin(
@@ -61,6 +70,7 @@ export class OperationStepExecutor {
     inputs: Record<string, unknown>,
     ctx: RunContext,
     signal: AbortSignal,
+    eventsPath: string,
   ): Promise<OperationResult> {
     const dot = step.operation.indexOf('.');
     if (dot < 1) throw operationNotFound(step, ': an operation is <plugin>.<operation>');
@@ -79,6 +89,7 @@ export class OperationStepExecutor {
       workflow: ctx.workflow.name,
       step: step.name,
       runId: ctx.runId,
+      eventsPath,
       traceparent: ctx.stepSpan?.traceparent,
     });
     try {

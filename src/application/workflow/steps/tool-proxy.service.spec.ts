@@ -55,7 +55,7 @@ describe('ToolProxyService', () => {
     const file = session.injection.configPath;
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(dirname(file)).mode & 0o777).toBe(0o700);
-    expect(readdirSync(dirname(file))).toEqual([file.split('/').pop()]);
+    expect(readdirSync(dirname(file)).sort()).toEqual(['owner.json', file.split('/').pop()].sort());
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
       version: 1,
       intercept_builtins: true,

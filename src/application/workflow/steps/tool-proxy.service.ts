@@ -50,6 +50,8 @@ export interface ToolProxyOptions {
   pinsDir?: () => string;
 }
 
+const PROXY_DIR_PREFIX = 'awf-proxy-';
+
 /**
  * The per-step proxy lifecycle of DESIGN.md. `start` writes the step's config (mode 0600,
  * atomically, in a private 0700 directory) and opens the step's tools once in-process, so a
@@ -59,6 +61,7 @@ export interface ToolProxyOptions {
  */
 export class ToolProxyService {
   private readonly open = new Set<ProxySession>();
+  private swept = false;
 
   constructor(
     private readonly tools: ToolRouterFactory,
@@ -92,7 +95,12 @@ export class ToolProxyService {
     };
     const layers = stepPolicyLayers(this.options.policyDefaults, request.settings.policy, request.step);
     if (layers.length) config.policy = { layers };
-    const dir = this.options.dirs.make('awf-proxy-');
+    if (!this.swept) {
+      // Once per process: what a `kill -9`'d run left (it could remove nothing) goes now.
+      this.swept = true;
+      this.options.dirs.sweep?.(PROXY_DIR_PREFIX);
+    }
+    const dir = this.options.dirs.make(PROXY_DIR_PREFIX);
     let channel: ApprovalChannel | undefined;
     const removeDir = (): void => {
       channel?.close();

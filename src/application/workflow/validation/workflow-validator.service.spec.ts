@@ -116,6 +116,27 @@ describe('WorkflowValidator: ADR 017 cross-checks', () => {
     ]);
   });
 
+  it('with skipPlugins, asks no plugin and checks neither plugin_tools nor plugin operations', async () => {
+    const asked = { list: jest.fn(plugins.list) };
+    const skipping = new WorkflowValidator(agents(['claude', true]), asked);
+    const proxied = agentWorkflow(
+      'claude',
+      '{enable: true, plugin_tools: [{plugin: nonexistent_plugin, expose: [x]}]}',
+    );
+    const operation = parseWorkflow(
+      parse(
+        'name: w\nstates:\n  initial: s\n  s: {type: operation, operation: weather.now, on_success: done}\n  done: {type: terminal}\n',
+      ),
+      'w',
+    );
+    expect(await skipping.validate(proxied, { skipPlugins: true })).toEqual([]);
+    expect(await skipping.validate({ file: 'w.yaml', ...operation }, { skipPlugins: true })).toEqual([]);
+    expect(asked.list).not.toHaveBeenCalled();
+    expect(codes(await skipping.validate(proxied))).toEqual([
+      'error USER.MCP_PROXY.UNKNOWN_PLUGIN states.start.mcp_proxy.plugin_tools[0].plugin',
+    ]);
+  });
+
   it('says so when an operation step names an operation of a disabled plugin', async () => {
     const doc = parse(
       'name: w\nstates:\n  initial: s\n  s:\n    type: operation\n    operation: weather.now\n    on_success: done\n  done: {type: terminal}\n',

@@ -76,6 +76,10 @@ export const MCP_PROXY_ERRORS: Record<CodesOf<'USER.MCP_PROXY'>, CatalogueText> 
     '`awf mcp trust` names a server whose tools no proxy has pinned yet (under this data dir).',
     'Run a step that uses the server first, with the same --storage, then trust it if its tools changed.',
   ),
+  [C.MCP_AUTH_REQUIRED]: entry(
+    'A remote MCP server asks for OAuth sign-in and awf has no usable token for it, and no person to ask.',
+    'Run `awf mcp login <server>` once (tokens are kept, mode 0600, and refreshed); for unattended runs give the server `oauth: {grant: client_credentials, …}` (docs/upstream-servers.md).',
+  ),
 };
 
 export const POLICY_ERRORS: Record<CodesOf<'USER.POLICY'>, CatalogueText> = {

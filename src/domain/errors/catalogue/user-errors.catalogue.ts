@@ -2,7 +2,10 @@ import { ErrorCodes as C } from '../error-codes';
 import { type CatalogueText, type CodesOf, entry } from './catalogue-entry';
 
 /** USER codes (exit 1): something the user wrote or typed; the fix is theirs. */
-type GeneralUserCode = Exclude<CodesOf<'USER'>, CodesOf<'USER.MCP_PROXY'> | CodesOf<'USER.POLICY'>>;
+type GeneralUserCode = Exclude<
+  CodesOf<'USER'>,
+  CodesOf<'USER.MCP_PROXY'> | CodesOf<'USER.POLICY'> | CodesOf<'USER.ACP'>
+>;
 
 export const USER_ERRORS: Record<GeneralUserCode, CatalogueText> = {
   [C.CLI_INVALID_ARGS]: entry(

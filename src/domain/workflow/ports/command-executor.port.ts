@@ -21,6 +21,11 @@ export interface CommandResult {
   exitCode: number;
   timedOut: boolean;
   cancelled: boolean;
+  /**
+   * Bytes cut from the middle of a stream longer than the capture holds; the text keeps its head
+   * and tail with a `[… N bytes truncated …]` line between. Absent when nothing was cut.
+   */
+  truncated?: { stdout: number; stderr: number };
 }
 
 /**

@@ -13,7 +13,7 @@ export interface CompletionNode {
   argument?: 'workflow' | 'code' | 'shell';
 }
 
-export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+export const SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const;
 export type Shell = (typeof SHELLS)[number];
 
 const ARGUMENT_KINDS: Record<string, CompletionNode['argument']> = {

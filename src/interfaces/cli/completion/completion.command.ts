@@ -4,19 +4,21 @@ import { AwfError } from '../../../domain/errors/awf-error';
 import { ErrorCodes } from '../../../domain/errors/error-codes';
 import { completionTree, type Shell, SHELLS } from './completion-model';
 import { fishCompletion } from './fish-completion.script';
+import { powershellCompletion } from './powershell-completion.script';
 import { bashCompletion, zshCompletion } from './sh-completion.script';
 
 const SCRIPTS: Record<Shell, typeof bashCompletion> = {
   bash: bashCompletion,
   zsh: zshCompletion,
   fish: fishCompletion,
+  powershell: powershellCompletion,
 };
 
-/** `awf completion bash|zsh|fish`: a completion script for the shell, made from the live command tree. */
+/** `awf completion bash|zsh|fish|powershell`: a completion script for the shell, made from the live command tree. */
 @Command({
   name: 'completion',
   arguments: '<shell>',
-  description: 'Print a shell completion script: source <(awf completion bash), or zsh, or fish',
+  description: 'Print a shell completion script: source <(awf completion bash), or zsh, fish, powershell',
 })
 export class CompletionCommand extends CommandRunner {
   async run([shell]: string[]): Promise<void> {

@@ -1,8 +1,9 @@
 import { Command, CommandRunner, Option } from 'nest-commander';
-import { ProjectInitService } from '../../../application/project/project-init.service';
+import { join } from 'node:path';
+import { type InitResult, ProjectInitService } from '../../../application/project/project-init.service';
 import { globalFlags, jsonLine } from '../global-flags';
 
-/** `awf init [--force]`: a starter `.awf/` whose example workflow runs offline. */
+/** `awf init [--force]`: a starter `.awf/` whose example workflow runs offline; `--global`: the shared dirs. */
 @Command({
   name: 'init',
   description: 'Create a starter .awf/ here: config, an example workflow that runs offline, a prompt',
@@ -12,11 +13,13 @@ export class InitCommand extends CommandRunner {
     super();
   }
 
-  async run(_args: string[], options: { force?: boolean }): Promise<void> {
+  async run(_args: string[], options: { force?: boolean; global?: boolean }): Promise<void> {
     const flags = globalFlags(this.command);
-    const result = this.project.init({ force: options.force === true });
+    const force = options.force === true;
+    const result = options.global ? this.project.initGlobal({ force }) : this.project.init({ force });
     if (flags.format === 'json') return void process.stdout.write(jsonLine({ ...result }));
     if (flags.quiet) return;
+    if (options.global) return void process.stdout.write(globalLines(result));
     const lines = [
       ...result.created.map((f) => `Created ${f}`),
       ...result.replaced.map((f) => `Replaced ${f}`),
@@ -34,4 +37,21 @@ export class InitCommand extends CommandRunner {
   parseForce(): boolean {
     return true;
   }
+
+  @Option({
+    flags: '--global',
+    description: 'create the prompts/ and scripts/ every project shares, under $XDG_CONFIG_HOME/awf, instead',
+  })
+  parseGlobal(): boolean {
+    return true;
+  }
+}
+
+function globalLines({ root, created, replaced, kept = [] }: InitResult): string {
+  const at = (f: string) => join(root, f);
+  return `${[
+    ...created.map((f) => `Created ${at(f)}`),
+    ...replaced.map((f) => `Replaced ${at(f)}`),
+    ...kept.map((f) => `Kept ${at(f)} (it exists; --force writes it again)`),
+  ].join('\n')}\n`;
 }

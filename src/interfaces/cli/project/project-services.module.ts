@@ -4,6 +4,7 @@ import { Module } from '@nestjs/common';
 import { DiagramService } from '../../../application/diagram/diagram.service';
 import { ConfigShowService } from '../../../application/project/config-show.service';
 import { ProjectInitService } from '../../../application/project/project-init.service';
+import { awfDirs } from '../../../application/workflow/run/awf-dirs';
 
 import { WorkflowValidator } from '../../../application/workflow/validation/workflow-validator.service';
 import { DIAGRAM_IMAGES, type DiagramImages } from '../../../domain/ports/diagram-images.port';
@@ -13,6 +14,7 @@ import type { SecretMasker } from '../../../domain/ports/secret-masker.port';
 import { SECRET_MASKER } from '../../../domain/ports/tokens';
 import { WORKFLOW_REPOSITORY, type WorkflowRepository } from '../../../domain/workflow/ports/workflow-repository.port';
 import { DiagramModule } from '../../../infrastructure/diagram/diagram.module';
+import { FsProjectFiles } from '../../../infrastructure/project/fs-project.files';
 import { ProjectModule } from '../../../infrastructure/project/project.module';
 import { WorkflowModule } from '../../../infrastructure/workflow/workflow.module';
 
@@ -28,7 +30,8 @@ import { WorkflowModule } from '../../../infrastructure/workflow/workflow.module
     },
     {
       provide: ProjectInitService,
-      useFactory: (files: ProjectFiles) => new ProjectInitService(files),
+      useFactory: (files: ProjectFiles) =>
+        new ProjectInitService(files, new FsProjectFiles(awfDirs(process.env).config_dir)),
       inject: [PROJECT_FILES],
     },
     {

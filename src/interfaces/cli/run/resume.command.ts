@@ -13,12 +13,18 @@ import { globalFlags } from '../global-flags';
   description: 'Continue a failed, cancelled or killed run from its failed step (--from to pick one)',
 })
 export class ResumeCommand extends RunSessionCommand {
-  async run([id]: string[], options: RunSessionOptions & { from?: string }): Promise<void> {
-    if (!id) {
+  async run([id]: string[], options: RunSessionOptions & { from?: string; list?: boolean }): Promise<void> {
+    // AWF's `-l` lists even when an id is given.
+    if (!id || options.list) {
       process.stdout.write(renderRunList(this.workflows.resumable(), globalFlags(this.command).format));
       return;
     }
     await this.session(options, (base) => this.workflows.resume({ ...base, runId: id, from: options.from }));
+  }
+
+  @Option({ flags: '-l, --list', description: 'list the runs that can be resumed (as awf resume-list)' })
+  parseList(): boolean {
+    return true;
   }
 
   @Option({

@@ -22,6 +22,7 @@ interface RunOptions extends RunSessionOptions {
   skipPlugins?: boolean;
   interactive?: boolean;
   breakpoint?: string[];
+  debugTranscriptMirror?: string;
   help?: boolean;
 }
 
@@ -104,6 +105,7 @@ export class RunCommand extends RunSessionCommand {
       this.workflows.run({
         ...base,
         target,
+        transcriptMirror: options.debugTranscriptMirror,
         gate: interactive
           ? new InteractiveGate(base.turns, this.masker, breakpoints.length ? new Set(breakpoints) : undefined)
           : undefined,
@@ -158,6 +160,14 @@ export class RunCommand extends RunSessionCommand {
   @Option({ flags: '--detach', description: 'with --queue: print the run id and return without following' })
   parseDetach(): boolean {
     return true;
+  }
+
+  @Option({
+    flags: '--debug-transcript-mirror <path>',
+    description: "[debug] append every transcript event to this file too (awf runs transcript reads the run's own)",
+  })
+  parseTranscriptMirror(value: string): string {
+    return value;
   }
 
   @Option({ flags: '-h, --help', description: "this help; with a workflow, that workflow's inputs too" })

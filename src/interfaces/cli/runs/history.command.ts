@@ -4,10 +4,13 @@ import { AwfError } from '../../../domain/errors/awf-error';
 import { ErrorCodes } from '../../../domain/errors/error-codes';
 import { RUN_INDEX, type RunIndex, type RunQuery } from '../../../domain/ports/run-index.port';
 import { globalFlags } from '../global-flags';
+import { historyStats, renderHistoryStats } from './history-stats.renderer';
 import { renderRunList } from './runs.renderer';
 import { instantOf, positiveInt } from './time-filter';
 
 const STATUSES = ['running', 'interrupted', 'success', 'failure', 'cancelled'];
+/** AWF's words for the same statuses (its `history -s failed`). */
+const AWF_STATUSES: Record<string, string> = { completed: 'success', failed: 'failure' };
 
 /** The filters of `awf history` and `awf runs list`. */
 abstract class RunQueryCommand extends CommandRunner {
@@ -15,8 +18,11 @@ abstract class RunQueryCommand extends CommandRunner {
     super();
   }
 
-  async run(_args: string[], options: RunQuery): Promise<void> {
-    process.stdout.write(renderRunList(this.index.list(options), globalFlags(this.command).format));
+  async run(_args: string[], options: RunQuery & { stats?: boolean }): Promise<void> {
+    const { stats, ...query } = options;
+    const runs = this.index.list(query);
+    const format = globalFlags(this.command).format;
+    process.stdout.write(stats ? renderHistoryStats(historyStats(runs), format) : renderRunList(runs, format));
   }
 
   @Option({ flags: '-w, --workflow <name>', description: 'only runs of this workflow' })
@@ -24,9 +30,10 @@ abstract class RunQueryCommand extends CommandRunner {
     return value;
   }
 
-  @Option({ flags: '--status <status>', description: `only runs with this status: ${STATUSES.join(', ')}` })
+  @Option({ flags: '-s, --status <status>', description: `only runs with this status: ${STATUSES.join(', ')}` })
   parseStatus(value: string): string {
     if (STATUSES.includes(value)) return value;
+    if (AWF_STATUSES[value]) return AWF_STATUSES[value];
     throw new AwfError(
       ErrorCodes.CLI_INVALID_ARGS,
       `--status "${value}" is not a run status`,
@@ -46,12 +53,17 @@ abstract class RunQueryCommand extends CommandRunner {
   }
 }
 
-/** `awf history`: past runs, newest first, from history.db. */
+/** `awf history`: past runs, newest first, from history.db; `--stats`: AWF's counts of them instead. */
 @Command({
   name: 'history',
-  description: 'List past runs, newest first (filters: --workflow, --status, --since, --limit)',
+  description: 'List past runs, newest first (filters: --workflow, --status, --since, --limit; --stats to count them)',
 })
-export class HistoryCommand extends RunQueryCommand {}
+export class HistoryCommand extends RunQueryCommand {
+  @Option({ flags: '--stats', description: 'only the counts of the runs selected: total, success, failed, cancelled' })
+  parseStats(): boolean {
+    return true;
+  }
+}
 
 /** `awf runs list`: the same list as `awf history`. */
 @SubCommand({ name: 'list', aliases: ['ls'], description: 'List past runs, newest first (same as awf history)' })

@@ -3,16 +3,20 @@ import { CommandRunner, Option, SubCommand } from 'nest-commander';
 import { AwfError } from '../../../domain/errors/awf-error';
 import { ErrorCodes } from '../../../domain/errors/error-codes';
 import { RUN_INDEX, type RunIndex } from '../../../domain/ports/run-index.port';
+import { TRANSCRIPT_STORE, type TranscriptStore } from '../../../domain/ports/transcript-store.port';
 import { globalFlags, jsonLine } from '../global-flags';
 import { instantOf } from './time-filter';
 
-/** `awf runs prune --older-than 30d`: forgets finished runs and removes their directories. */
+/** `awf runs prune --older-than 30d`: forgets finished runs and removes their directories and transcripts. */
 @SubCommand({
   name: 'prune',
-  description: 'Delete finished runs started before --older-than (history rows and run directories)',
+  description: 'Delete finished runs started before --older-than (history rows, run directories, transcripts)',
 })
 export class RunsPruneCommand extends CommandRunner {
-  constructor(@Inject(RUN_INDEX) private readonly index: RunIndex) {
+  constructor(
+    @Inject(RUN_INDEX) private readonly index: RunIndex,
+    @Inject(TRANSCRIPT_STORE) private readonly transcripts: TranscriptStore,
+  ) {
     super();
   }
 
@@ -26,6 +30,7 @@ export class RunsPruneCommand extends CommandRunner {
       );
     }
     const removed = this.index.prune(options.olderThan);
+    removed.forEach((id) => this.transcripts.remove(id));
     const format = globalFlags(this.command).format;
     if (format === 'json') process.stdout.write(jsonLine({ removed, before: options.olderThan }));
     else if (format !== 'quiet')

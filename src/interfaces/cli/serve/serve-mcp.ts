@@ -1,10 +1,12 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { awfDirs } from '../../../application/workflow/run/awf-dirs';
 import { AwfError } from '../../../domain/errors/awf-error';
 import { ErrorCodes } from '../../../domain/errors/error-codes';
 import type { PolicyLayer } from '../../../domain/policy/policy.model';
 import { stepPolicyLayers } from '../../../domain/policy/policy-layers';
+import type { ApprovalChannels } from '../../../domain/ports/approval-channel.port';
 import type { ToolRouterFactory } from '../../../domain/ports/tool-router-factory.port';
 import { PROXY_CONFIG_VERSION, type ProxyConfig } from '../../../domain/proxy/proxy-config';
 import { resolveUpstreamServers } from '../../../domain/proxy/upstream-server';
@@ -16,6 +18,11 @@ import { type McpHttpEndpoint, openMcpHttp } from '../../../infrastructure/mcp-e
 
 export interface ServeMcp {
   endpoint: McpHttpEndpoint;
+  /**
+   * The id its calls carry as their run's (`mcp-<profile>`): the questions of approve rules wait
+   * under it in the API's approvals (`GET /api/approvals`, the dashboard) as a run's do.
+   */
+  channel: string;
   /** What the profile serves: its name, built-ins and servers, as the start line prints them. */
   summary: string;
   close(): Promise<void>;
@@ -31,6 +38,7 @@ export async function openServeMcp(
   project: ProjectConfig,
   profileName: string,
   routers: ToolRouterFactory,
+  approvals: ApprovalChannels,
   onError: (err: Error) => void,
 ): Promise<ServeMcp> {
   const profile = profileOf(project, profileName);
@@ -48,18 +56,33 @@ export async function openServeMcp(
     project_dir: process.cwd(),
     workflow: 'awf serve',
     step: `mcp ${profileName}`,
+    run_id: `mcp-${profileName}`,
     events_path: eventsPath,
     policy: { layers: policyLayers(project, profileName, profile) },
   };
-  const router = await routers.open(new RealToolScopeResolver().resolve(config));
+  // Questions of `approve` rules go through the channel a step's proxy uses, in a private dir.
+  const dir = mkdtempSync(join(tmpdir(), 'awf-mcp-'));
+  const channel = config.policy?.layers.some((l) => l.approve?.length)
+    ? await approvals.open((config.approval_socket = join(dir, 'approval.sock')))
+    : undefined;
+  const closeChannel = (): void => {
+    channel?.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const router = await routers.open(new RealToolScopeResolver().resolve(config)).catch((err: unknown) => {
+    closeChannel();
+    throw err;
+  });
   const endpoint = openMcpHttp(router, onError);
   const served = [...profile.tools, ...profile.servers.map((s) => `${s}'s tools`)];
   return {
     endpoint,
+    channel: `mcp-${profileName}`,
     summary: `profile ${profileName}: ${served.join(', ') || 'nothing'}`,
     close: async () => {
       await endpoint.close();
       await router.close();
+      closeChannel();
     },
   };
 }

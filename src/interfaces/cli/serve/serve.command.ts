@@ -18,6 +18,7 @@ import { awfPackageRoot } from '../../../infrastructure/core/awf-package-root';
 import type { ToolRouterFactory } from '../../../domain/ports/tool-router-factory.port';
 import { ProcessSignals } from '../../../infrastructure/core/process-signals.service';
 import { ApprovalDesk } from '../../../infrastructure/policy/approval-desk';
+import { SocketApprovalChannels } from '../../../infrastructure/policy/approval-channels.service';
 import { resolveTelemetrySettings } from '../../../infrastructure/telemetry/telemetry-settings';
 import { runsDir } from '../../../infrastructure/workflow/workflow-paths';
 import { loadApiTokens } from '../../http/api-tokens';
@@ -88,9 +89,14 @@ export class ServeCommand extends CommandRunner {
     // Nobody sits at this terminal: a call that needs a person waits for one over HTTP.
     this.approvals.mode = 'ask';
     this.approvals.person = hub.approvals.ask;
-    const mcp = await openServeMcp(this.project, options.mcpProfile ?? 'default', this.routers, (err) =>
-      this.logger.warn({ err: this.masker.mask(err.message) }, 'mcp endpoint: request failed'),
+    const mcp = await openServeMcp(
+      this.project,
+      options.mcpProfile ?? 'default',
+      this.routers,
+      new SocketApprovalChannels(this.approvals),
+      (err) => this.logger.warn({ err: this.masker.mask(err.message) }, 'mcp endpoint: request failed'),
     );
+    const closeMcpApprovals = hub.openChannel(mcp.channel);
     // Required here, not imported: only `awf serve` loads Express and the API's routes.
     const { startHttpApi } = require('../../http/http-api.server') as typeof import('../../http/http-api.server');
     const server = await startHttpApi(
@@ -120,6 +126,7 @@ export class ServeCommand extends CommandRunner {
     say('Shutting down server...');
     server.stopAccepting();
     await hub.stop();
+    closeMcpApprovals();
     await mcp.close();
     await server.close();
     say('Server stopped.');

@@ -8,12 +8,15 @@ import {
 } from '../../../application/workflow/workflow.service';
 import { AwfError } from '../../../domain/errors/awf-error';
 import { ErrorCodes } from '../../../domain/errors/error-codes';
+import { parseDurationMs } from '../../../domain/workflow/duration';
 import { globalFlags } from '../global-flags';
 import { renderBatch, renderValidation } from './validation.renderer';
 
 interface ValidateOptions {
   strict?: boolean;
   dir?: string;
+  skipPlugins?: boolean;
+  validatorTimeout?: number;
 }
 
 /**
@@ -40,8 +43,11 @@ export class ValidateCommand extends CommandRunner {
         'For example: awf validate my-workflow, awf validate wf.yaml, awf validate --dir .awf/workflows',
       );
     }
-    if (options.dir) return this.batch(resolve(options.dir), options.strict === true, format);
-    const report = await this.workflows.validate(target, { strict: options.strict === true });
+    // Read by the plugin host when validate starts a plugin to learn its operations.
+    if (options.validatorTimeout) process.env.AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS = String(options.validatorTimeout);
+    const checks = { strict: options.strict === true, skipPlugins: options.skipPlugins === true };
+    if (options.dir) return this.batch(resolve(options.dir), checks, format);
+    const report = await this.workflows.validate(target, checks);
     const { stdout, stderr } = renderValidation(report, format);
     process.stdout.write(stdout);
     process.stderr.write(stderr);
@@ -49,7 +55,11 @@ export class ValidateCommand extends CommandRunner {
   }
 
   /** AWF's batch mode: every `*.yaml` directly in the dir, not recursively. */
-  private async batch(dir: string, strict: boolean, format: ReturnType<typeof globalFlags>['format']): Promise<void> {
+  private async batch(
+    dir: string,
+    checks: { strict: boolean; skipPlugins: boolean },
+    format: ReturnType<typeof globalFlags>['format'],
+  ): Promise<void> {
     let files: string[];
     try {
       files = readdirSync(dir)
@@ -74,7 +84,7 @@ export class ValidateCommand extends CommandRunner {
     const reports: ValidationReport[] = [];
     for (const file of files) {
       try {
-        reports.push(await this.workflows.validate(join(dir, file), { strict }));
+        reports.push(await this.workflows.validate(join(dir, file), checks));
       } catch (err) {
         if (!(err instanceof AwfError)) throw err;
         reports.push({
@@ -107,5 +117,28 @@ export class ValidateCommand extends CommandRunner {
   @Option({ flags: '--dir <path>', description: 'validate every *.yaml directly in this directory' })
   parseDir(value: string): string {
     return value;
+  }
+
+  @Option({
+    flags: '--skip-plugins',
+    description: 'start no plugin: their operations and plugin_tools are not checked',
+  })
+  parseSkipPlugins(): boolean {
+    return true;
+  }
+
+  @Option({
+    flags: '--validator-timeout <duration>',
+    description: 'how long each plugin may take to start when validate asks for its operations (5s, 500ms)',
+  })
+  parseValidatorTimeout(value: string): number {
+    const ms = parseDurationMs(value);
+    if (ms !== undefined) return ms;
+    throw new AwfError(
+      ErrorCodes.CLI_INVALID_ARGS,
+      `--validator-timeout "${value}" is not a duration`,
+      { value },
+      'Use a duration such as 5s, 500ms or 1m (0: no bound of its own).',
+    );
   }
 }

@@ -1,0 +1,119 @@
+import type {
+  OAuthClientMetadata,
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+  StoredOAuthClientInformation,
+  StoredOAuthTokens,
+} from '@modelcontextprotocol/client';
+import { randomBytes } from 'node:crypto';
+import type { UpstreamOAuthSpec } from '../../../domain/proxy/upstream-oauth';
+import { AWF_VERSION } from '../../../version';
+import type { OAuthCredentialsStore } from './oauth-credentials.store';
+
+/** Where the authorization server sends the browser back, and what to do with its URL. */
+export interface SignInChannel {
+  redirectUrl: string;
+  /** Sends a person to the authorization page (opens the browser, or prints the URL). */
+  open(authorizationUrl: URL): void;
+  /** The `state` the redirect must carry back. */
+  state: string;
+}
+
+/**
+ * The SDK's OAuth client for one server, persisted in awf's credentials store: discovery,
+ * PKCE, Client ID Metadata Documents, dynamic registration, scope step-up and refresh are the
+ * SDK's. A pre-registered client (`oauth.client_id`) is used as given. Without a sign-in
+ * channel a flow that needs a person ends in the SDK's UnauthorizedError, which the caller words.
+ */
+export class StoredOAuthProvider implements OAuthClientProvider {
+  /** PKCE's verifier and where discovery led, for the length of one sign-in (one process). */
+  private verifier = '';
+  private discovery?: OAuthDiscoveryState;
+
+  constructor(
+    private readonly oauth: UpstreamOAuthSpec,
+    private readonly store: OAuthCredentialsStore,
+    private readonly channel?: SignInChannel,
+  ) {}
+
+  /** Registered beforehand: a loopback address whose port may change at each sign-in (RFC 8252 §7.3). */
+  get redirectUrl(): string {
+    return this.channel?.redirectUrl ?? 'http://127.0.0.1/callback';
+  }
+
+  get clientMetadataUrl(): string | undefined {
+    return this.oauth.client_metadata_url;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: 'awf',
+      software_id: 'awf',
+      software_version: AWF_VERSION,
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: this.oauth.client_secret ? 'client_secret_basic' : 'none',
+      ...(this.oauth.scopes ? { scope: this.oauth.scopes.join(' ') } : {}),
+    };
+  }
+
+  state(): string {
+    return this.channel?.state ?? randomBytes(16).toString('hex');
+  }
+
+  clientInformation(): StoredOAuthClientInformation | undefined {
+    if (this.oauth.client_id) {
+      return {
+        client_id: this.oauth.client_id,
+        ...(this.oauth.client_secret ? { client_secret: this.oauth.client_secret } : {}),
+      };
+    }
+    const { client, tokens } = this.store.read();
+    // A new sign-in from another port than the one registered: register again (a server may match
+    // redirect URIs exactly). Tokens to refresh keep the client they were issued to.
+    const registered = (client as { redirect_uris?: string[] } | undefined)?.redirect_uris;
+    if (this.channel && client && !tokens && !registered?.includes(this.redirectUrl)) return undefined;
+    return client;
+  }
+
+  /** Kept only from a sign-in: a run that cannot reach a person would keep a client it never uses. */
+  saveClientInformation(client: StoredOAuthClientInformation): void {
+    if (!this.oauth.client_id && this.channel) this.store.update({ client });
+  }
+
+  tokens(): StoredOAuthTokens | undefined {
+    return this.store.read().tokens;
+  }
+
+  saveTokens(tokens: StoredOAuthTokens): void {
+    this.store.update({ tokens });
+  }
+
+  redirectToAuthorization(authorizationUrl: URL): void {
+    this.channel?.open(authorizationUrl);
+  }
+
+  saveCodeVerifier(codeVerifier: string): void {
+    this.verifier = codeVerifier;
+  }
+
+  codeVerifier(): string {
+    return this.verifier;
+  }
+
+  /** Binds the redirect's leg to the authorization server the flow started with (SEP-2352). */
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    this.discovery = state;
+  }
+
+  discoveryState(): OAuthDiscoveryState | undefined {
+    return this.discovery;
+  }
+
+  invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void {
+    if (scope === 'verifier') this.verifier = '';
+    else if (scope === 'discovery') this.discovery = undefined;
+    else this.store.forget(scope);
+  }
+}
