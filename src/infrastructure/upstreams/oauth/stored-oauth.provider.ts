@@ -71,9 +71,10 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     }
     const { client, tokens } = this.store.read();
     // A new sign-in from another port than the one registered: register again (a server may match
-    // redirect URIs exactly). Tokens to refresh keep the client they were issued to.
+    // redirect URIs exactly). Tokens to refresh keep the client they were issued to; a client named
+    // by its metadata document's URL (CIMD) has no registration to redo.
     const registered = (client as { redirect_uris?: string[] } | undefined)?.redirect_uris;
-    if (this.channel && client && !tokens && !registered?.includes(this.redirectUrl)) return undefined;
+    if (this.channel && registered && !tokens && !registered.includes(this.redirectUrl)) return undefined;
     return client;
   }
 
