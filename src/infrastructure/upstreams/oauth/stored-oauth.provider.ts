@@ -83,6 +83,11 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     if (!this.oauth.client_id && this.channel) this.store.update({ client });
   }
 
+  /**
+   * Read from the file on each request (the SDK asks before every one): a small read next to a
+   * network round trip, and a token another process refreshed meanwhile (a parallel step) is
+   * used at once instead of this one's rotated-out refresh token.
+   */
   tokens(): StoredOAuthTokens | undefined {
     return this.store.read().tokens;
   }
