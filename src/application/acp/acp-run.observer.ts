@@ -1,6 +1,6 @@
 import type { AcpEditor, AcpMeta, AcpToolKind, AcpUpdate } from '../../domain/ports/acp-editor.port';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
-import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
+import type { AgentMessage, RunObserver } from '../../domain/workflow/ports/run-observer.port';
 import type { StepReport } from '../../domain/workflow/run-report.model';
 
 const KINDS: Record<string, AcpToolKind> = {
@@ -51,7 +51,9 @@ export class AcpRunObserver implements RunObserver {
     this.message(text);
   }
 
-  agentReplied(step: string, text: string): void {
+  /** A conversation's replies are shown as they come; any other step's output when it ends. */
+  agentMessage(step: string, { role, text, conversation }: AgentMessage): void {
+    if (role !== 'assistant' || !conversation) return;
     this.replied.add(step);
     if (text.trim()) this.message(text.endsWith('\n') ? text : `${text}\n`);
   }

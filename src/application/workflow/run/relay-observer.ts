@@ -26,10 +26,6 @@ export class RelayObserver implements RunObserver {
     this.inner?.agentMessage?.(step, message, loop);
   }
 
-  agentReplied(step: string, text: string): void {
-    this.inner?.agentReplied?.(step, text);
-  }
-
   stepRecorded(report: StepReport, state: StepStateData, next: string | undefined): void {
     this.inner?.stepRecorded?.(report, state, next);
   }

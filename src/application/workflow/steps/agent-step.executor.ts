@@ -85,11 +85,12 @@ export class AgentStepExecutor {
         });
       };
       const conversing = step.mode === 'conversation';
-      // Every reply to the transcript; a conversation's to whoever shows them as they come (an editor).
-      const reply = (output: string) => {
-        ctx.observer?.agentMessage?.(step.name, { role: 'assistant', text: output }, ctx.loop);
-        if (conversing) ctx.observer?.agentReplied?.(step.name, output);
-      };
+      const reply = (text: string) =>
+        ctx.observer?.agentMessage?.(
+          step.name,
+          { role: 'assistant', text, ...(conversing ? { conversation: true } : {}) },
+          ctx.loop,
+        );
       let result = await turn(prompt, true);
       conversation.answered(prompt, result);
       reply(result.output);

@@ -24,8 +24,6 @@ export interface RunObserver {
   stepRetrying?(step: string, attempt: number, delayMs: number): void;
   /** A chunk of a command step's output as it arrives (`-o streaming|buffered`). */
   stepOutput?(step: string, stream: 'stdout' | 'stderr', text: string): void;
-  /** An agent's reply to one turn of a `mode: conversation` step, before it asks for the next. */
-  agentReplied?(step: string, text: string): void;
   warn?(message: string): void;
   /** Something the user would otherwise not see happen (a loop that ran 0 times); hidden by -q. */
   info?(message: string): void;
@@ -37,4 +35,6 @@ export interface AgentMessage {
   role: 'user' | 'assistant';
   text: string;
   systemPrompt?: string;
+  /** A reply to one turn of a `mode: conversation` step, before it asks for the next. */
+  conversation?: boolean;
 }
