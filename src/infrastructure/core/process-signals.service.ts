@@ -29,6 +29,14 @@ export class ProcessSignals implements ProcessLifetime, OnModuleDestroy {
     return this.controller.signal;
   }
 
+  /** Resolves once SIGINT or SIGTERM came (at once if one has): how the servers and workers wait. */
+  stopped(): Promise<void> {
+    const { signal } = this.controller;
+    return signal.aborted
+      ? Promise.resolve()
+      : new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+  }
+
   watchOwner(pid: number | undefined, onGone: () => void): () => void {
     return watchOwner(pid, onGone);
   }

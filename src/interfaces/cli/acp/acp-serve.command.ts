@@ -59,7 +59,7 @@ export class AcpServeCommand extends CommandRunner {
     this.approvals.mode = 'ask';
     this.approvals.person = sessions.approvals.ask;
     const closed = edge.serve(sessions);
-    await Promise.race([closed, stopped(this.signals.signal)]);
+    await Promise.race([closed, this.signals.stopped()]);
     await sessions.stop();
     edge.close();
   }
@@ -72,10 +72,4 @@ export class AcpServeCommand extends CommandRunner {
   parseConfig(value: string): string {
     return value;
   }
-}
-
-function stopped(signal: AbortSignal): Promise<void> {
-  return signal.aborted
-    ? Promise.resolve()
-    : new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }

@@ -122,7 +122,7 @@ export class ServeCommand extends CommandRunner {
       `AWF API server listening on ${server.url}${tokens.length ? ' (token required)' : ''}\n` +
         `MCP endpoint ${server.url}/mcp (${mcp.summary})`,
     );
-    await stopped(this.signals.signal);
+    await this.signals.stopped();
     say('Shutting down server...');
     server.stopAccepting();
     await hub.stop();
@@ -182,12 +182,6 @@ export class ServeCommand extends CommandRunner {
       'Give scheme, host and port only: https://ops.example.com',
     );
   }
-}
-
-function stopped(signal: AbortSignal): Promise<void> {
-  return signal.aborted
-    ? Promise.resolve()
-    : new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }
 
 function usage(message: string, hint: string): AwfError {

@@ -48,8 +48,7 @@ export class WorkerCommand extends CommandRunner {
       handler: (job, context) => this.queued.execute(job, { env, runsDir: runsDir() }, context),
     });
     log(`awf worker taking runs from ${pool.label} (concurrency ${concurrency}, workdir ${workdir})`);
-    const signal = this.signals.signal;
-    if (!signal.aborted) await new Promise((done) => signal.addEventListener('abort', done, { once: true }));
+    await this.signals.stopped();
     log('stopping: no new run; runs in flight finish their step and go back to the queue');
     await pool.stop();
     log('stopped');
