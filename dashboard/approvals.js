@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { api, html, Problem, time } from './api.js';
 import { usePolling } from './runs.js';
 
-/** One question with its answers: approve this call, approve the rule for the step, deny. */
+/** One question with its answers: approve this call, the rule for the step, these exact arguments; deny. */
 export function ApprovalCard({ approval, runId, onAnswered, showRun }) {
   const [error, setError] = useState(undefined);
   const [busy, setBusy] = useState(false);
@@ -39,6 +39,14 @@ export function ApprovalCard({ approval, runId, onAnswered, showRun }) {
       <button class="secondary" disabled=${busy} onClick=${() => answer('approve', 'step')}>
         ${approval.source === 'mcp' ? 'Approve the rule for /mcp' : 'Approve for this step'}
       </button>
+      <button
+        class="secondary"
+        disabled=${busy}
+        title="Calls of this tool with these very arguments, under this policy, for an hour"
+        onClick=${() => answer('approve', 'exact')}
+      >
+        Approve these arguments (1 h)
+      </button>
       <button class="danger" disabled=${busy} onClick=${() => answer('deny', 'once')}>Deny</button>
     </div>
     <${Problem} error=${error} />
@@ -63,5 +71,50 @@ export function ApprovalsView() {
     ${list?.map(
       (a) =>
         html`<${ApprovalCard} key=${a.approval_id} approval=${a} runId=${a.execution_id} showRun onAnswered=${load} />`,
-    )}`;
+    )}
+    <${ExactApprovals} />`;
+}
+
+/** The exact approvals kept (`awf approvals list`): a tool, its arguments, until when; each revocable. */
+function ExactApprovals() {
+  const [kept, setKept] = useState(undefined);
+  const [error, setError] = useState(undefined);
+  const load = () =>
+    api('GET', 'api/approvals/exact').then(
+      (b) => (setKept(b.approvals), setError(undefined)),
+      (err) => setError(err),
+    );
+  usePolling(load, 5000, []);
+  const revoke = (id) => api('DELETE', `api/approvals/exact/${id}`).then(load, setError);
+  return html`<h2>Exact approvals</h2>
+    <p class="hint">Calls approved ahead for these very arguments, under the policy of the time, until they expire.</p>
+    <${Problem} error=${error} />
+    ${kept?.length === 0 ? html`<p>None are kept.</p>` : null}
+    ${
+      kept?.length
+        ? html`<table aria-label="Exact approvals">
+            <thead>
+              <tr>
+                <th>Tool</th>
+                <th>Arguments</th>
+                <th>By</th>
+                <th>Expires</th>
+                <th></th>
+              </tr>
+            </thead>
+            <tbody>
+              ${kept.map(
+                (a) =>
+                  html`<tr key=${a.id}>
+                    <td><code>${a.tool}</code></td>
+                    <td><code>${JSON.stringify(a.args)}</code></td>
+                    <td>${a.who ?? a.by}</td>
+                    <td>${time(a.expires)}</td>
+                    <td><button class="danger" onClick=${() => revoke(a.id)}>Revoke</button></td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`
+        : null
+    }`;
 }

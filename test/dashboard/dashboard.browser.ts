@@ -96,6 +96,28 @@ describeUnless(noChromium(), 'the web dashboard in headless Chromium', () => {
     await other.getByText('Nothing is waiting.').waitFor();
   });
 
+  it('approves exactly these arguments: the next run does not ask; the kept approval is listed and revoked', async () => {
+    const server = await start();
+    const page = await chromium.page();
+    await page.goto(`${server.url}/#/workflows/local/guarded`);
+    await page.getByRole('button', { name: 'Run' }).click();
+    const card = page.getByRole('region', { name: 'Approval: Write in step work' });
+    await card.getByRole('button', { name: 'Approve these arguments (1 h)' }).click();
+    await page.locator('h1 .status-completed').waitFor();
+    await page.getByText('approve "Write" (person local, exactly these arguments)').waitFor();
+    // Another run of the same step, same arguments: approved without a question.
+    await page.goto(`${server.url}/#/workflows/local/guarded`);
+    await page.getByRole('button', { name: 'Run' }).click();
+    await page.waitForURL(/#\/runs\//);
+    await page.locator('h1 .status-completed').waitFor();
+    await page.getByText(/approve "Write" \(exact approval [0-9a-f]{8}\)/).waitFor();
+    await page.goto(`${server.url}/#/approvals`);
+    const kept = page.getByRole('table', { name: 'Exact approvals' });
+    await expect(kept.locator('tbody tr').first().textContent()).resolves.toContain('"file_path":"landed.txt"');
+    await kept.getByRole('button', { name: 'Revoke' }).click();
+    await page.getByText('None are kept.').waitFor();
+  });
+
   it('with a token: signs in once for an HttpOnly session cookie; a wrong token is refused', async () => {
     const server = await start([], { AWF_API_TOKEN: TOKEN });
     const page = await chromium.page();

@@ -6,9 +6,11 @@ import type { ApprovalView, RunEventLog } from './run-event-log';
 /** A person's answer over the HTTP API. */
 export interface ApprovalDecision {
   decision: 'approve' | 'deny';
-  scope: 'once' | 'step';
+  scope: 'once' | 'step' | 'exact';
   /** The name of the caller's token, or `local`. */
   who: string;
+  /** How long an `exact` approval holds (absent: an hour). */
+  expiresInMs?: number;
 }
 
 export type DecideOutcome = 'decided' | 'already-decided' | 'unknown';
@@ -20,6 +22,7 @@ interface Waiting {
 }
 
 const KEEP_DECIDED = 500;
+const ANSWER_OF = { once: 'once', step: 'always', exact: 'exact' } as const;
 
 /**
  * The questions of the runs `awf serve` runs, answered over HTTP instead of at a terminal: the
@@ -94,10 +97,11 @@ export class PendingApprovals {
       return old && old.runId === runId ? { outcome: 'already-decided', approval: old } : { outcome: 'unknown' };
     }
     const answer: ApprovalAnswer = {
-      answer: d.decision === 'deny' ? 'deny' : d.scope === 'step' ? 'always' : 'once',
+      answer: d.decision === 'deny' ? 'deny' : ANSWER_OF[d.scope],
       by: 'person',
       who: d.who,
       id: approvalId,
+      ...(d.expiresInMs ? { expiresInMs: d.expiresInMs } : {}),
     };
     w.settle(answer, { decision: d.decision, scope: d.scope, by: d.who });
     return { outcome: 'decided', approval: this.decided.get(approvalId) };

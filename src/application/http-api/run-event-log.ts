@@ -50,7 +50,7 @@ export interface ApprovalView {
   requested_at: string;
   /** Once decided: `approve` or `deny`, for this call (`once`) or the rest of the step (`step`). */
   decision?: 'approve' | 'deny';
-  scope?: 'once' | 'step';
+  scope?: 'once' | 'step' | 'exact';
   /** A token's name, `local`, or `timeout` when nobody answered in time. */
   by?: string;
   resolved_at?: string;

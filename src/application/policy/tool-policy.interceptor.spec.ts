@@ -1,6 +1,7 @@
 import type { ToolDefinition } from '../../domain/model/tool-definition';
 import { textResult } from '../../domain/model/tool-result';
-import type { ApprovalAnswer, ApprovalGate, ApprovalRequest } from '../../domain/ports/approval-gate.port';
+import type { ApprovalGate } from '../../domain/ports/approval-gate.port';
+import { ScriptedGate } from '../../../test/support/scripted-gate';
 import type { ToolProvider } from '../../domain/ports/tool-provider.port';
 import type { ToolCall, ToolCallInterceptor } from '../../domain/ports/tool-call-interceptor.port';
 import type { ToolScope } from '../../domain/ports/tool-scope';
@@ -28,15 +29,6 @@ const sources: ToolProvider = {
   ],
   callTool: async (name, args) => textResult(`${name} ran ${JSON.stringify(args)}`),
 };
-
-class ScriptedGate implements ApprovalGate {
-  readonly asked: ApprovalRequest[] = [];
-  constructor(private readonly answers: ApprovalAnswer[]) {}
-  async ask(request: ApprovalRequest): Promise<ApprovalAnswer> {
-    this.asked.push(request);
-    return this.answers.shift() ?? { answer: 'deny', by: 'timeout' };
-  }
-}
 
 /** Records what the policy decided, as the audit interceptor does, from outside the policy. */
 const recorder = (seen: ToolCall[]): ToolCallInterceptor => ({

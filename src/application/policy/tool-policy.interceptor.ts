@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { relative, sep } from 'node:path';
 import type { ToolDefinition } from '../../domain/model/tool-definition';
 import { errorResult, type ToolResult } from '../../domain/model/tool-result';
-import type { ApprovalGate } from '../../domain/ports/approval-gate.port';
+import { type ApprovalGate, DEFAULT_EXACT_APPROVAL_MS } from '../../domain/ports/approval-gate.port';
+import type { ExactApprovals } from '../../domain/ports/exact-approvals.port';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import { InterceptsToolCalls } from '../../domain/ports/markers';
 import type { ToolCall, ToolCallInterceptor } from '../../domain/ports/tool-call-interceptor.port';
@@ -37,6 +38,8 @@ export class ToolPolicyInterceptor implements ToolCallInterceptor {
   constructor(
     private readonly gate: ApprovalGate,
     private readonly masker: SecretMasker,
+    /** Exact approvals kept across steps and runs (ADR 265); absent: an `exact` answer holds once. */
+    private readonly exact?: ExactApprovals,
   ) {}
 
   filterTools(tools: readonly ToolDefinition[], scope: ToolScope): readonly ToolDefinition[] {
@@ -66,7 +69,8 @@ export class ToolPolicyInterceptor implements ToolCallInterceptor {
     const over = state.check(tool.name, writeBytes, isBash);
     if (over) return refuse(call, over, 'denied', next);
     const needs = policy.hasApprovals ? approvalsNeeded(policy, state, call, command) : [];
-    if (needs.length === 0) return this.allowed(policy, state, call, next, writeBytes, isBash);
+    if (needs.length === 0 || this.exactlyApproved(call, needs[0].rule))
+      return this.allowed(policy, state, call, next, writeBytes, isBash);
     return this.ask(state, call, needs).then((refusal) =>
       refusal
         ? refuse(call, refusal, 'rejected', next, call.policy?.approval)
@@ -104,6 +108,24 @@ export class ToolPolicyInterceptor implements ToolCallInterceptor {
     return next();
   }
 
+  /** A kept exact approval of this tool, these arguments and this policy decides the call. */
+  private exactlyApproved(call: ToolCall, rule: string): boolean {
+    const kept = this.exact?.find(call.ctx.scope, call.tool.name, call.args);
+    if (!kept) return false;
+    const approval: ApprovalRecord = {
+      id: kept.id,
+      rule,
+      answer: 'approve',
+      scope: 'exact',
+      by: kept.by,
+      ...(kept.who ? { who: kept.who } : {}),
+      at: new Date().toISOString(),
+      expires: kept.expires,
+    };
+    call.policy = { decision: 'approved', rule: `${rule} (exact approval ${kept.id.slice(0, 8)})`, approval };
+    return true;
+  }
+
   /** Asks the person (or the run's standing answer) about a call that needs approval. */
   private async ask(state: StepPolicyState, call: ToolCall, needs: ApprovalNeed[]): Promise<PolicyRefusal | undefined> {
     const { tool, args, ctx } = call;
@@ -118,6 +140,17 @@ export class ToolPolicyInterceptor implements ToolCallInterceptor {
     };
     const answer = await this.gate.ask(request, ctx.scope);
     const approval = approvalRecord(answer, needs[0].rule, randomUUID);
+    if (answer.answer === 'exact') {
+      const expiresInMs = answer.expiresInMs ?? DEFAULT_EXACT_APPROVAL_MS;
+      const grant = { by: answer.by, who: approval.who, expiresInMs, shown: masked };
+      approval.expires = approval.at; // held for this call alone unless it is kept
+      try {
+        const kept = this.exact?.grant(ctx.scope, tool.name, args, grant);
+        if (kept) approval.expires = kept.expires;
+      } catch {
+        // A store that cannot be written keeps nothing: the call is approved once, the next one asks.
+      }
+    }
     call.policy = { decision: answer.answer === 'deny' ? 'rejected' : 'approved', approval };
     const decidedBy = answer.who ? `${answer.by} ${answer.who}` : answer.by;
     if (answer.answer === 'deny') {
@@ -139,7 +172,7 @@ export class ToolPolicyInterceptor implements ToolCallInterceptor {
     if (answer.answer === 'always') for (const n of needs) state.alwaysApproved.add(n.rule);
     call.policy = {
       decision: 'approved',
-      rule: `${needs[0].rule} (${decidedBy}${answer.answer === 'always' ? ', always for this step' : ''})`,
+      rule: `${needs[0].rule} (${decidedBy}${HOW_LONG[answer.answer]})`,
       approval,
     };
     return undefined;
@@ -151,6 +184,8 @@ export class ToolPolicyInterceptor implements ToolCallInterceptor {
     return state;
   }
 }
+
+const HOW_LONG = { once: '', always: ', always for this step', exact: ', exactly these arguments', deny: '' };
 
 /** The approve rules the call matches that this step has not approved "always"; notes those it has. */
 function approvalsNeeded(

@@ -12,8 +12,11 @@ export interface ApprovalRecord {
   id: string;
   rule: string;
   answer: 'approve' | 'deny';
-  /** `once`: this call; `step`: every call of the rule for the rest of the step. */
-  scope: 'once' | 'step';
+  /**
+   * `once`: this call; `step`: every call of the rule for the rest of the step; `exact`: calls of
+   * this tool with these very arguments under this policy, until `expires` (an exact approval).
+   */
+  scope: 'once' | 'step' | 'exact';
   by: ApprovalDecider;
   /**
    * The person: a token's name over HTTP, the editor's name over ACP (`clientInfo.name`), `local`
@@ -21,11 +24,13 @@ export interface ApprovalRecord {
    */
   who?: string;
   at: string;
+  /** When an `exact` approval lapses. */
+  expires?: string;
 }
 
 /** The answer as an approval gate gives it (approval-gate.port.ts). */
 interface Answer {
-  answer: 'once' | 'always' | 'deny';
+  answer: 'once' | 'always' | 'exact' | 'deny';
   by: ApprovalDecider;
   who?: string;
   id?: string;
@@ -36,7 +41,7 @@ export function approvalRecord(answer: Answer, rule: string, newId: () => string
     id: answer.id ?? newId(),
     rule,
     answer: answer.answer === 'deny' ? 'deny' : 'approve',
-    scope: answer.answer === 'always' ? 'step' : 'once',
+    scope: answer.answer === 'always' ? 'step' : answer.answer === 'exact' ? 'exact' : 'once',
     by: answer.by,
     who: answer.who ?? (answer.by === 'person' ? 'local' : undefined),
     at: new Date().toISOString(),

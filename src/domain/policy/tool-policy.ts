@@ -50,8 +50,9 @@ export class ToolPolicy {
   private readonly toolVerdicts = new Map<string, PolicyRefusal | null>();
   private readonly approvalRules = new Map<string, { rule: string; auto: boolean; arg?: CompiledGlob }[]>();
 
-  constructor(layers: readonly PolicyLayer[]) {
-    this.layers = layers.map((l) => ({
+  /** The layers as given: what an exact approval's policy digest is taken of. */
+  constructor(readonly given: readonly PolicyLayer[]) {
+    this.layers = given.map((l) => ({
       origin: l.origin,
       tools: { allow: compile(l.tools?.allow, 'name'), deny: compile(l.tools?.deny, 'name') ?? [] },
       bash: { allow: compile(l.bash?.allow, 'command'), deny: compile(l.bash?.deny, 'command') ?? [] },
@@ -68,7 +69,7 @@ export class ToolPolicy {
         };
       }),
     }));
-    this.budgets = mergeBudgets(layers);
+    this.budgets = mergeBudgets(given);
     this.hasBashRules = this.layers.some((l) => l.bash.allow || l.bash.deny.length);
     this.hasPathRules = this.layers.some((l) => l.read || l.write || l.pathDeny.length);
     this.hasApprovals = this.layers.some((l) => l.approve.length > 0);

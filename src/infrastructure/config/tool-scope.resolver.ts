@@ -65,6 +65,6 @@ export function buildToolScope(
 }
 
 /** The layers as written in the config (checked on load) into their normal form, compiled once. */
-function compilePolicy(layers: readonly PolicyLayer[]): ToolPolicy {
+export function compilePolicy(layers: readonly PolicyLayer[]): ToolPolicy {
   return new ToolPolicy(layers.map(({ origin, ...spec }) => ({ origin, ...parsePolicy(spec, origin, []) })));
 }

@@ -20,7 +20,7 @@ export function unattended(request: ApprovalRequest): ApprovalAnswer {
 /**
  * Where a run's approval questions are answered, one at a time whatever step asks (parallel
  * steps queue). On a terminal the person sees the step, the tool, its arguments (masked) and
- * the rule, and answers once / always for this step / deny; silence past the timeout denies.
+ * the rule, and answers once / always for this step / exactly these arguments / deny; silence past the timeout denies.
  * Without a terminal only `--approve=all` or an `auto` rule approves.
  */
 export class ApprovalDesk {
@@ -63,7 +63,7 @@ export class ApprovalDesk {
       `? approval needed${request.step ? ` in step ${request.step}` : ''}: ${request.tool}`,
       ...args,
       ...request.rules.map((r) => `  rule: ${r}`),
-      '  [o]nce / [a]lways for this step / [d]eny: ',
+      '  [o]nce / [a]lways for this step / [e]xactly these arguments, for an hour / [d]eny: ',
     ].join('\n');
     return new Promise((resolve) => {
       const rl = createInterface({ input: this.terminal.input, output: this.terminal.output, terminal: false });
@@ -87,6 +87,11 @@ export class ApprovalDesk {
           finish({ answer: 'once', by: 'person' }, '  approved once\n');
         else if (key === 'a' || key === 'always')
           finish({ answer: 'always', by: 'person' }, '  approved for the rest of this step\n');
+        else if (key === 'e' || key === 'exact')
+          finish(
+            { answer: 'exact', by: 'person' },
+            '  approved for these arguments, for an hour (awf approvals list)\n',
+          );
         else finish({ answer: 'deny', by: 'person' }, '  denied\n');
       });
       rl.once('close', () => finish({ answer: 'deny', by: 'person' }, ''));

@@ -9,6 +9,8 @@ import { ToolPolicyInterceptor } from '../../application/policy/tool-policy.inte
 import { APPROVAL_GATE, type ApprovalGate } from '../../domain/ports/approval-gate.port';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import { SECRET_MASKER } from '../../domain/ports/tokens';
+import { EXACT_APPROVALS, type ExactApprovals } from '../../domain/ports/exact-approvals.port';
+import { ExactApprovalStore } from './exact-approval.store';
 import { SocketApprovalGate } from './socket-approval.gate';
 
 // Global: the path sandbox (ToolsModule) finds the policy's PathGuard without importing us.
@@ -17,10 +19,12 @@ import { SocketApprovalGate } from './socket-approval.gate';
   providers: [
     { provide: APPROVAL_GATE, useFactory: () => new SocketApprovalGate() },
     { provide: PATH_GUARD, useFactory: () => new PolicyPathGuard() },
+    { provide: EXACT_APPROVALS, useFactory: () => new ExactApprovalStore() },
     {
       provide: ToolPolicyInterceptor,
-      useFactory: (gate: ApprovalGate, masker: SecretMasker) => new ToolPolicyInterceptor(gate, masker),
-      inject: [APPROVAL_GATE, SECRET_MASKER],
+      useFactory: (gate: ApprovalGate, masker: SecretMasker, exact: ExactApprovals) =>
+        new ToolPolicyInterceptor(gate, masker, exact),
+      inject: [APPROVAL_GATE, SECRET_MASKER, EXACT_APPROVALS],
     },
   ],
   exports: [PATH_GUARD],

@@ -2,7 +2,7 @@ import { createConnection } from 'node:net';
 import type { ApprovalAnswer, ApprovalGate, ApprovalRequest } from '../../domain/ports/approval-gate.port';
 import type { ToolScope } from '../../domain/ports/tool-scope';
 
-const ANSWERS = new Set(['once', 'always', 'deny']);
+const ANSWERS = new Set(['once', 'always', 'exact', 'deny']);
 const BY = new Set(['person', 'flag', 'auto', 'unattended', 'timeout', 'no channel']);
 /** A token's name (api-tokens.ts) or `local`: nothing else reaches the audit trail. */
 const WHO = /^[A-Za-z0-9._@-]{1,64}$/;
@@ -52,6 +52,7 @@ function parseAnswer(line: string): ApprovalAnswer {
         by: a.by!,
         ...(typeof a.who === 'string' && WHO.test(a.who) ? { who: a.who } : {}),
         ...(typeof a.id === 'string' && ID.test(a.id) ? { id: a.id } : {}),
+        ...(Number.isSafeInteger(a.expiresInMs) && a.expiresInMs! > 0 ? { expiresInMs: a.expiresInMs } : {}),
       };
   } catch {
     // fall through: a garbled answer denies

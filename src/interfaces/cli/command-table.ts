@@ -137,6 +137,14 @@ export const COMMANDS: readonly CommandEntry[] = [
     imports: () => [],
   },
   {
+    names: ['approvals'],
+    commands: () => [
+      require('./approvals/approvals.command').ApprovalsCommand,
+      ...require('./approvals/approvals.command').APPROVALS_SUBCOMMANDS,
+    ],
+    imports: () => [],
+  },
+  {
     names: ['init'],
     commands: () => [require('./project/init.command').InitCommand],
     imports: () => [projectServices()],

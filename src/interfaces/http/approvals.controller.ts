@@ -1,8 +1,9 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
-import { ApiOperation } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
+import { ApiNoContentResponse, ApiOperation } from '@nestjs/swagger';
 import type { ApprovalDecision } from '../../application/http-api/pending-approvals';
 import { isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
+import { parseDurationMs } from '../../domain/workflow/duration';
 import { badRequest, envelope, executionNotFound, objectBody } from './api-input';
 import { HTTP_API, type HttpApiContext } from './http-api.context';
 import { ApiProblem } from './problem';
@@ -30,6 +31,33 @@ export class ApprovalsController {
     return envelope({ approvals });
   }
 
+  /** The exact approvals kept in this server's data dir (ADR 265), as `awf approvals list` shows them. */
+  @Get('approvals/exact')
+  @ApiOperation({ summary: 'The exact approvals kept (a tool, its arguments, the policy, an expiry), oldest first' })
+  @Answers(200, 'ExactApprovals', 'The exact approvals not yet expired (arguments masked).')
+  exact() {
+    return envelope({ approvals: this.api.exactApprovals.list() });
+  }
+
+  /** Revokes one: the next such call asks again. */
+  @Delete('approvals/exact/:approvalId')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Revokes an exact approval: the next call with those arguments asks again' })
+  @PathParam('approvalId', 'The exact approval, as listed.')
+  @ApiNoContentResponse({ description: 'Revoked.' })
+  @ChangesState()
+  @Fails(404)
+  revokeExact(@Param('approvalId') approvalId: string): void {
+    try {
+      this.api.exactApprovals.revoke(approvalId);
+    } catch (err) {
+      if (!isAwfError(err) || err.code !== ErrorCodes.APPROVAL_NOT_FOUND) throw err;
+      throw new ApiProblem(404, ErrorCodes.SERVE_NOT_FOUND, `no exact approval ${approvalId} is kept`, {
+        hint: 'GET /api/approvals/exact lists the ones kept.',
+      });
+    }
+  }
+
   /** The questions the run waits on now, oldest first (arguments masked). */
   @Get('executions/:id/approvals')
   @ExecutionId()
@@ -41,16 +69,21 @@ export class ApprovalsController {
     return envelope({ approvals: this.api.hub.approvals.list(id) });
   }
 
-  /** `{"decision": "approve"|"deny", "scope": "once"|"step"}`; 409 once decided or past. */
+  /** `{"decision": "approve"|"deny", "scope": "once"|"step"|"exact", "expires"?: "1h"}`; 409 once decided or past. */
   @Post('executions/:id/approvals/:approvalId')
   @HttpCode(200)
   @ExecutionId()
-  @ApiOperation({ summary: 'Approves or denies a call, for this call (`once`) or the rest of the step (`step`)' })
+  @ApiOperation({
+    summary:
+      'Approves or denies a call: this call (`once`), the rule for the rest of the step (`step`), or calls with ' +
+      'these very arguments under this policy until `expires` (`exact`, default 1h; `awf approvals list`)',
+  })
   @PathParam('approvalId', 'The approval, as listed.')
   @JsonBody('The answer.', {
     properties: {
       decision: { type: 'string', enum: ['approve', 'deny'] },
-      scope: { type: 'string', enum: ['once', 'step'], default: 'once' },
+      scope: { type: 'string', enum: ['once', 'step', 'exact'], default: 'once' },
+      expires: { type: 'string', description: 'With `exact`: how long it holds, a duration like `30m` or `8h`.' },
     },
     required: ['decision'],
   })
@@ -91,6 +124,11 @@ function answerOf(body: unknown, who: string): ApprovalDecision {
   const b = objectBody(body);
   if (b.decision !== 'approve' && b.decision !== 'deny') throw badRequest('"decision" must be "approve" or "deny"');
   const scope = b.scope ?? 'once';
-  if (scope !== 'once' && scope !== 'step') throw badRequest('"scope" must be "once" or "step"');
-  return { decision: b.decision, scope, who };
+  if (scope !== 'once' && scope !== 'step' && scope !== 'exact')
+    throw badRequest('"scope" must be "once", "step" or "exact"');
+  if (b.expires === undefined) return { decision: b.decision, scope, who };
+  const expiresInMs = parseDurationMs(b.expires);
+  if (scope !== 'exact' || typeof b.expires !== 'string' || !expiresInMs)
+    throw badRequest('"expires" goes with scope "exact" and is a duration such as "30m" or "8h"');
+  return { decision: b.decision, scope, who, expiresInMs };
 }

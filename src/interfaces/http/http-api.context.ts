@@ -1,6 +1,7 @@
 import type { ExecutionHub } from '../../application/http-api/execution-hub.service';
 import type { WorkflowService } from '../../application/workflow/workflow.service';
 import type { AppLogger } from '../../domain/ports/app-logger.port';
+import type { KeptApprovals } from '../../domain/ports/exact-approvals.port';
 import type { RunHistory } from '../../domain/ports/run-history.port';
 import type { RunIndex } from '../../domain/ports/run-index.port';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
@@ -17,6 +18,8 @@ export interface HttpApiContext {
   runs: RunHistory;
   masker: SecretMasker;
   logger: AppLogger;
+  /** The exact approvals of the server's data dir (ADR 265). */
+  exactApprovals: KeptApprovals;
 }
 
 export const HTTP_API = Symbol.for('awf.HttpApiContext');

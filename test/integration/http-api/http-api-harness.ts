@@ -1,3 +1,4 @@
+import { keptApprovals } from '../../../src/infrastructure/policy/exact-approval.store';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -90,7 +91,7 @@ export async function startApi(cwd: string, options: Partial<HttpApiOptions> = {
   );
   desk.person = hub.approvals.ask; // as `awf serve` wires it
   const server = await startHttpApi(
-    { hub, workflows, index, runs: app.get<RunHistory>(RUN_HISTORY), masker, logger },
+    { hub, workflows, index, runs: app.get<RunHistory>(RUN_HISTORY), masker, logger, exactApprovals: keptApprovals() },
     { host: '127.0.0.1', port: 0, tokens: [], allowedHosts: [], ...options },
   );
   return {

@@ -83,7 +83,6 @@ export class ToolProxyService {
       intercept_builtins: request.settings.interceptBuiltins,
       plugin_tools: request.settings.pluginTools.map((p) => ({ plugin: p.plugin, expose: [...p.expose] })),
       ...(upstreams.length ? { upstreams } : {}),
-      ...(upstreams.length && this.options.pinsDir ? { pins_dir: this.options.pinsDir() } : {}),
       root_dir: request.rootDir,
       ...(this.options.projectDir ? { project_dir: this.options.projectDir } : {}),
       workflow: request.workflow,
@@ -95,6 +94,9 @@ export class ToolProxyService {
     };
     const layers = stepPolicyLayers(this.options.policyDefaults, request.settings.policy, request.step);
     if (layers.length) config.policy = { layers };
+    // The data dir of pins (ADR 253) and of exact approvals (ADR 265), whatever the agent's environment.
+    if ((upstreams.length || layers.some((l) => l.approve?.length)) && this.options.pinsDir)
+      config.pins_dir = this.options.pinsDir();
     if (!this.swept) {
       // Once per process: what a `kill -9`'d run left (it could remove nothing) goes now.
       this.swept = true;

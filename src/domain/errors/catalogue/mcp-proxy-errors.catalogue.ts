@@ -87,6 +87,10 @@ export const POLICY_ERRORS: Record<CodesOf<'USER.POLICY'>, CatalogueText> = {
     "A policy (`policy:` in `.awf/config.yaml`, or a step's `mcp_proxy.policy`) has a key awf does not know.",
     'Correct or remove it; docs/policy.md lists every key.',
   ),
+  [C.APPROVAL_NOT_FOUND]: entry(
+    '`awf approvals revoke` names an exact approval this data dir does not keep (revoked, expired, or another --storage).',
+    '`awf approvals list` shows the ones kept, with their ids.',
+  ),
   [C.POLICY_INVALID]: entry(
     'A policy value has the wrong type or form (a list expected, a budget that is not a count or a size).',
     'Fix the value at the path the message names (docs/policy.md).',

@@ -87,7 +87,7 @@ export async function openServeMcp(
   };
 }
 
-function profileOf(project: ProjectConfig, name: string): McpProfile {
+export function profileOf(project: ProjectConfig, name: string): McpProfile {
   const profile =
     project.mcpProfiles[name] ?? (name === 'default' ? defaultMcpProfile(Object.keys(project.mcpServers)) : undefined);
   if (profile) return profile;
@@ -101,7 +101,7 @@ function profileOf(project: ProjectConfig, name: string): McpProfile {
 }
 
 /** The project's policy, then the profile's: built-ins the profile does not name are denied (and hidden). */
-function policyLayers(project: ProjectConfig, name: string, profile: McpProfile): PolicyLayer[] {
+export function policyLayers(project: ProjectConfig, name: string, profile: McpProfile): PolicyLayer[] {
   // The project's layer as every step gets it; the profile's replaces a step's own.
   const layers = stepPolicyLayers(project.policy, undefined, name);
   const unnamed = BUILTIN_TOOLS.filter((t) => !profile.tools.includes(t));

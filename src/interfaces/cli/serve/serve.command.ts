@@ -23,6 +23,7 @@ import { resolveTelemetrySettings } from '../../../infrastructure/telemetry/tele
 import { runsDir } from '../../../infrastructure/workflow/workflow-paths';
 import { loadApiTokens } from '../../http/api-tokens';
 import { globalFlags } from '../global-flags';
+import { keptApprovals } from '../../../infrastructure/policy/exact-approval.store';
 import { openServeMcp } from './serve-mcp';
 import { stringEnv } from '../run/run-session.command-base';
 
@@ -100,7 +101,15 @@ export class ServeCommand extends CommandRunner {
     // Required here, not imported: only `awf serve` loads Express and the API's routes.
     const { startHttpApi } = require('../../http/http-api.server') as typeof import('../../http/http-api.server');
     const server = await startHttpApi(
-      { hub, workflows: this.workflows, index: this.index, runs: this.runs, masker: this.masker, logger: this.logger },
+      {
+        hub,
+        workflows: this.workflows,
+        index: this.index,
+        runs: this.runs,
+        masker: this.masker,
+        logger: this.logger,
+        exactApprovals: keptApprovals(),
+      },
       {
         host,
         port: options.port ?? 2511,
