@@ -1,6 +1,7 @@
 // The one table: figures side by side, ratios, and the issue's targets checked on this run.
 import { pairedRatio } from './mcp-measure.mjs';
 import { SERVE_TARGETS, serveTable } from './serve-bench.mjs';
+import { CHECKS_TARGET_MS, checksTable } from './checks-bench.mjs';
 const f = (v, d = 1) => (v === undefined || v === null || Number.isNaN(v) ? '—' : v.toFixed(d));
 const r = (v) => (v === undefined || Number.isNaN(v) ? '—' : `${v.toFixed(2)}×`);
 
@@ -15,6 +16,7 @@ export function printReport({
   sandbox,
   collector,
   serve,
+  checks,
   notes,
 }) {
   const by = Object.fromEntries(rows.map((row) => [row.id, row]));
@@ -97,6 +99,7 @@ export function printReport({
     );
   }
   if (serve) out.push('', ...serveTable(serve));
+  if (checks) out.push('', ...checksTable(checks));
   const trace = by['awf-trace'];
   const metricsOn = by['awf-metrics'];
   const policyOn = by['awf-policy'];
@@ -116,6 +119,16 @@ export function printReport({
       (x) => x >= 0.9,
     ),
     target('dead collector ≤ 1.10× tracing off (3-step run)', collector?.ratio, (x) => x <= 1.1),
+    target(
+      `pin check: added p50 per call ≤ ${CHECKS_TARGET_MS} ms (as a ratio of it)`,
+      checks && checks.pinAddedMs / CHECKS_TARGET_MS,
+      (x) => x <= 1,
+    ),
+    target(
+      `exact-approval check: added p50 per call ≤ ${CHECKS_TARGET_MS} ms (as a ratio of it)`,
+      checks && checks.approvalAddedMs / CHECKS_TARGET_MS,
+      (x) => x <= 1,
+    ),
     target(
       'metrics on ≥ 0.90× calls/s of metrics off',
       metricsOn && awf ? metricsOn.callsPerSec / awf.callsPerSec : undefined,
