@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { clientConfigFile } from '../../src/infrastructure/agents/mcp-client-entry';
+import { serve } from '../support/awf-serve';
 import { runAwf } from '../support/cli';
 import { agentWorld, cliBin, type CliName } from './agent-cli.harness';
 import { startScriptedModel, type ScriptedModel } from './scripted-model.server';
@@ -85,3 +86,35 @@ describe.each(['claude', 'codex', 'gemini', 'opencode'] as CliName[])(
     });
   },
 );
+
+describe('awf mcp-config --client claude --url, then the real Claude Code over HTTP', () => {
+  let model: ScriptedModel;
+  beforeAll(async () => {
+    model = await startScriptedModel();
+  });
+  afterAll(() => model.close());
+
+  it("registers awf serve's /mcp by URL (the token an env reference) and Claude Code calls Read through it", async () => {
+    const world = agentWorld('claude', model.url, { files: { 'hello.txt': 'hello from claude over /mcp\n' } });
+    const token = 'agnt'.repeat(10);
+    const server = await serve({ dir: world.project, env: world.env }, [], { AWF_API_TOKEN: token });
+    try {
+      const made = runAwf(['mcp-config', '--client', 'claude', '--write', '--url', server.url], {
+        cwd: world.project,
+        env: world.env,
+        timeout: 120_000,
+      });
+      expect(made.status).toBe(0);
+      expect(readFileSync(clientConfigFile('claude', world.project, world.env), 'utf8')).not.toContain(token);
+      model.reset([{ tool: 'Read', args: { file_path: 'hello.txt' } }], 'FINAL');
+      const run = await runCli('claude', world.project, { ...world.env, AWF_API_TOKEN: token });
+      const offered = model.requests.filter((r) => r.tools.some((t) => t.endsWith('Read') && t.includes('awf')));
+      expect({ code: run.code, offered: offered.length > 0 }).toEqual({ code: 0, offered: true });
+      expect(offered.at(-1)?.toolResults.join('\n')).toContain('hello from claude over /mcp');
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exit;
+      world.cleanup();
+    }
+  });
+});

@@ -1,13 +1,9 @@
-import { execFile } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { serve, type Served } from '../support/awf-serve';
-import { AWF_MAIN } from '../support/cli';
+import { runAwfAsync } from '../support/cli';
 import { workflowProject } from './workflow-support';
-
-const run = promisify(execFile);
 
 jest.setTimeout(120_000);
 
@@ -25,15 +21,7 @@ describe('exact approvals through awf serve /mcp, the HTTP API and awf approvals
   const auth = { authorization: `Bearer ${TOKEN}` };
   let server: Served;
   let client: Client;
-  // Not spawnSync: a blocked event loop would miss the server closing an idle keep-alive socket.
-  const cli = (args: string[]) =>
-    run(process.execPath, [AWF_MAIN, 'approvals', ...args], {
-      cwd: project.dir,
-      env: { ...process.env, AWF_LOG_LEVEL: 'warn', ...project.env },
-    }).then(
-      (r) => ({ status: 0, stdout: r.stdout, stderr: r.stderr }),
-      (e: { code: number; stdout: string; stderr: string }) => ({ status: e.code, stdout: e.stdout, stderr: e.stderr }),
-    );
+  const cli = (args: string[]) => runAwfAsync(['approvals', ...args], { cwd: project.dir, env: project.env });
   const pending = async (): Promise<Array<Record<string, unknown>>> => {
     const res = await fetch(`${server.url}/api/approvals`, { headers: auth });
     return ((await res.json()) as { body: { approvals: Array<Record<string, unknown>> } }).body.approvals;

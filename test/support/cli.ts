@@ -21,6 +21,25 @@ export function runAwf(
   });
 }
 
+/**
+ * `runAwf` without blocking the event loop: for a test that holds HTTP connections open meanwhile
+ * (a blocked loop misses the server closing an idle keep-alive socket, and the next request fails).
+ */
+export function runAwfAsync(
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ status: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawnAwf(args, options);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.stdin.end();
+    child.on('close', (code) => resolve({ status: code ?? -1, stdout, stderr }));
+  });
+}
+
 export function spawnAwf(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
   return spawn(process.execPath, [AWF_MAIN, ...args], {
     cwd: options.cwd ?? REPO_ROOT,

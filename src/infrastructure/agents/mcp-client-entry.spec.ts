@@ -25,6 +25,33 @@ describe('MCP client entries', () => {
     );
   });
 
+  it('renders each client’s entry by URL, the token an environment reference in its own syntax', () => {
+    const target = { url: 'http://127.0.0.1:2511/mcp', tokenVar: 'AWF_API_TOKEN' };
+    const http = { type: 'http', url: target.url, headers: { Authorization: 'Bearer ${AWF_API_TOKEN}' } };
+    expect(JSON.parse(renderEntry('claude', 'awf', target))).toEqual({ mcpServers: { awf: http } });
+    expect(JSON.parse(renderEntry('json', 'awf', target))).toEqual({ mcpServers: { awf: http } });
+    expect(JSON.parse(renderEntry('gemini', 'awf', target))).toEqual({
+      mcpServers: { awf: { httpUrl: target.url, headers: { Authorization: 'Bearer $AWF_API_TOKEN' } } },
+    });
+    expect(JSON.parse(renderEntry('opencode', 'awf', target))).toEqual({
+      mcp: {
+        awf: {
+          type: 'remote',
+          url: target.url,
+          headers: { Authorization: 'Bearer {env:AWF_API_TOKEN}' },
+          enabled: true,
+        },
+      },
+    });
+    expect(renderEntry('codex', 'awf', target)).toBe(
+      '[mcp_servers.awf]\nurl = "http://127.0.0.1:2511/mcp"\nbearer_token_env_var = "AWF_API_TOKEN"\n',
+    );
+    const before = '[mcp_servers.awf]\ncommand = "node"\nargs = []\n\n[other]\nx = 1\n';
+    expect(mergeEntry('codex', before, 'awf', target, 'f')).toBe(
+      '[other]\nx = 1\n\n[mcp_servers.awf]\nurl = "http://127.0.0.1:2511/mcp"\nbearer_token_env_var = "AWF_API_TOKEN"\n',
+    );
+  });
+
   it('merges into a JSON config, keeping every other key and server, replacing its own', () => {
     const before = JSON.stringify({ theme: 'dark', mcpServers: { other: { command: 'x' }, awf: { command: 'old' } } });
     expect(JSON.parse(mergeEntry('gemini', before, 'awf', LAUNCH, 'f'))).toEqual({

@@ -13,8 +13,22 @@ export interface ServerLaunch {
 }
 
 /**
- * Each client's own shape for one stdio MCP server (docs/agents.md), and the file a user's
- * registration goes to: Claude Code's user scope (`~/.claude.json`), Codex's `config.toml`
+ * A running `awf serve`'s `/mcp`, for a client that connects by URL: the serve token stays in
+ * the environment variable `tokenVar`, which the entry names in the client's own syntax.
+ */
+export interface ServerUrl {
+  url: string;
+  tokenVar: string;
+}
+
+/** How the client reaches the proxy: it starts `awf mcp-serve` (stdio), or connects to `/mcp`. */
+export type ServerTarget = ServerLaunch | ServerUrl;
+
+const byUrl = (target: ServerTarget): target is ServerUrl => 'url' in target;
+
+/**
+ * Each client's own shape for one MCP server, started over stdio or reached by URL (docs/agents.md),
+ * and the file a user's registration goes to: Claude Code's user scope (`~/.claude.json`), Codex's `config.toml`
  * (`$CODEX_HOME`), Gemini CLI's user settings, OpenCode's global config, and for `json` the
  * project's `.mcp.json`. Merging keeps every other key and server of the file as it was.
  */
@@ -35,7 +49,7 @@ export function clientConfigFile(client: McpClient, root: string, env: NodeJS.Pr
 }
 
 /** The entry as the client's config would hold it, printed alone (a file a user can merge or pass). */
-export function renderEntry(client: McpClient, name: string, launch: ServerLaunch): string {
+export function renderEntry(client: McpClient, name: string, launch: ServerTarget): string {
   if (client === 'codex') return tomlTable(name, launch);
   return `${JSON.stringify(jsonWith(client, {}, name, launch), null, 2)}\n`;
 }
@@ -45,7 +59,7 @@ export function mergeEntry(
   client: McpClient,
   existing: string | undefined,
   name: string,
-  launch: ServerLaunch,
+  launch: ServerTarget,
   file: string,
 ): string {
   if (client === 'codex') return mergeToml(existing ?? '', name, launch, file);
@@ -68,15 +82,16 @@ function jsonWith(
   client: McpClient,
   data: Record<string, unknown>,
   name: string,
-  launch: ServerLaunch,
+  launch: ServerTarget,
 ): Record<string, unknown> {
   const key = client === 'opencode' ? 'mcp' : 'mcpServers';
   const servers = data[key];
   if (servers !== undefined && (typeof servers !== 'object' || servers === null || Array.isArray(servers))) {
     throw unreadable(key, `must be an object of servers in the existing config`);
   }
-  const entry =
-    client === 'opencode'
+  const entry = byUrl(launch)
+    ? urlEntry(client, launch)
+    : client === 'opencode'
       ? { type: 'local', command: [launch.command, ...launch.args], enabled: true }
       : client === 'claude'
         ? { type: 'stdio', command: launch.command, args: launch.args, env: {} }
@@ -84,10 +99,30 @@ function jsonWith(
   return { ...data, [key]: { ...(servers as Record<string, unknown> | undefined), [name]: entry } };
 }
 
+/**
+ * Each client's entry for a server reached by URL, the bearer token an environment reference in
+ * the client's own syntax (Claude Code and `.mcp.json`: `${VAR}`; Gemini CLI: `$VAR`, and
+ * `httpUrl`, as its `url` means SSE; OpenCode: `{env:VAR}`), never its value.
+ */
+function urlEntry(client: McpClient, target: ServerUrl): Record<string, unknown> {
+  const v = target.tokenVar;
+  switch (client) {
+    case 'gemini':
+      return { httpUrl: target.url, headers: { Authorization: `Bearer $${v}` } };
+    case 'opencode':
+      return { type: 'remote', url: target.url, headers: { Authorization: `Bearer {env:${v}}` }, enabled: true };
+    default:
+      return { type: 'http', url: target.url, headers: { Authorization: `Bearer \${${v}}` } };
+  }
+}
+
 /** A TOML string: JSON's escapes are TOML basic-string escapes, for every string JSON.stringify makes. */
 const tomlString = (s: string): string => JSON.stringify(s);
 
-function tomlTable(name: string, launch: ServerLaunch): string {
+function tomlTable(name: string, launch: ServerTarget): string {
+  // Codex reads the token from the variable `bearer_token_env_var` names (an inline token it refuses).
+  if (byUrl(launch))
+    return `[mcp_servers.${name}]\nurl = ${tomlString(launch.url)}\nbearer_token_env_var = ${tomlString(launch.tokenVar)}\n`;
   const args = launch.args.map(tomlString).join(', ');
   return `[mcp_servers.${name}]\ncommand = ${tomlString(launch.command)}\nargs = [${args}]\n`;
 }
@@ -96,7 +131,7 @@ function tomlTable(name: string, launch: ServerLaunch): string {
  * Replaces the `[mcp_servers.<name>]` table (and its sub-tables) of a config.toml, or appends it:
  * TOML tables run to the next table header, so every other line stays byte for byte.
  */
-function mergeToml(text: string, name: string, launch: ServerLaunch, file: string): string {
+function mergeToml(text: string, name: string, launch: ServerTarget, file: string): string {
   const header = /^\s*\[\s*mcp_servers\s*\.\s*(?:"([^"]*)"|([A-Za-z0-9_-]+))\s*(\.[^\]]*)?\]\s*(#.*)?$/;
   const anyHeader = /^\s*\[/;
   const kept: string[] = [];

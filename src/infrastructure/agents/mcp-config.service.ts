@@ -17,7 +17,7 @@ import { ErrorCodes } from '../../domain/errors/error-codes';
 import { PROXY_CONFIG_VERSION } from '../../domain/proxy/proxy-config';
 import { selfCommand } from '../core/self-command';
 import { reviewSnapshotEntries } from './legacy-snapshot-entries';
-import { clientConfigFile, type McpClient, mergeEntry, renderEntry } from './mcp-client-entry';
+import { clientConfigFile, type McpClient, mergeEntry, renderEntry, type ServerTarget } from './mcp-client-entry';
 
 export interface McpConfigRequest {
   client: McpClient;
@@ -27,6 +27,10 @@ export interface McpConfigRequest {
   name: string;
   /** Merge the entry into the client's own config file instead of only printing it. */
   write: boolean;
+  /** A running `awf serve` (its address or its `/mcp`): the entry connects by URL instead of starting a proxy. */
+  url?: string;
+  /** The environment variable the client reads the serve token from (default AWF_API_TOKEN). */
+  tokenVar?: string;
   env?: NodeJS.ProcessEnv;
   note?: (line: string) => void;
 }
@@ -34,8 +38,8 @@ export interface McpConfigRequest {
 export interface McpConfigResult {
   /** The entry, in the client's format. */
   entry: string;
-  /** The proxy config the entry's command reads. */
-  proxyConfig: string;
+  /** The proxy config the entry's command reads (absent for an entry by URL). */
+  proxyConfig?: string;
   /** The client config file the entry was merged into, with --write. */
   written?: string;
 }
@@ -53,6 +57,10 @@ export class McpConfigService {
   make(request: McpConfigRequest): McpConfigResult {
     const env = request.env ?? process.env;
     const root = rootDir(request.root ?? process.cwd());
+    if (request.url !== undefined) {
+      const target = { url: mcpUrl(request.url), tokenVar: request.tokenVar ?? 'AWF_API_TOKEN' };
+      return { entry: renderEntry(request.client, request.name, target), ...this.merge(request, root, env, target) };
+    }
     const proxyConfig = join(
       awfConfigHome(env),
       'mcp',
@@ -68,15 +76,42 @@ export class McpConfigService {
     );
     const launch = selfCommand(['mcp-serve', `--config=${proxyConfig}`]);
     const entry = renderEntry(request.client, request.name, launch);
-    let written: string | undefined;
-    if (request.write) {
-      written = clientConfigFile(request.client, root, env);
-      const existing = existsSync(written) ? readFileSync(written, 'utf8') : undefined;
-      writeWhole(written, mergeEntry(request.client, existing, request.name, launch, written));
-    }
+    const merged = this.merge(request, root, env, launch);
     for (const line of reviewSnapshotEntries(root, env)) request.note?.(line);
-    return { entry, proxyConfig, ...(written ? { written } : {}) };
+    return { entry, proxyConfig, ...merged };
   }
+
+  private merge(request: McpConfigRequest, root: string, env: NodeJS.ProcessEnv, target: ServerTarget) {
+    if (!request.write) return {};
+    const written = clientConfigFile(request.client, root, env);
+    const existing = existsSync(written) ? readFileSync(written, 'utf8') : undefined;
+    writeWhole(written, mergeEntry(request.client, existing, request.name, target, written));
+    return { written };
+  }
+}
+
+/** The `/mcp` of the server at `url` (its address, or already its `/mcp`); http(s) only. */
+function mcpUrl(url: string): string {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  const credentials = !!parsed && (parsed.username !== '' || parsed.password !== '' || parsed.search !== '');
+  if (!parsed || !/^https?:$/.test(parsed.protocol) || credentials) {
+    // A URL with credentials in it is not repeated: the message may end up in a log.
+    const shown = parsed && credentials ? `${parsed.protocol}//${parsed.host}${parsed.pathname}` : url;
+    throw new AwfError(
+      ErrorCodes.CLI_INVALID_ARGS,
+      `--url ${shown} is not the plain http(s) address of an awf serve${credentials ? ' (it carries credentials or a query)' : ''}`,
+      { url: shown },
+      'Give the address `awf serve` printed, e.g. --url http://127.0.0.1:2511; the token goes in an environment variable.',
+    );
+  }
+  if (!parsed.pathname.replace(/\/+$/, '').endsWith('/mcp'))
+    parsed.pathname = `${parsed.pathname.replace(/\/+$/, '')}/mcp`;
+  return parsed.toString();
 }
 
 function rootDir(dir: string): string {

@@ -9,14 +9,16 @@ interface McpConfigOptions {
   write?: boolean;
   root?: string;
   name?: string;
+  url?: string;
+  tokenEnv?: string;
 }
 
 /** `awf mcp-config`: the MCP server entry that starts this awf's proxy, for an MCP client (README). */
 @Command({
   name: 'mcp-config',
   description:
-    "Print (or --write) the MCP server entry that starts this awf's tool proxy, for Claude Code, " +
-    'Codex, Gemini CLI, OpenCode or plain mcpServers JSON',
+    "Print (or --write) the MCP server entry that starts this awf's tool proxy (or, with --url, connects to " +
+    "awf serve's /mcp), for Claude Code, Codex, Gemini CLI, OpenCode or plain mcpServers JSON",
 })
 export class McpConfigCommand extends CommandRunner {
   constructor(private readonly configs: McpConfigService) {
@@ -30,10 +32,12 @@ export class McpConfigCommand extends CommandRunner {
       root: options.root,
       name: options.name ?? 'awf',
       write: !!options.write,
+      ...(options.url !== undefined ? { url: options.url } : {}),
+      ...(options.tokenEnv ? { tokenVar: options.tokenEnv } : {}),
       note,
     });
     process.stdout.write(result.entry);
-    note(`proxy config: ${result.proxyConfig}`);
+    if (result.proxyConfig) note(`proxy config: ${result.proxyConfig}`);
     if (result.written) note(`added MCP server "${options.name ?? 'awf'}" to ${result.written}`);
   }
 
@@ -62,6 +66,28 @@ export class McpConfigCommand extends CommandRunner {
   })
   parseRoot(value: string): string {
     return value;
+  }
+
+  @Option({
+    flags: '--url <url>',
+    description: "connect by URL to a running awf serve's /mcp (its address) instead of starting a proxy",
+  })
+  parseUrl(value: string): string {
+    return value;
+  }
+
+  @Option({
+    flags: '--token-env <var>',
+    description: 'with --url: the environment variable the client reads the serve token from (default AWF_API_TOKEN)',
+  })
+  parseTokenEnv(value: string): string {
+    if (/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(value)) return value;
+    throw new AwfError(
+      ErrorCodes.CLI_INVALID_ARGS,
+      `--token-env "${value}" is not an environment variable name`,
+      { tokenEnv: value },
+      'Use letters, digits and _ (not starting with a digit), e.g. --token-env AWF_API_TOKEN.',
+    );
   }
 
   @Option({ flags: '--name <name>', description: 'the server name in the client config (default: awf)' })
