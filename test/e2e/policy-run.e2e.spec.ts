@@ -184,7 +184,8 @@ budgets: {calls: -1}`,
       let asked = 0;
       child.stdout.on('data', (chunk: Buffer) => {
         screen += chunk.toString();
-        const questions = screen.split('[o]nce / [a]lways for this step / [d]eny').length - 1;
+        const questions =
+          screen.split('[a]lways for this step / [e]xactly these arguments, for an hour / [d]eny').length - 1;
         while (asked < questions && answers.length) {
           asked++;
           child.stdin.write(`${answers.shift()}\r`);
