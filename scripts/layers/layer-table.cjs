@@ -72,6 +72,8 @@ const AREAS = {
   'interfaces/cli': { may: '*' },
   // `awf serve`: AWF's HTTP API on Nest's HTTP platform, started by the CLI's serve command.
   'interfaces/http': { may: ['domain', 'application'] },
+  // `awf tui`: AWF's terminal UI (React and Ink), started by the CLI's tui command.
+  'interfaces/tui': { may: ['domain', 'application'] },
   embed: { may: ['domain', 'application', 'infrastructure/mcp-edge', 'infrastructure/config'] },
   sdk: { may: [] },
   // Users' Nest modules from .awf/config.yaml; they get the package's own public surface (index.ts).
@@ -96,6 +98,7 @@ const PACKAGES = {
   '(?:@hpcc-js/wasm-graphviz|@resvg/resvg-js|pdfkit|svg-to-pdfkit)': ['infrastructure/diagram'],
   '@nestjs/platform-express': ['interfaces/http'],
   '@nestjs/swagger': ['interfaces/http'], // only `awf serve` loads it
+  '(?:ink|react|ink-testing-library)': ['interfaces/tui'], // only `awf tui` loads them
   'nest-commander': ['interfaces/cli', 'extensions'], // extensions share awf's instance
   '@nestjs/[^/]+': Object.keys(AREAS).filter(
     (a) => !['domain', 'application', 'sdk', 'version.ts', 'index.ts'].includes(a),

@@ -158,6 +158,8 @@ export const ErrorCodes = {
   ACP_PROMPT_IN_FLIGHT: 'USER.ACP.PROMPT_IN_FLIGHT',
   ACP_UNKNOWN_SESSION: 'USER.ACP.UNKNOWN_SESSION',
   ACP_CONFIG_INVALID: 'USER.ACP.INVALID_CONFIG',
+  // tui: the terminal UI needs a terminal.
+  TUI_NO_TERMINAL: 'USER.TUI.NO_TERMINAL',
 } as const;
 
 export type KnownErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

@@ -17,18 +17,21 @@ export interface LogSettings {
  * `mcp-serve` always writes JSON lines (its stderr is read by the agent CLI, or the file is
  * shared with the run) at `info`, one line per tool call. Every other command writes for a
  * person next to its progress: `pretty` at `warn` on stderr (`--verbose` shows debug), or
- * JSON at `info` into `--log-file`. AWF_LOG_LEVEL and AWF_LOG_FORMAT say otherwise.
+ * JSON at `info` into `--log-file`. `tui` draws on the terminal, so it logs into `--log-file` or
+ * nowhere. AWF_LOG_LEVEL and AWF_LOG_FORMAT say otherwise.
  */
 export function logSettings(env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = process.argv): LogSettings {
-  const serve = argv.slice(2).find((a) => !a.startsWith('-')) === 'mcp-serve';
+  const command = argv.slice(2).find((a) => !a.startsWith('-'));
+  const serve = command === 'mcp-serve';
   const file = env.AWF_LOG_FILE || undefined;
+  const quiet = command === 'tui' && !file ? 'silent' : 'warn';
   const format = serve
     ? 'json'
     : env.AWF_LOG_FORMAT === 'json' || (file && env.AWF_LOG_FORMAT !== 'pretty')
       ? 'json'
       : 'pretty';
   const level =
-    env.AWF_LOG_LEVEL && LEVELS.has(env.AWF_LOG_LEVEL) ? env.AWF_LOG_LEVEL : serve || file ? 'info' : 'warn';
+    env.AWF_LOG_LEVEL && LEVELS.has(env.AWF_LOG_LEVEL) ? env.AWF_LOG_LEVEL : serve || file ? 'info' : quiet;
   return { level, format, ...(file ? { file } : {}) };
 }
 

@@ -86,6 +86,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     imports: () => [...toolSources(), ...workflows(), history()],
   },
   {
+    names: ['tui'],
+    commands: () => [require('./tui/tui.command').TuiCommand],
+    imports: () => [...toolSources(), ...workflows(), history()],
+  },
+  {
     names: ['validate'],
     commands: () => [require('./workflows/validate.command').ValidateCommand],
     imports: () => workflows(),

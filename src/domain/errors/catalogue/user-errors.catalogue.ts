@@ -207,4 +207,8 @@ export const USER_ERRORS: Record<GeneralUserCode, CatalogueText> = {
     'The queued run has already ended, so it cannot be cancelled.',
     'See how it ended with `awf runs follow <id> --queue URL`.',
   ),
+  [C.TUI_NO_TERMINAL]: entry(
+    '`awf tui` draws on a terminal and reads keys from it: stdin or stdout is not a terminal, TERM is not set, or TERM is `dumb`.',
+    'Start it from an interactive terminal; in scripts and CI use `awf run` to run a workflow and `awf runs` (or `awf history`) to read past runs.',
+  ),
 };

@@ -1,0 +1,128 @@
+import { KEY, tuiHarness } from '../../../test/support/tui-harness';
+
+const HELLO = `name: hello
+description: says hello twice
+states:
+  initial: greet
+  greet: {type: step, command: 'echo hello from greet', on_success: again}
+  again: {type: step, command: 'echo and again', on_success: done}
+  done: {type: terminal, status: success}
+`;
+const DEPLOY = `name: deploy
+description: needs a region and a secret token
+inputs:
+  - {name: region, required: true}
+  - {name: api_token, secret: true, required: true}
+  - {name: tier, default: small}
+states:
+  initial: ship
+  ship: {type: step, command: 'echo "shipping $tier to $region with $api_token"', on_success: done}
+  done: {type: terminal, status: success}
+`;
+const BROKEN = `name: broken
+states:
+  initial: nowhere
+  first: {type: step, command: 'true', on_success: missing_step}
+`;
+const FAILS = `name: fails
+states:
+  initial: boom
+  boom: {type: step, command: 'echo about to fail; exit 3', on_success: done}
+  done: {type: terminal, status: success}
+`;
+
+describe('awf tui: the four tabs over real services', () => {
+  const tui = tuiHarness({ hello: HELLO, deploy: DEPLOY, broken: BROKEN, fails: FAILS });
+
+  it('opens on Workflows, lists what awf finds, and switches tabs with 1-4', async () => {
+    const t = await tui.draw();
+    const first = await t.until('hello');
+    expect(first).toMatch(/1 Workflows/);
+    expect(first).toMatch(/deploy\s+env\s+needs a region and a secret token/);
+    await t.press('2');
+    await t.until('No active execution');
+    await t.press('3');
+    await t.until(/STATUS\s+WORKFLOW\s+ID\s+STARTED\s+DURATION/);
+    await t.press('4');
+    await t.until('No audit log yet');
+    await t.press('?');
+    await t.until('Monitoring: ↑/k ↓/j step');
+    await t.press('1');
+    await t.until('› broken');
+  });
+
+  it('launches a workflow without inputs with enter: Monitoring shows its steps and their output', async () => {
+    const t = await tui.draw();
+    await t.until('hello');
+    await t.press('/', 'h', 'e', 'l', KEY.enter);
+    await t.until('› hello');
+    await t.press(KEY.enter);
+    const done = await t.until(/hello\s+success/);
+    expect(done).toMatch(/✓ greet\s+step/);
+    expect(done).toMatch(/✓ again\s+step/);
+    expect(done).toContain('and again'); // the selected step (following: the last) shows its output
+    await t.press('k');
+    await t.until('hello from greet');
+  });
+
+  it('asks for inputs in a form; a required field blocks the submit; the secret is masked everywhere', async () => {
+    const t = await tui.draw();
+    await t.until('deploy');
+    await t.press('/', 'd', 'e', 'p', KEY.enter, KEY.enter);
+    await t.until('Launch deploy');
+    expect(t.screen()).toContain('small'); // the default is filled in
+    await t.press(KEY.tab, KEY.tab, KEY.enter);
+    await t.until('required: region, api_token');
+    await t.press(KEY.tab, ...'eu-west', KEY.tab, ...'s3cr3t-value-42');
+    expect(t.screen()).toContain('•••••••••••••••');
+    expect(t.screen()).not.toContain('s3cr3t');
+    await t.press(KEY.enter, KEY.enter);
+    const shown = await t.until(/deploy\s+success/);
+    expect(shown).toContain('shipping small to eu-west with ***');
+    expect(shown).not.toContain('s3cr3t');
+    // The history keeps the inputs but never a secret one.
+    await t.press('3', '/', ...'deploy', KEY.enter, KEY.enter);
+    const detail = await t.until('esc back');
+    expect(detail).toContain('region = eu-west');
+    expect(detail).not.toContain('s3cr3t');
+  });
+
+  it('validates the selected workflow with v and closes the result with esc', async () => {
+    const t = await tui.draw();
+    await t.until('broken');
+    await t.press('/', 'b', 'r', 'o', KEY.enter, 'v');
+    const overlay = await t.until('✗ broken is not valid');
+    expect(overlay).toMatch(/nowhere/);
+    await t.press(KEY.esc);
+    await t.until('› broken');
+    await t.press(KEY.esc, 'j', 'v');
+    await t.until('✓ deploy is valid');
+  });
+
+  it('History lists the runs, filters by name and status (tab), and opens one with enter', async () => {
+    const t = await tui.draw();
+    await t.until('fails');
+    await t.press('/', ...'fai', KEY.enter, KEY.enter);
+    await t.until(/fails\s+failure/);
+    await t.press('1', KEY.esc, '/', ...'hel', KEY.enter, KEY.enter);
+    await t.until(/hello\s+success/);
+    await t.press('3');
+    const all = await t.until(/failure\s+fails/);
+    expect(all).toMatch(/success\s+hello/);
+    await t.press(KEY.tab);
+    const success = await t.until('[✓ Success]');
+    expect(success).not.toMatch(/failure\s+fails/);
+    await t.press(KEY.tab);
+    await t.until(/failure\s+fails/);
+    expect(t.screen()).not.toMatch(/success\s+hello/);
+    await t.press(KEY.tab, '/', 'h', 'e', 'l', KEY.enter);
+    const filtered = await t.until(/success\s+hello/);
+    expect(filtered).not.toMatch(/\bdeploy\b/);
+    await t.press(KEY.enter);
+    const detail = await t.until('esc back');
+    expect(detail).toMatch(/✓ greet/);
+    expect(detail).toMatch(/✓ again/);
+    await t.press(KEY.esc);
+    await t.until(/STATUS\s+WORKFLOW/);
+  });
+});
