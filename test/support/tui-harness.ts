@@ -13,6 +13,7 @@ import type { TuiServices } from '../../src/interfaces/tui/tui-services';
 import { tuiServices } from '../../src/interfaces/tui/tui-services.factory';
 import { App } from '../../src/interfaces/tui/views/app.view';
 import { scratchDir } from './cli';
+import { untilOnScreen } from './screen-wait';
 
 /** Keys as a terminal sends them. */
 export const KEY = { enter: '\r', esc: '\x1b', tab: '\t', up: '\x1b[A', down: '\x1b[B', backspace: '\x7f' };
@@ -62,15 +63,7 @@ export function tuiHarness(workflows: Record<string, string>, env: NodeJS.Proces
       const view = render(h(App, { services: state.services as TuiServices }));
       state.unmount.push(view.unmount);
       const screen = (): string => view.lastFrame() ?? '';
-      const until = async (text: string | RegExp, ms = 15_000): Promise<string> => {
-        const deadline = Date.now() + ms;
-        for (;;) {
-          const s = screen();
-          if (typeof text === 'string' ? s.includes(text) : text.test(s)) return s;
-          if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(text)} on:\n${s}`);
-          await new Promise((r) => setTimeout(r, 20));
-        }
-      };
+      const until = (text: string | RegExp, ms = 15_000): Promise<string> => untilOnScreen(screen, text, ms, 20);
       const press = async (...keys: string[]): Promise<void> => {
         for (const k of keys) {
           view.stdin.write(k);
@@ -78,7 +71,7 @@ export function tuiHarness(workflows: Record<string, string>, env: NodeJS.Proces
           await new Promise((r) => setTimeout(r, k === KEY.esc ? 80 : 15));
         }
       };
-      return { screen, until, press, view };
+      return { screen, until, press };
     },
   };
 }

@@ -30,8 +30,7 @@ export function logSettings(env: NodeJS.ProcessEnv = process.env, argv: readonly
     : env.AWF_LOG_FORMAT === 'json' || (file && env.AWF_LOG_FORMAT !== 'pretty')
       ? 'json'
       : 'pretty';
-  const level =
-    env.AWF_LOG_LEVEL && LEVELS.has(env.AWF_LOG_LEVEL) ? env.AWF_LOG_LEVEL : serve || file ? 'info' : quiet;
+  const level = env.AWF_LOG_LEVEL && LEVELS.has(env.AWF_LOG_LEVEL) ? env.AWF_LOG_LEVEL : serve || file ? 'info' : quiet;
   return { level, format, ...(file ? { file } : {}) };
 }
 
