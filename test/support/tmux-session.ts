@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AWF_MAIN } from './cli';
@@ -27,9 +27,11 @@ export function tmuxSession(
     return r.stdout;
   };
   const env = Object.entries({ AWF_LOG_LEVEL: 'warn', ...options.env }).map(([k, v]) => `${k}=${v ?? ''}`);
-  const line = ['exec', 'env', ...env, process.execPath, options.main ?? AWF_MAIN, ...args]
-    .map((a, i) => (i ? quote(a) : a))
-    .join(' ');
+  // The shell waits for awf and writes its exit status down: tmux's own record of a pane's
+  // status can miss a process that exits as its terminal closes.
+  const statusFile = join(dir, 'status');
+  const awf = ['env', ...env, process.execPath, options.main ?? AWF_MAIN, ...args].map(quote).join(' ');
+  const line = `${awf}; echo $? > ${quote(statusFile)}`;
   tmux(
     'new-session',
     '-d',
@@ -46,8 +48,6 @@ export function tmuxSession(
   const screen = (): string => tmux('capture-pane', '-p', '-t', 'awf');
   return {
     screen,
-    /** The pane's process (awf itself: the shell exec'd it). */
-    pid: Number(tmux('display-message', '-p', '-t', 'awf', '#{pane_pid}').trim()),
     until: (text: string | RegExp, ms = 60_000): Promise<string> => untilOnScreen(screen, text, ms, 100),
     /** One key at a time, at a person's pace: a terminal delivers keys typed together as one chunk. */
     async keys(...names: string[]): Promise<void> {
@@ -62,17 +62,11 @@ export function tmuxSession(
         await new Promise((r) => setTimeout(r, 150));
       }
     },
-    /** The exit status once awf has exited, else undefined. */
-    exitStatus(): number | undefined {
-      const [dead, status] = tmux('display-message', '-p', '-t', 'awf', '#{pane_dead} #{pane_dead_status}')
-        .trim()
-        .split(' ');
-      return dead === '1' ? Number(status) : undefined;
-    },
-    /** Waits (up to 10 s) for awf to exit; its status, or undefined when it has not. */
+    /** The exit status once awf has exited (`signal N` when a signal ended it), else undefined. */
+    /** Waits (up to 10 s) for awf to exit; its exit status, or undefined when it has not. */
     async exited(): Promise<number | undefined> {
-      for (let i = 0; i < 100 && this.exitStatus() === undefined; i++) await new Promise((r) => setTimeout(r, 100));
-      return this.exitStatus();
+      for (let i = 0; i < 100 && !existsSync(statusFile); i++) await new Promise((r) => setTimeout(r, 100));
+      return existsSync(statusFile) ? Number(readFileSync(statusFile, 'utf8').trim()) : undefined;
     },
     close(): void {
       spawnSync('tmux', ['-S', socket, 'kill-server']);

@@ -63,15 +63,28 @@ export function tuiHarness(workflows: Record<string, string>, env: NodeJS.Proces
       const view = render(h(App, { services: state.services as TuiServices }));
       state.unmount.push(view.unmount);
       const screen = (): string => view.lastFrame() ?? '';
-      const until = (text: string | RegExp, ms = 15_000): Promise<string> => untilOnScreen(screen, text, ms, 20);
+      // A frame is drawn before React runs its effects, where Ink moves the keys to the focused
+      // field: what is typed right after a frame waits for them, as a person's next key would.
+      const until = async (text: string | RegExp | ((s: string) => boolean), ms = 15_000): Promise<string> => {
+        const shown = await untilOnScreen(screen, text, ms, 20);
+        await new Promise((r) => setTimeout(r, 50));
+        return shown;
+      };
       const press = async (...keys: string[]): Promise<void> => {
         for (const k of keys) {
           view.stdin.write(k);
           // Ink reads a lone ESC after a short wait (it could start a sequence); give every key a turn.
-          await new Promise((r) => setTimeout(r, k === KEY.esc ? 80 : 15));
+          await new Promise((r) => setTimeout(r, k === KEY.esc ? 80 : 30));
         }
       };
-      return { screen, until, press };
+      /** `/`, the text, enter: the tab's filter, kept once its field has let go of the keys. */
+      const filter = async (text: string): Promise<void> => {
+        await press('/');
+        await until('enter keep');
+        await press(...text, KEY.enter);
+        await until((s) => !s.includes('enter keep'));
+      };
+      return { screen, until, press, filter };
     },
   };
 }

@@ -54,8 +54,7 @@ describe('awf tui: the four tabs over real services', () => {
   it('launches a workflow without inputs with enter: Monitoring shows its steps and their output', async () => {
     const t = await tui.draw();
     await t.until('hello');
-    await t.press('/', 'h', 'e', 'l', KEY.enter);
-    await t.until('› hello');
+    await t.filter('hel');
     await t.press(KEY.enter);
     const done = await t.until(/hello\s+success/);
     expect(done).toMatch(/✓ greet\s+step/);
@@ -68,20 +67,34 @@ describe('awf tui: the four tabs over real services', () => {
   it('asks for inputs in a form; a required field blocks the submit; the secret is masked everywhere', async () => {
     const t = await tui.draw();
     await t.until('deploy');
-    await t.press('/', 'd', 'e', 'p', KEY.enter, KEY.enter);
-    await t.until('Launch deploy');
-    expect(t.screen()).toContain('small'); // the default is filled in
-    await t.press(KEY.tab, KEY.tab, KEY.enter);
+    await t.filter('dep');
+    await t.press(KEY.enter);
+    await t.until('› region*');
+    expect(t.screen()).toMatch(/tier\s+small/); // the default is filled in
+    await t.press(KEY.tab);
+    await t.until('› api_token*');
+    await t.press(KEY.tab);
+    await t.until('› tier');
+    await t.press(KEY.enter);
     await t.until('required: region, api_token');
-    await t.press(KEY.tab, ...'eu-west', KEY.tab, ...'s3cr3t-value-42');
-    expect(t.screen()).toContain('•••••••••••••••');
+    await t.press(KEY.tab);
+    await t.until('› region*');
+    await t.press(...'eu-west', KEY.tab);
+    await t.until('› api_token*');
+    await t.press(...'s3cr3t-value-42');
+    await t.until('•••••••••••••••');
     expect(t.screen()).not.toContain('s3cr3t');
-    await t.press(KEY.enter, KEY.enter);
+    await t.press(KEY.enter);
+    await t.until('› tier');
+    await t.press(KEY.enter);
     const shown = await t.until(/deploy\s+success/);
     expect(shown).toContain('shipping small to eu-west with ***');
     expect(shown).not.toContain('s3cr3t');
     // The history keeps the inputs but never a secret one.
-    await t.press('3', '/', ...'deploy', KEY.enter, KEY.enter);
+    await t.press('3');
+    await t.until(/STATUS\s+WORKFLOW/);
+    await t.filter('deploy');
+    await t.press(KEY.enter);
     const detail = await t.until('esc back');
     expect(detail).toContain('region = eu-west');
     expect(detail).not.toContain('s3cr3t');
@@ -90,34 +103,48 @@ describe('awf tui: the four tabs over real services', () => {
   it('validates the selected workflow with v and closes the result with esc', async () => {
     const t = await tui.draw();
     await t.until('broken');
-    await t.press('/', 'b', 'r', 'o', KEY.enter, 'v');
+    await t.filter('bro');
+    await t.press('v');
     const overlay = await t.until('✗ broken is not valid');
     expect(overlay).toMatch(/nowhere/);
     await t.press(KEY.esc);
+    await t.until((s) => !s.includes('is not valid'));
+    await t.press(KEY.esc);
     await t.until('› broken');
-    await t.press(KEY.esc, 'j', 'v');
+    await t.until('deploy');
+    await t.press('j');
+    await t.until('› deploy');
+    await t.press('v');
     await t.until('✓ deploy is valid');
   });
 
   it('History lists the runs, filters by name and status (tab), and opens one with enter', async () => {
     const t = await tui.draw();
     await t.until('fails');
-    await t.press('/', ...'fai', KEY.enter, KEY.enter);
+    await t.filter('fai');
+    await t.press(KEY.enter);
     await t.until(/fails\s+failure/);
-    await t.press('1', KEY.esc, '/', ...'hel', KEY.enter, KEY.enter);
+    await t.press('1');
+    await t.until('Filter: fai');
+    await t.press(KEY.esc);
+    await t.until('› broken');
+    await t.filter('hel');
+    await t.press(KEY.enter);
     await t.until(/hello\s+success/);
     await t.press('3');
     const all = await t.until(/failure\s+fails/);
     expect(all).toMatch(/success\s+hello/);
-    await t.press(KEY.tab);
-    const success = await t.until('[✓ Success]');
-    expect(success).not.toMatch(/failure\s+fails/);
-    await t.press(KEY.tab);
-    await t.until(/failure\s+fails/);
-    expect(t.screen()).not.toMatch(/success\s+hello/);
-    await t.press(KEY.tab, '/', 'h', 'e', 'l', KEY.enter);
+    await t.press(KEY.tab); // [✓ Success]
+    const success = await t.until((s) => !/failure\s+fails/.test(s));
+    expect(success).toMatch(/success\s+hello/);
+    await t.press(KEY.tab); // [✗ Failed]
+    const failed = await t.until((s) => !/success\s+hello/.test(s));
+    expect(failed).toMatch(/failure\s+fails/);
+    await t.press(KEY.tab); // [All]
+    await t.until(/success\s+hello/);
+    await t.filter('hel');
     const filtered = await t.until(/success\s+hello/);
-    expect(filtered).not.toMatch(/\bdeploy\b/);
+    expect(filtered).not.toMatch(/failure\s+fails/);
     await t.press(KEY.enter);
     const detail = await t.until('esc back');
     expect(detail).toMatch(/✓ greet/);

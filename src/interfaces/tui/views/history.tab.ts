@@ -3,7 +3,7 @@ import type { RunSummary } from '../../../domain/ports/run-index.port';
 import { ink } from '../ink.loader';
 import type { TabProps } from '../tui-services';
 import { RunDetailView } from './run-detail.view';
-import { TextField } from './text-field.view';
+import { FilterLine } from './filter-line.view';
 import { duration, messageOf, startedAt, STATUS_COLOR } from './format';
 import { windowOf } from './window';
 
@@ -61,17 +61,14 @@ export function HistoryTab({ services, active, capture, rows }: TabProps) {
   if (!runs) return h(Text, { dimColor: true }, 'Loading history…');
   const badges = CYCLE.map((c, i) => h(Text, { key: c, inverse: i === status }, ` ${BADGE[c]} `));
   const header = h(
-    Box,
-    null,
-    h(Text, { dimColor: !filtering }, 'Filter: '),
-    h(TextField, {
+    FilterLine,
+    {
       value: filter,
+      editing: active && filtering,
       onChange: (v: string) => (setFilter(v), setSelected(0)),
-      onSubmit: () => setFiltering(false),
-      onCancel: () => (setFilter(''), setFiltering(false)),
-      focus: active && filtering,
+      onDone: (keep: boolean) => (keep || setFilter(''), setFiltering(false)),
       placeholder: '/ workflow name',
-    }),
+    },
     h(Text, null, '   '),
     ...badges,
   );

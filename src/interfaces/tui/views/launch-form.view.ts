@@ -48,7 +48,7 @@ export function LaunchForm({ workflow, inputs, focus, onSubmit, onCancel }: Laun
         h(
           Text,
           { color: i === at ? 'cyan' : undefined },
-          `${`${input.name}${input.required ? '*' : ''}`.padEnd(width)}  `,
+          `${i === at ? '›' : ' '} ${`${input.name}${input.required ? '*' : ''}`.padEnd(width)}  `,
         ),
         h(TextField, {
           value: values[i],

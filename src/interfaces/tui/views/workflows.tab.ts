@@ -5,7 +5,7 @@ import { formatIssue } from '../../../domain/workflow/validation-issue.model';
 import { ink } from '../ink.loader';
 import type { TabProps } from '../tui-services';
 import { LaunchForm } from './launch-form.view';
-import { TextField } from './text-field.view';
+import { FilterLine } from './filter-line.view';
 import { messageOf } from './format';
 import { windowOf } from './window';
 
@@ -92,19 +92,13 @@ export function WorkflowsTab({ services, active, capture, showMonitoring, rows }
     );
   if (problem) return h(Text, { color: 'red' }, problem);
   if (!workflows) return h(Text, { dimColor: true }, 'Loading workflows…');
-  const filterLine = h(
-    Box,
-    null,
-    h(Text, { dimColor: !filtering }, 'Filter: '),
-    h(TextField, {
-      value: filter,
-      onChange: (v: string) => (setFilter(v), setSelected(0)),
-      onSubmit: () => setFiltering(false),
-      onCancel: () => (setFilter(''), setFiltering(false)),
-      focus: active && filtering,
-      placeholder: '/ to filter by name',
-    }),
-  );
+  const filterLine = h(FilterLine, {
+    value: filter,
+    editing: active && filtering,
+    onChange: (v: string) => (setFilter(v), setSelected(0)),
+    onDone: (keep: boolean) => (keep || setFilter(''), setFiltering(false)),
+    placeholder: '/ to filter by name',
+  });
   if (shown.length === 0)
     return h(
       Box,
