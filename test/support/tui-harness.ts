@@ -5,7 +5,9 @@ import { RUN_INDEX, type RunIndex } from '../../src/domain/ports/run-index.port'
 import type { SecretMasker } from '../../src/domain/ports/secret-masker.port';
 import { SECRET_MASKER } from '../../src/domain/ports/tokens';
 import { ProjectConfigModule } from '../../src/infrastructure/config/project-config.module';
+import { AgentsModule } from '../../src/infrastructure/agents/agents.module';
 import { CoreModule } from '../../src/infrastructure/core/core.module';
+import { ToolsModule } from '../../src/infrastructure/tools/tools.module';
 import { HistoryModule } from '../../src/infrastructure/history/history.module';
 import { WorkflowModule } from '../../src/infrastructure/workflow/workflow.module';
 import { loadInk } from '../../src/interfaces/tui/ink.loader';
@@ -32,7 +34,7 @@ export function tuiHarness(workflows: Record<string, string>, env: NodeJS.Proces
     process.env.AWF_STORAGE = `${scratch.dir}/storage`;
     await loadInk();
     state.app = await Test.createTestingModule({
-      imports: [ProjectConfigModule.forRoot(), CoreModule, WorkflowModule, HistoryModule],
+      imports: [ProjectConfigModule.forRoot(), CoreModule, ToolsModule, WorkflowModule, AgentsModule, HistoryModule],
     }).compile();
     await state.app.init();
     const workflowService = state.app.get(WorkflowService);
@@ -57,6 +59,7 @@ export function tuiHarness(workflows: Record<string, string>, env: NodeJS.Proces
   return {
     dir: scratch.dir,
     services: () => state.services as TuiServices,
+    masker: () => state.app?.get<SecretMasker>(SECRET_MASKER) as SecretMasker,
     /** Draws the App; `screen()` is the last frame; `press` types keys; `until` waits for text. */
     async draw() {
       const { render } = await import('ink-testing-library');

@@ -153,3 +153,64 @@ describe('awf tui: the four tabs over real services', () => {
     await t.until(/STATUS\s+WORKFLOW/);
   });
 });
+
+const CHAT = `name: chat
+description: a conversation step
+states:
+  initial: talk
+  talk:
+    type: agent
+    provider: script
+    mode: conversation
+    prompt: hi
+    mcp_proxy: {enable: true}
+    options:
+      calls: [{tool: Glob, args: {pattern: '*.none'}}]
+    on_success: done
+  done: {type: terminal, status: success}
+`;
+
+describe('awf tui: the Monitoring input line', () => {
+  const tui = tuiHarness({ chat: CHAT });
+
+  it('asks for the next turn of a conversation, sends what is typed, and an empty line ends it', async () => {
+    const t = await tui.draw();
+    await t.until('› chat');
+    await t.press(KEY.enter);
+    await t.until('step talk waits for the next message');
+    await t.press(...'tell me more', KEY.enter);
+    await t.until('you: tell me more');
+    await t.until('step talk waits for the next message');
+    await t.press(KEY.enter);
+    const done = await t.until(/chat\s+success/);
+    expect(done).toMatch(/✓ talk\s+agent/);
+    expect(done).not.toContain('waits for the next message');
+  });
+});
+
+describe('awf tui: the Logs tab follows AWF_AUDIT_LOG', () => {
+  const log = `${require('node:os').tmpdir()}/awf-tui-audit-${process.pid}.jsonl`;
+  const tui = tuiHarness({}, { AWF_AUDIT_LOG: log });
+  const line = (tool: string, start: string, extra: object = {}) =>
+    `${JSON.stringify({ step: 'review', tool, source: 'builtin', start, duration_ms: 3, status: 'ok', args_shape: { file_path: 12 }, ...extra })}\n`;
+  afterAll(() => require('node:fs').rmSync(log, { force: true }));
+
+  it('shows the last lines, then each appended one, masked; a truncated file is read again with a notice', async () => {
+    const { writeFileSync, appendFileSync } = require('node:fs') as typeof import('node:fs');
+    writeFileSync(log, line('Read', '2026-12-04T10:00:00.000Z'));
+    tui.masker().add('hunter2-secret-value');
+    const t = await tui.draw();
+    await t.press('4');
+    const first = await t.until(/10:00:00\.000\s+review\s+Read\s+builtin\s+3ms\s+ok\s+\(file_path=12\)/);
+    expect(first).toContain('(1 entries)');
+    appendFileSync(
+      log,
+      line('Bash', '2026-12-04T10:00:01.000Z', { status: 'error', error: 'token hunter2-secret-value refused' }),
+    );
+    const next = await t.until('Bash  builtin  3ms  error token *** refused');
+    expect(next).not.toContain('hunter2');
+    writeFileSync(log, line('Glob', '2026-12-04T10:00:02.000Z'));
+    await t.until('was truncated or rotated');
+    await t.until(/review\s+Glob/);
+  });
+});
