@@ -94,6 +94,7 @@ describe('layer rules', () => {
         '(?:@hpcc-js/wasm-graphviz|@resvg/resvg-js|pdfkit|svg-to-pdfkit)': 'pdfkit',
         '@nestjs/platform-express': '@nestjs/platform-express',
         '@nestjs/swagger': '@nestjs/swagger',
+        '(?:ink|react|ink-testing-library)': 'react',
         'nest-commander': 'nest-commander',
         '@nestjs/[^/]+': '@nestjs/common',
       };
