@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { processesWith } from '../support/run-watch';
 import { tmuxSession } from '../support/tmux-session';
 import { ttySession } from '../support/tty-session';
@@ -32,6 +33,8 @@ states:
 `;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const parentOf = (pid: number): number =>
+  Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
 
 describe('awf tui in a real terminal (tmux)', () => {
   it('launches workflows, shows their steps and audit log, and quits with q leaving no process', async () => {
@@ -64,6 +67,29 @@ describe('awf tui in a real terminal (tmux)', () => {
       expect(p.leftovers()).toEqual([]);
       // The cancelled run is in the history, as `awf runs` lists it.
       expect(awf(['history', '-w', 'hang'], { cwd: p.dir, env: p.env }).stdout).toMatch(/cancelled/);
+    } finally {
+      term.close();
+      p.cleanup();
+    }
+  });
+
+  it.each([
+    ['SIGTERM', 143],
+    ['SIGHUP (the terminal closed)', 129],
+  ])('%s stops the runs it launched and exits %d', async (signal, code) => {
+    const marker = `awf-tui-signal-${process.pid}-${Date.now()}`;
+    const p = workflowProject({ '.awf/workflows/hang.yaml': hang(marker) });
+    const term = tmuxSession(['tui'], { cwd: p.dir, env: p.env });
+    try {
+      await term.until('› hang');
+      await term.keys('Enter');
+      await term.until('waiting');
+      // The step's shell names the marker; its parent is awf.
+      const [shell] = processesWith(marker);
+      process.kill(parentOf(shell), signal.split(' ')[0] as NodeJS.Signals);
+      expect(await term.exited()).toBe(code);
+      for (let i = 0; i < 50 && processesWith(marker).length; i++) await sleep(100);
+      expect(processesWith(marker)).toEqual([]);
     } finally {
       term.close();
       p.cleanup();

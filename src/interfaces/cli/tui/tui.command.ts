@@ -8,6 +8,7 @@ import type { SecretMasker } from '../../../domain/ports/secret-masker.port';
 import { SECRET_MASKER } from '../../../domain/ports/tokens';
 import type { ProjectConfig } from '../../../infrastructure/config/project-config.loader';
 import { PROJECT_CONFIG } from '../../../infrastructure/config/project-config.module';
+import { ProcessSignals } from '../../../infrastructure/core/process-signals.service';
 import { ApprovalDesk } from '../../../infrastructure/policy/approval-desk';
 import { runsDir } from '../../../infrastructure/workflow/workflow-paths';
 import { stringEnv } from '../run/run-session.command-base';
@@ -21,6 +22,7 @@ export class TuiCommand extends CommandRunner {
     @Inject(SECRET_MASKER) private readonly masker: SecretMasker,
     private readonly approvals: ApprovalDesk,
     @Inject(PROJECT_CONFIG) private readonly project: ProjectConfig,
+    private readonly signals: ProcessSignals,
   ) {
     super();
   }
@@ -45,7 +47,7 @@ export class TuiCommand extends CommandRunner {
     // A policy approval is asked on the run's input line: the terminal belongs to the tui.
     this.approvals.mode = 'ask';
     this.approvals.person = services.runs.approve;
-    await runTui(services);
+    await runTui(services, this.signals.signal);
   }
 }
 
