@@ -1,9 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { processesWith } from '../support/run-watch';
 import { tmuxSession } from '../support/tmux-session';
 import { ttySession } from '../support/tty-session';
 import { installedPackage } from '../support/launch-paths';
-import { itUnless } from '../support/skip';
+import { describeUnless, itUnless } from '../support/skip';
 import { join } from 'node:path';
 import { awf, workflowProject } from './workflow-support';
 
@@ -36,7 +37,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const parentOf = (pid: number): number =>
   Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
 
-describe('awf tui in a real terminal (tmux)', () => {
+const noTmux = spawnSync('tmux', ['-V']).status === 0 ? undefined : "tmux is not installed (Debian's tmux package)";
+
+describeUnless(noTmux, 'awf tui in a real terminal (tmux)', () => {
   it('launches workflows, shows their steps and audit log, and quits with q leaving no process', async () => {
     const marker = `awf-tui-${process.pid}-${Date.now()}`;
     const p = workflowProject({
