@@ -21,8 +21,10 @@ import { untilOnScreen } from './screen-wait';
 export const KEY = { enter: '\r', esc: '\x1b', tab: '\t', up: '\x1b[A', down: '\x1b[B', backspace: '\x7f' };
 
 /**
- * The tui's App over real services (a Nest container as `awf tui` wires it: workflows found in
- * a scratch dir through AWF_WORKFLOWS_PATH, history and run files under AWF_STORAGE there),
+ * The tui's App over real services (a Nest container with the modules `awf tui` runs workflows
+ * with: the built-in tools, agents, workflows, history; workflows found in a scratch dir through
+ * AWF_WORKFLOWS_PATH, history and run files under AWF_STORAGE there; an agent step's proxy is
+ * the built `dist/main.js mcp-serve`, so `npm run build` comes first),
  * drawn by ink-testing-library. Built in the describe block's beforeAll, closed in its afterAll.
  */
 export function tuiHarness(workflows: Record<string, string>, env: NodeJS.ProcessEnv = {}) {
