@@ -9,6 +9,7 @@ import { AgentsModule } from '../../src/infrastructure/agents/agents.module';
 import { CoreModule } from '../../src/infrastructure/core/core.module';
 import { ToolsModule } from '../../src/infrastructure/tools/tools.module';
 import { HistoryModule } from '../../src/infrastructure/history/history.module';
+import { ApprovalDesk } from '../../src/infrastructure/policy/approval-desk';
 import { WorkflowModule } from '../../src/infrastructure/workflow/workflow.module';
 import { loadInk } from '../../src/interfaces/tui/ink.loader';
 import type { TuiServices } from '../../src/interfaces/tui/tui-services';
@@ -47,6 +48,10 @@ export function tuiHarness(workflows: Record<string, string>, env: NodeJS.Proces
       defaults: () => ({ env: {}, cwd: scratch.dir, runsDir: `${scratch.dir}/storage/runs`, projectInputs: {} }),
       env,
     });
+    // As `awf tui` sets it: a policy approval is asked on the run's input line.
+    const desk = state.app.get(ApprovalDesk);
+    desk.mode = 'ask';
+    desk.person = state.services.runs.approve;
   });
   afterEach(async () => {
     state.unmount.splice(0).forEach((u) => u());

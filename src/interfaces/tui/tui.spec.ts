@@ -170,8 +170,26 @@ states:
   done: {type: terminal, status: success}
 `;
 
+const GUARDED = `name: guarded
+states:
+  initial: look
+  look:
+    type: agent
+    provider: script
+    prompt: unused
+    mcp_proxy:
+      enable: true
+      policy: {approve: [Glob]}
+    options:
+      calls:
+        - {tool: Glob, args: {pattern: '*.yaml'}}
+        - {tool: Glob, args: {pattern: '*.md'}, expect: {is_error: true, contains: 'the person denied it'}}
+    on_success: done
+  done: {type: terminal, status: success}
+`;
+
 describe('awf tui: the Monitoring input line', () => {
-  const tui = tuiHarness({ chat: CHAT });
+  const tui = tuiHarness({ chat: CHAT, guarded: GUARDED });
 
   it('asks for the next turn of a conversation, sends what is typed, and an empty line ends it', async () => {
     const t = await tui.draw();
@@ -185,6 +203,20 @@ describe('awf tui: the Monitoring input line', () => {
     const done = await t.until(/chat\s+success/);
     expect(done).toMatch(/✓ talk\s+agent/);
     expect(done).not.toContain('waits for the next message');
+  });
+
+  it("asks a policy approve rule's question: y approves the call, n denies the next", async () => {
+    const t = await tui.draw();
+    await t.until('guarded');
+    await t.filter('gua');
+    await t.press(KEY.enter);
+    await t.until('approve Glob (');
+    await t.press('y', KEY.enter);
+    await t.until((s) => !s.includes('approve Glob ('));
+    await t.until('approve Glob (');
+    await t.press('n', KEY.enter);
+    const done = await t.until(/guarded\s+success/);
+    expect(done).toMatch(/✓ look\s+agent/);
   });
 });
 

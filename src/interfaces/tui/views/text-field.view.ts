@@ -1,4 +1,4 @@
-import { createElement as h } from 'react';
+import { createElement as h, useRef } from 'react';
 import { ink } from '../ink.loader';
 
 export interface TextFieldProps {
@@ -16,13 +16,21 @@ export interface TextFieldProps {
 /** A one-line text field: printable keys type, backspace deletes, enter submits, esc cancels. */
 export function TextField(props: TextFieldProps) {
   const { Text, useInput } = ink();
+  // Keys typed faster than React draws reach a handler of an earlier render: the value they
+  // edit is kept here, so that none of them is lost.
+  const value = useRef(props.value);
+  value.current = props.value;
+  const change = (next: string): void => {
+    value.current = next;
+    props.onChange(next);
+  };
   useInput(
     (input, key) => {
-      if (key.return) props.onSubmit?.(props.value);
+      if (key.return) props.onSubmit?.(value.current);
       else if (key.escape) props.onCancel?.();
-      else if (key.backspace || key.delete) props.onChange(props.value.slice(0, -1));
+      else if (key.backspace || key.delete) change(value.current.slice(0, -1));
       else if (input && !key.ctrl && !key.meta && !key.tab && !key.upArrow && !key.downArrow)
-        props.onChange(props.value + input);
+        change(value.current + input);
     },
     { isActive: props.focus },
   );
