@@ -27,6 +27,6 @@ import { PluginToolProvider } from './plugin-tool.provider';
     PluginInstaller,
     { provide: PLUGIN_CATALOG, useExisting: PluginCatalogService },
   ],
-  exports: [PLUGIN_CATALOG, PluginCatalogService, PluginScaffolder, PluginInstaller],
+  exports: [PLUGIN_CATALOG, PluginCatalogService, PluginScaffolder, PluginInstaller, PluginDiscovery],
 })
 export class PluginsModule {}

@@ -81,10 +81,11 @@ export class GithubReleasesClient {
       try {
         res = await fetch(current, { headers, redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) });
       } catch (err) {
-        const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message;
+        const { cause } = err as { cause?: { code?: string; message?: string } };
+        const why = cause?.code ?? cause?.message ?? (err as Error).message;
         throw new AwfError(
           ErrorCodes.RELEASE_UNREACHABLE,
-          `cannot reach ${current.origin}: ${cause}`,
+          `cannot reach ${current.origin}: ${why}`,
           { url: redact(current.href) },
           'Check the network (and GITHUB_API_URL, if set), then try again.',
         );

@@ -12,6 +12,7 @@ import type {
 import { closest } from '../../domain/workflow/unknown-keys.rules';
 import { parseWorkflow } from '../../domain/workflow/workflow.parser';
 import { FsStepTemplates, stepTemplateDirs } from './step-template.files';
+import { packWorkflowFile } from './pack-paths';
 import { workflowDirs } from './workflow-paths';
 import { offsetPastErrorBudget } from './yaml-error-budget';
 import { yamlSyntaxIssue } from './yaml-syntax-issue';
@@ -70,8 +71,10 @@ export class YamlWorkflowRepository implements WorkflowRepository {
     if (looksLikePath) {
       const file = resolve(this.cwd(), target);
       if (existsSync(file) && !isDir(file)) return file;
+      const inPack = packWorkflowFile(target, this.env, this.cwd());
+      if (inPack && existsSync(inPack)) return inPack;
       // AWF: a bare `name.yaml` that is not in the cwd is looked up like `name`.
-      if (target.includes('/') || !target.endsWith(EXT)) throw notFound(target, [file]);
+      if (target.includes('/') || !target.endsWith(EXT)) throw notFound(target, inPack ? [file, inPack] : [file]);
     }
     if (target.includes('..') || target.includes('\\')) throw notFound(target, []);
     const tried: string[] = looksLikePath ? [resolve(this.cwd(), target)] : [];

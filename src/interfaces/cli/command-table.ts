@@ -124,6 +124,17 @@ export const COMMANDS: readonly CommandEntry[] = [
     imports: () => [require('../../infrastructure/plugins/plugins.module').PluginsModule],
   },
   {
+    names: ['workflow', 'wf'],
+    commands: () => [
+      require('./packs/workflow.command').WorkflowCommand,
+      ...require('./packs/workflow.command').WORKFLOW_SUBCOMMANDS,
+    ],
+    imports: () => [
+      require('../../infrastructure/packs/packs.module').PacksModule,
+      require('../../infrastructure/plugins/plugins.module').PluginsModule,
+    ],
+  },
+  {
     names: ['mcp-config'],
     commands: () => [
       require('./mcp/mcp-config.command').McpConfigCommand,

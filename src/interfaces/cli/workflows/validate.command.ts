@@ -9,18 +9,20 @@ import {
 import { AwfError } from '../../../domain/errors/awf-error';
 import { ErrorCodes } from '../../../domain/errors/error-codes';
 import { parseDurationMs } from '../../../domain/workflow/duration';
+import { findPackDir } from '../../../infrastructure/workflow/pack-paths';
 import { globalFlags } from '../global-flags';
 import { renderBatch, renderValidation } from './validation.renderer';
 
 interface ValidateOptions {
   strict?: boolean;
   dir?: string;
+  pack?: string;
   skipPlugins?: boolean;
   validatorTimeout?: number;
 }
 
 /**
- * `awf validate <workflow> | --dir <path>`: every problem at once; exit 1 if a file does not load
+ * `awf validate <workflow> | --dir <path> | --pack <name>`: every problem at once; exit 1 if a file does not load
  * (as AWF's validate), else 2 for a WORKFLOW problem and 1 for USER problems only.
  */
 @Command({
@@ -35,10 +37,11 @@ export class ValidateCommand extends CommandRunner {
 
   async run([target]: string[], options: ValidateOptions): Promise<void> {
     const format = globalFlags(this.command).format;
+    if (options.pack) options.dir = packWorkflowsDir(options.pack);
     if (!target && !options.dir) {
       throw new AwfError(
         ErrorCodes.CLI_INVALID_ARGS,
-        'provide a workflow name, or --dir',
+        'provide a workflow name, --pack or --dir',
         {},
         'For example: awf validate my-workflow, awf validate wf.yaml, awf validate --dir .awf/workflows',
       );
@@ -119,6 +122,11 @@ export class ValidateCommand extends CommandRunner {
     return value;
   }
 
+  @Option({ flags: '--pack <name>', description: 'validate every workflow of an installed workflow pack' })
+  parsePack(value: string): string {
+    return value;
+  }
+
   @Option({
     flags: '--skip-plugins',
     description: 'start no plugin: their operations and plugin_tools are not checked',
@@ -141,4 +149,16 @@ export class ValidateCommand extends CommandRunner {
       'Use a duration such as 5s, 500ms or 1m (0: no bound of its own).',
     );
   }
+}
+
+/** The workflows folder of an installed pack, for `--pack`. */
+function packWorkflowsDir(name: string): string {
+  const pack = findPackDir(name);
+  if (pack) return join(pack.dir, 'workflows');
+  throw new AwfError(
+    ErrorCodes.PACK_NOT_FOUND,
+    `workflow pack "${name}" is not installed`,
+    { pack: name },
+    '`awf workflow list` shows the installed packs.',
+  );
 }
