@@ -2,7 +2,7 @@ import { Option, SubCommand, CommandRunner } from 'nest-commander';
 import { PluginDiscovery } from '../../../infrastructure/plugins/plugin-discovery.service';
 import { PackService } from '../../../infrastructure/packs/pack.service';
 import { globalFlags, jsonLine } from '../global-flags';
-import { progressTo } from '../progress-lines';
+import { progressTo } from '../release-commands';
 
 @SubCommand({
   name: 'install',

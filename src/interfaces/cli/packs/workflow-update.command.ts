@@ -1,9 +1,7 @@
 import { Option, SubCommand, CommandRunner } from 'nest-commander';
-import { AwfError } from '../../../domain/errors/awf-error';
-import { ErrorCodes } from '../../../domain/errors/error-codes';
 import { PackService } from '../../../infrastructure/packs/pack.service';
 import { globalFlags, jsonLine } from '../global-flags';
-import { progressTo } from '../progress-lines';
+import { nameOrAll, progressTo } from '../release-commands';
 
 @SubCommand({
   name: 'update',
@@ -16,14 +14,7 @@ export class WorkflowUpdateCommand extends CommandRunner {
   }
 
   async run([name]: string[], options: { all?: boolean }): Promise<void> {
-    if (!name === !options.all) {
-      throw new AwfError(
-        ErrorCodes.CLI_INVALID_ARGS,
-        name ? 'give a pack name or --all, not both' : 'awf workflow update needs a pack name, or --all',
-        {},
-        'For example: awf workflow update speckit, or awf workflow update --all.',
-      );
-    }
+    nameOrAll('awf workflow update', name, options.all);
     const json = globalFlags(this.command).format === 'json';
     const progress = progressTo(json);
     const names = name
