@@ -44,6 +44,8 @@ const AREAS = {
   'infrastructure/plugins': { may: ['domain', 'sdk', 'infrastructure/releases', ...SHARED] },
   // Installs from GitHub-style releases (API client, checksums, safe unpacking), for packs and plugins.
   'infrastructure/releases': { may: ['domain', ...SHARED] },
+  // `awf upgrade`: an npm-installed awf asks the configured npm registry and its package manager.
+  'infrastructure/upgrade': { may: ['domain', 'infrastructure/releases', ...SHARED] },
   // `awf workflow install|list|info|update|remove|search`: workflow packs.
   'infrastructure/packs': { may: ['domain', 'infrastructure/releases', 'infrastructure/workflow', ...SHARED] },
   'infrastructure/agents': { may: ['domain', 'application', 'infrastructure/mcp-client', ...SHARED] },

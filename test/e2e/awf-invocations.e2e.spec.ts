@@ -131,7 +131,6 @@ describe("AWF's documented invocations", () => {
   it('refuse what is not part of awf, each with a coded error that says so', () => {
     const refused: Array<[string, string]> = [
       ['awf tui', '`tui` is an AWF command that awf does not have'],
-      ['awf upgrade', '`upgrade` is an AWF command'],
       ['awf acp-serve', "required option '--config <file>' not specified"],
       ['awf --config x.yaml list', '`--config` is an AWF option that awf does not have'],
       ['awf validate', '[USER.CLI.INVALID_ARGS]'],

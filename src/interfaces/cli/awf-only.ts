@@ -4,7 +4,6 @@
  */
 const AWF_ONLY: Record<string, string> = {
   tui: "AWF's terminal UI is not part of awf: `awf run --interactive` pauses before each step",
-  upgrade: 'awf is upgraded through npm: `npm install -g awf@latest`',
   '--config': 'AWF parses --config but never reads it: the project config is .awf/config.yaml, or $AWF_CONFIG_PATH',
 };
 

@@ -135,6 +135,15 @@ export const COMMANDS: readonly CommandEntry[] = [
     ],
   },
   {
+    names: ['upgrade'],
+    readsProject: false,
+    commands: () => [
+      require('./upgrade/upgrade.command').UpgradeCommand,
+      require('../../infrastructure/upgrade/self-upgrade.service').SelfUpgrade,
+    ],
+    imports: () => [],
+  },
+  {
     names: ['mcp-config'],
     commands: () => [
       require('./mcp/mcp-config.command').McpConfigCommand,

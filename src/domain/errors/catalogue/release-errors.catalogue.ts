@@ -1,9 +1,14 @@
 import { ErrorCodes as C } from '../error-codes';
 import { type CatalogueText, type CodesOf, entry } from './catalogue-entry';
 
-type ReleaseCode = CodesOf<'USER.RELEASE'> | CodesOf<'USER.PACK'> | CodesOf<'SYSTEM.RELEASE'>;
+type ReleaseCode =
+  | CodesOf<'USER.RELEASE'>
+  | CodesOf<'USER.PACK'>
+  | CodesOf<'SYSTEM.RELEASE'>
+  | CodesOf<'USER.UPGRADE'>
+  | CodesOf<'SYSTEM.UPGRADE'>;
 
-/** Installing workflow packs and plugins from GitHub-style releases (docs/packs.md, docs/plugins.md). */
+/** Installing packs and plugins from releases (docs/packs.md, docs/plugins.md), and `awf upgrade`. */
 export const RELEASE_ERRORS: Record<ReleaseCode, CatalogueText> = {
   [C.RELEASE_INVALID_SOURCE]: entry(
     'A release install names its source as `owner/repo[@version]`; what was given is not of that form.',
@@ -56,5 +61,21 @@ export const RELEASE_ERRORS: Record<ReleaseCode, CatalogueText> = {
   [C.PACK_INCOMPATIBLE]: entry(
     "The pack's awf_version does not accept this awf's version.",
     'Install a release of the pack made for this version, or upgrade awf.',
+  ),
+  [C.UPGRADE_NOT_PUBLISHED]: entry(
+    "The npm registry awf is configured with has no package of awf's name, or what it has under that name is another package.",
+    'Upgrade the way you installed awf (a git checkout: pull and build); or set npm_config_registry to the registry that publishes it.',
+  ),
+  [C.UPGRADE_NO_SUCH_VERSION]: entry(
+    '`awf upgrade <version>` names a version the registry does not have.',
+    '`awf upgrade --check` shows the latest; give an exact version the registry lists.',
+  ),
+  [C.UPGRADE_REGISTRY_FAILED]: entry(
+    'The npm registry could not be reached, answered an error, or npm (which says which registry is configured) could not be run.',
+    'Check the network and `npm config get registry`; npm_config_registry names a registry directly.',
+  ),
+  [C.UPGRADE_INSTALL_FAILED]: entry(
+    'The package manager that installed awf failed to install the new version; its own output says why.',
+    'Run the command it printed yourself (often a permission problem: a global prefix you cannot write).',
   ),
 };

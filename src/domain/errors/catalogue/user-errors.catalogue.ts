@@ -9,6 +9,7 @@ type GeneralUserCode = Exclude<
   | CodesOf<'USER.ACP'>
   | CodesOf<'USER.RELEASE'>
   | CodesOf<'USER.PACK'>
+  | CodesOf<'USER.UPGRADE'>
 >;
 
 export const USER_ERRORS: Record<GeneralUserCode, CatalogueText> = {
