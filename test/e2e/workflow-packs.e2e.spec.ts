@@ -111,6 +111,11 @@ describe('workflow packs from releases (built CLI, stand-in releases API on 127.
     const json = JSON.parse((await awf('-f', 'json', 'wf', 'ls')).stdout);
     expect(json.packs[0]).toMatchObject({ name: 'hello', version: '1.0.0', scope: 'local', workflows: ['greet'] });
 
+    const listed = JSON.parse((await awf('-f', 'json', 'list')).stdout).workflows;
+    expect(listed).toContainEqual(
+      expect.objectContaining({ name: 'hello/greet', source: 'hello', description: 'Says hello' }),
+    );
+
     const info = await awf('workflow', 'info', 'hello');
     expect(info.stdout).toContain('Pack: hello\nVersion: 1.0.0\nDescription: Greetings for the team\nAuthor: Acme\n');
     expect(info.stdout).toContain('Workflows:\n  - greet: Says hello\n');

@@ -1,5 +1,6 @@
-import { statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { parse } from 'yaml';
 import { homeDir } from '../../application/workflow/run/awf-dirs';
 
 /** AWF's pack and workflow names: lower case, digits and "-", starting with a letter. */
@@ -64,5 +65,44 @@ function isDir(path: string): boolean {
     return statSync(path).isDirectory();
   } catch {
     return false;
+  }
+}
+
+/**
+ * The workflows of the installed packs, as AWF lists them: `<pack>/<workflow>`, for each pack
+ * (the first found of a name) whose `state.json` says it is enabled, from its manifest's list.
+ */
+export function packWorkflows(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()) {
+  const found: { name: string; file: string; pack: string }[] = [];
+  const seen = new Set<string>();
+  for (const { dir } of packDirs(env, cwd)) {
+    for (const pack of isDir(dir) ? readdirSync(dir).sort() : []) {
+      if (!PACK_NAME.test(pack) || seen.has(pack) || !isDir(join(dir, pack))) continue;
+      seen.add(pack);
+      const folder = join(dir, pack);
+      if (readJson(join(folder, 'state.json'))?.enabled !== true) continue;
+      const listed = (parse(readText(join(folder, 'manifest.yaml')) ?? '') as { workflows?: unknown })?.workflows;
+      for (const wf of Array.isArray(listed) ? listed.map(String).filter((w) => PACK_NAME.test(w)) : []) {
+        const file = join(folder, 'workflows', `${wf}.yaml`);
+        if (existsSync(file)) found.push({ name: `${pack}/${wf}`, file, pack });
+      }
+    }
+  }
+  return found;
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function readJson(file: string): { enabled?: unknown } | undefined {
+  try {
+    return JSON.parse(readText(file) ?? '') as { enabled?: unknown };
+  } catch {
+    return undefined;
   }
 }

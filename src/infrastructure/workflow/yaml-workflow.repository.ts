@@ -12,7 +12,7 @@ import type {
 import { closest } from '../../domain/workflow/unknown-keys.rules';
 import { parseWorkflow } from '../../domain/workflow/workflow.parser';
 import { FsStepTemplates, stepTemplateDirs } from './step-template.files';
-import { packWorkflowFile } from './pack-paths';
+import { packWorkflowFile, packWorkflows } from './pack-paths';
 import { workflowDirs } from './workflow-paths';
 import { offsetPastErrorBudget } from './yaml-error-budget';
 import { yamlSyntaxIssue } from './yaml-syntax-issue';
@@ -62,6 +62,10 @@ export class YamlWorkflowRepository implements WorkflowRepository {
           ...(wf?.tags?.length ? { tags: wf.tags } : {}),
         });
       }
+    }
+    for (const { name, file, pack } of packWorkflows(this.env, this.cwd())) {
+      const wf = loadFile(file, this.env, this.cwd()).workflow;
+      seen.set(name, { name, file, source: pack, version: wf?.version, description: wf?.description ?? '' });
     }
     return [...seen.values()];
   }
