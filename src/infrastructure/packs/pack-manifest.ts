@@ -70,7 +70,7 @@ export function readPackManifest(dir: string, awfVersion?: string): PackManifest
   if (awfVersion && !satisfies(awfVersion, constraint)) {
     throw new AwfError(
       ErrorCodes.PACK_INCOMPATIBLE,
-      `workflow pack ${name} requires awf ${constraint}, and this is awf ${awfVersion}`,
+      `workflow pack ${name} requires AWF ${constraint}; awf implements AWF ${awfVersion}`,
       { pack: name, awf_version: constraint, version: awfVersion },
       'Install a release of the pack made for this version (owner/repo@X.Y.Z), or upgrade awf.',
     );

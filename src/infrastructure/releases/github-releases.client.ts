@@ -11,6 +11,8 @@ export interface FoundRepository {
 
 const DEFAULT_API = 'https://api.github.com';
 const TIMEOUT_MS = 30_000;
+/** A release asset may be 100 MiB: its download gets longer than an API call. */
+const DOWNLOAD_TIMEOUT_MS = 10 * 60_000;
 const MAX_REDIRECTS = 5;
 const MAX_JSON_BYTES = 10 * 1024 * 1024;
 
@@ -44,7 +46,7 @@ export class GithubReleasesClient {
 
   /** The body of `url` (a release asset), at most `maxBytes`, following redirects. */
   async download(url: string, maxBytes: number): Promise<Buffer> {
-    const res = await this.get(url, 'application/octet-stream');
+    const res = await this.get(url, 'application/octet-stream', DOWNLOAD_TIMEOUT_MS);
     if (!res.ok) throw statusError(res, url);
     return readCapped(res, maxBytes, url);
   }
@@ -69,7 +71,7 @@ export class GithubReleasesClient {
   }
 
   /** GET with redirects followed by hand, so the token is dropped when the origin changes. */
-  private async get(url: string, accept: string): Promise<Response> {
+  private async get(url: string, accept: string, timeoutMs = TIMEOUT_MS): Promise<Response> {
     const apiOrigin = new URL(this.apiBase).origin;
     let current = new URL(url);
     for (let hop = 0; ; hop++) {
@@ -79,7 +81,7 @@ export class GithubReleasesClient {
       }
       let res: Response;
       try {
-        res = await fetch(current, { headers, redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) });
+        res = await fetch(current, { headers, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
       } catch (err) {
         const { cause } = err as { cause?: { code?: string; message?: string } };
         const why = cause?.code ?? cause?.message ?? (err as Error).message;
