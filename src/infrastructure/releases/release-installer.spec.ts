@@ -1,4 +1,14 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AwfError } from '../../domain/errors/awf-error';
@@ -131,6 +141,17 @@ describe('installing from a release (stand-in releases API on 127.0.0.1)', () =>
     expect(err?.code).toBe('USER.RELEASE.UNSAFE_ARCHIVE');
     expect(err?.message).toContain('more than 32768 bytes');
     expect(leftovers()).toEqual([]);
+  });
+
+  it('removes the staging folder a killed install left behind, and no other', async () => {
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+    mkdirSync(join(dir, 'packs', '.awf-install-killed', 'unpacked'), { recursive: true });
+    writeFileSync(join(dir, 'packs', '.awf-install-killed', 'owner.json'), JSON.stringify({ pid: dead, start: 1 }));
+    mkdirSync(join(dir, 'packs', '.awf-install-alive'));
+    writeFileSync(join(dir, 'packs', '.awf-install-alive', 'owner.json'), JSON.stringify({ pid: process.ppid }));
+    await publish('v1.0.0', { files: { 'a.txt': 'one\n' } });
+    await installer().install(request());
+    expect(leftovers().sort()).toEqual(['.awf-install-alive', 'demo']);
   });
 
   it('keeps an existing install unless forced, and replaces it whole when forced', async () => {

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
+import { PrivateTempDirs } from '../core/private-temp-dir';
 import { GithubReleasesClient } from './github-releases.client';
 import { folderDigest, writeInstallState } from './install-state';
 import { MAX_UNPACKED_BYTES, unpackArchive } from './release-archive';
@@ -12,6 +13,8 @@ import { pickRelease, type Release, type ReleaseAsset, tagVersion } from './rele
 /** AWF's cap on a downloaded archive. */
 const MAX_DOWNLOAD_BYTES = 100 * 1024 * 1024;
 const MAX_CHECKSUMS_BYTES = 1024 * 1024;
+/** Staging folders, next to where installs go (one file system, so the final rename is atomic). */
+const STAGING = '.awf-install-';
 
 export interface ReleaseInstallRequest {
   source: ReleaseSource;
@@ -90,7 +93,11 @@ export class ReleaseInstaller {
       );
     }
     mkdirSync(req.parentDir, { recursive: true });
-    const staging = mkdtempSync(join(req.parentDir, '.awf-install-'));
+    // The staging folder names its owner, so one left by a killed install is removed by the next.
+    const dirs = new PrivateTempDirs(req.parentDir);
+    dirs.sweep(STAGING);
+    const stagingDir = dirs.make(STAGING);
+    const staging = stagingDir.path;
     try {
       const archive = join(staging, 'archive.tar.gz');
       writeFileSync(archive, data);
@@ -109,7 +116,7 @@ export class ReleaseInstaller {
       swapIn(dir, target, join(staging, 'replaced'));
       return { name, dir: target, repository, version, asset: asset.name, sha256 };
     } finally {
-      rmSync(staging, { recursive: true, force: true });
+      stagingDir.remove();
     }
   }
 
