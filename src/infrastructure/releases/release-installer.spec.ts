@@ -166,7 +166,7 @@ describe('installing from a release (stand-in releases API on 127.0.0.1)', () =>
     expect(leftovers()).toEqual(['demo']);
   });
 
-  it('says what to do when the API is rate limited, the repository or version is unknown, or nothing answers', async () => {
+  it('says what to do: the API rate limited, a repository or version unknown, nothing answering', async () => {
     const code = async (req: ReleaseInstallRequest, inst = installer()) => (await failure(inst.install(req)))?.code;
     expect(await code(request({ source: { repository: 'acme/nope' } }))).toBe('USER.RELEASE.NOT_FOUND');
     await publish('v1.0.0', { files: { 'a.txt': 'x' } });

@@ -43,7 +43,8 @@ export class SelfUpgrade {
       throw new AwfError(
         ErrorCodes.UPGRADE_NOT_PUBLISHED,
         doc
-          ? `the package "${own.name}" on ${registry} is another package (no awf CLI with awf/plugin-sdk): awf is not published there`
+          ? `the package "${own.name}" on ${registry} is another package (no awf CLI with awf/plugin-sdk): ` +
+              'awf is not published there'
           : `awf is not published on ${registry} (it has no package "${own.name}")`,
         { name: own.name, registry },
         'Upgrade the way you installed awf (a git checkout: git pull && npm ci && npm run build), ' +
@@ -80,7 +81,8 @@ export class SelfUpgrade {
       ErrorCodes.UPGRADE_INSTALL_FAILED,
       `${plan.command.join(' ')} failed (${r.error?.message ?? `exit ${r.status ?? r.signal}`})`,
       { command: plan.command },
-      'Run that command yourself; a global prefix you cannot write needs its owner (or a user prefix: npm config set prefix ~/.local).',
+      'Run that command yourself; a global prefix you cannot write needs its owner ' +
+        '(or a user prefix: npm config set prefix ~/.local).',
     );
   }
 }

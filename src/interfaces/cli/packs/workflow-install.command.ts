@@ -23,7 +23,8 @@ export class WorkflowInstallCommand extends CommandRunner {
     const missing = Object.entries(done.manifest.plugins).filter(([name]) => !this.plugins.find(name));
     for (const [name, constraint] of missing) {
       process.stderr.write(
-        `Warning: pack requires plugin "${name}" (${constraint}) — install with: awf plugin install <owner>/${name}\n`,
+        `Warning: pack requires plugin "${name}" (${constraint}) — ` +
+          `install with: awf plugin install <owner>/${name}\n`,
       );
     }
     if (json) {

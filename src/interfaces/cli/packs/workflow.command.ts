@@ -31,7 +31,8 @@ export class WorkflowCommand extends CommandRunner {
       ErrorCodes.CLI_INVALID_ARGS,
       'awf workflow needs a command',
       {},
-      'Use one of: awf workflow install owner/repo[@version] | list | info <pack> | update [pack] | remove <pack> | search [query].',
+      'Use one of: awf workflow install owner/repo[@version] | list | info <pack> | update [pack] | ' +
+        'remove <pack> | search [query].',
     );
   }
 }

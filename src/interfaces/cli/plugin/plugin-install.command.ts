@@ -16,7 +16,8 @@ interface InstallOptions {
   name: 'install',
   arguments: '<dir|tgz|owner/repo[@version]>',
   description:
-    'Install a plugin from its folder (copied, or linked with --link), a tarball, or its releases (owner/repo), once it starts',
+    'Install a plugin from its folder (copied, or linked with --link), a tarball, or its releases (owner/repo), ' +
+    'once it starts',
 })
 export class PluginInstallCommand extends CommandRunner {
   constructor(

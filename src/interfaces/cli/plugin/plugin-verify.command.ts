@@ -27,7 +27,8 @@ export class PluginVerifyCommand extends CommandRunner {
     if (failed.length === 0) return;
     throw new AwfError(
       ErrorCodes.RELEASE_CHECKSUM_MISMATCH,
-      `${failed.length} of ${lines.length} plugin(s) failed verification: ${failed.map((l) => `${l.name} ${l.status}`).join(', ')}`,
+      `${failed.length} of ${lines.length} plugin(s) failed verification: ` +
+        failed.map((l) => `${l.name} ${l.status}`).join(', '),
       { failed: failed.map((l) => l.name) },
       'FAIL: its files changed since install; reinstall it (or `awf plugin verify --update` if you changed them). ' +
         'MISSING: nothing was recorded at install; `awf plugin verify --update` records it now.',
