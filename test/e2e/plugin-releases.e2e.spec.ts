@@ -107,6 +107,11 @@ describe('plugins from releases (built CLI, stand-in releases API on 127.0.0.1)'
     expect((await awf('plugin', 'search')).stdout).toBe(
       'NAME                   STARS  DESCRIPTION\nacme/awf-plugin-clock  7      The time\n',
     );
+    const json = JSON.parse((await awf('-f', 'json', 'plugin', 'search', 'clock')).stdout);
+    expect(json).toEqual({
+      schema_version: 1,
+      repositories: [expect.objectContaining({ full_name: 'acme/awf-plugin-clock' })],
+    });
     const src = join(project.dir, 'src', 'tick');
     mkdirSync(src, { recursive: true });
     writeFileSync(join(src, 'plugin.yaml'), 'name: tick\nversion: 2.0.0\ncapabilities: [operations]\n');
