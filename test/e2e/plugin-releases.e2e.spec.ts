@@ -119,5 +119,13 @@ describe('plugins from releases (built CLI, stand-in releases API on 127.0.0.1)'
     const r = await awf('plugin', 'install', './src/tick');
     expect(r.stdout).toContain('plugin tick 2.0.0 installed in');
     expect((await awf('plugin', 'verify', 'tick')).stdout).toMatch(/^tick\s+PASS/);
+    const tock = join(project.dir, 'src', 'tock');
+    mkdirSync(tock);
+    writeFileSync(join(tock, 'plugin.yaml'), 'name: tock\nversion: 1.0.0\ncapabilities: [operations]\n');
+    writeFileSync(join(tock, 'awf-plugin-tock'), executable('1.0.0').replace("'clock'", "'tock'"), { mode: 0o755 });
+    expect((await awf('plugin', 'install', '--link', './src/tock')).status).toBe(0);
+    const all = await awf('plugin', 'verify');
+    expect([all.status, all.stdout]).toEqual([0, expect.stringMatching(/^tock\s+LINKED$/m)]);
+    expect(existsSync(join(tock, 'state.json'))).toBe(false);
   });
 });

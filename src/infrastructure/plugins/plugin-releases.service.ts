@@ -1,4 +1,4 @@
-import { existsSync, renameSync } from 'node:fs';
+import { existsSync, lstatSync, renameSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { Injectable } from '@nestjs/common';
 import { AwfError } from '../../domain/errors/awf-error';
@@ -18,7 +18,8 @@ const GOARCH: Record<string, string> = { x64: 'amd64', arm64: 'arm64', ia32: '38
 
 export interface VerifyLine {
   name: string;
-  status: 'PASS' | 'FAIL' | 'MISSING' | 'UPDATED';
+  /** LINKED: a linked folder (`install --link`) is the author's own, used as it changes: not checked. */
+  status: 'PASS' | 'FAIL' | 'MISSING' | 'UPDATED' | 'LINKED';
   sha256?: string;
   expected?: string;
 }
@@ -71,6 +72,7 @@ export class PluginReleases {
       ? names.map((n) => this.discovery.find(n) ?? notInstalled(n))
       : this.discovery.discover();
     return plugins.map((p) => {
+      if (lstatSync(p.dir).isSymbolicLink()) return { name: p.name, status: 'LINKED' };
       const state = readInstallState(p.dir);
       const sha256 = folderDigest(p.dir);
       if (update) {
