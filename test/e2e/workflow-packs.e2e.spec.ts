@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scratchDir } from '../support/cli';
 import { ReleasesApi, tarGz, type ArchiveSpec } from '../support/releases-api.server';
@@ -123,6 +123,11 @@ describe('workflow packs from releases (built CLI, stand-in releases API on 127.
 
     const run = await awf('run', 'hello/greet', '--input', 'who=world');
     expect([run.status, run.stdout]).toEqual([0, expect.stringContaining('hello world')]);
+    const caller =
+      'name: caller\nstates:\n  initial: call\n  call:\n    type: call_workflow\n    workflow: hello/greet\n' +
+      '    inputs: {who: Ada}\n    on_success: done\n  done:\n    type: terminal\n';
+    writeFileSync(join(project.dir, 'caller.yaml'), caller);
+    expect((await awf('run', 'caller.yaml')).stdout).toContain('hello Ada');
     const validated = await awf('validate', '--pack', 'hello');
     expect(validated.status).toBe(0);
     expect(validated.stdout).toContain('greet');

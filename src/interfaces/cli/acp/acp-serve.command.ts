@@ -51,7 +51,11 @@ export class AcpServeCommand extends CommandRunner {
       editor: edge,
       masker: this.masker,
       logger: this.logger,
-      catalog: async () => (await this.workflows.list()).filter((w) => !workflowsDir || w.source === 'env'),
+      // A pack's workflow is `/<pack>:<workflow>` in the editor, as AWF names it (`awf run` says pack/workflow).
+      catalog: async () =>
+        (await this.workflows.list())
+          .filter((w) => !workflowsDir || w.source === 'env')
+          .map((w) => (w.name.includes('/') ? { ...w, name: w.name.replace('/', ':') } : w)),
       defaults: () => ({ env: { ...env }, runsDir: runsDir(), projectInputs: this.project.inputs }),
       approvalTimeoutMs: this.approvals.timeoutMs,
     });
