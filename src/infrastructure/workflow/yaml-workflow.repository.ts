@@ -12,7 +12,7 @@ import type {
 import { closest } from '../../domain/workflow/unknown-keys.rules';
 import { parseWorkflow } from '../../domain/workflow/workflow.parser';
 import { FsStepTemplates, stepTemplateDirs } from './step-template.files';
-import { workflowDirs } from './workflow-paths';
+import { type WorkflowDir, workflowDirs } from './workflow-paths';
 import { offsetPastErrorBudget } from './yaml-error-budget';
 import { yamlSyntaxIssue } from './yaml-syntax-issue';
 
@@ -40,9 +40,12 @@ export class YamlWorkflowRepository implements WorkflowRepository {
     return this.load(name);
   }
 
-  async list(): Promise<WorkflowSummary[]> {
+  async list(only?: readonly string[]): Promise<WorkflowSummary[]> {
     const seen = new Map<string, WorkflowSummary>();
-    for (const { dir, source } of workflowDirs(this.env, this.cwd())) {
+    const dirs = only
+      ? only.map((d): WorkflowDir => ({ dir: resolve(this.cwd(), d), source: 'env' }))
+      : workflowDirs(this.env, this.cwd());
+    for (const { dir, source } of dirs) {
       if (!isDir(dir)) continue;
       for (const entry of readdirSync(dir)
         .filter((f) => f.endsWith(EXT))
