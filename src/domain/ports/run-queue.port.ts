@@ -1,5 +1,4 @@
-import type { StepStateData } from '../workflow/interpolation.types';
-import type { RunReport, StepReport } from '../workflow/run-report.model';
+import type { RunReport, StepResult } from '../workflow/run-report.model';
 
 /** One file a queued run carries: its path relative to the workflow's directory, its text and digest. */
 export interface BundleFile {
@@ -30,8 +29,8 @@ export interface RunJob {
 export type RunEvent =
   | { t: 'started'; run_id: string; workflow: string; worker: string }
   | { t: 'step'; step: string; type: string }
-  | { t: 'finished'; report: StepReport }
-  | { t: 'recorded'; report: StepReport; state: StepStateData; next?: string }
+  | { t: 'finished'; report: StepResult }
+  | { t: 'recorded'; step: StepResult }
   | { t: 'retrying'; step: string; attempt: number; delay_ms: number }
   | { t: 'output'; step: string; stream: 'stdout' | 'stderr'; text: string }
   | { t: 'warn' | 'info' | 'log'; message: string }
