@@ -1,3 +1,4 @@
+import type { MetricsRecorder } from './metrics.port';
 import type { RunReport, StepResult } from '../workflow/run-report.model';
 
 /** One file a queued run carries: its path relative to the workflow's directory, its text and digest. */
@@ -81,6 +82,8 @@ export interface WorkerOptions {
   handler: JobHandler;
   /** One line about each job (taken, ended, refused, handed back), for the worker's log. */
   log(line: string): void;
+  /** Where each run's wait and run time, and the queue's depth, are recorded (awf.queue.*). */
+  metrics?: MetricsRecorder;
 }
 
 /** The worker side: takes jobs until `stop`, which lets running ones reach a step boundary. */
