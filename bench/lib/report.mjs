@@ -2,6 +2,7 @@
 import { pairedRatio } from './mcp-measure.mjs';
 import { SERVE_TARGETS, serveTable } from './serve-bench.mjs';
 import { queueTable, queueTargets } from './queue-bench.mjs';
+import { mcpHttpTable } from './mcp-http-bench.mjs';
 const f = (v, d = 1) => (v === undefined || v === null || Number.isNaN(v) ? '—' : v.toFixed(d));
 const r = (v) => (v === undefined || Number.isNaN(v) ? '—' : `${v.toFixed(2)}×`);
 
@@ -17,6 +18,7 @@ export function printReport({
   collector,
   serve,
   queue,
+  mcpHttp,
   notes,
 }) {
   const by = Object.fromEntries(rows.map((row) => [row.id, row]));
@@ -100,6 +102,7 @@ export function printReport({
   }
   if (serve) out.push('', ...serveTable(serve));
   if (queue) out.push('', ...queueTable(queue));
+  if (mcpHttp) out.push('', ...mcpHttpTable(mcpHttp));
   const trace = by['awf-trace'];
   const metricsOn = by['awf-metrics'];
   const policyOn = by['awf-policy'];
