@@ -13,7 +13,7 @@ import { closest } from '../../domain/workflow/unknown-keys.rules';
 import { parseWorkflow } from '../../domain/workflow/workflow.parser';
 import { FsStepTemplates, stepTemplateDirs } from './step-template.files';
 import { packWorkflowFile, packWorkflows } from './pack-paths';
-import { workflowDirs } from './workflow-paths';
+import { type WorkflowDir, workflowDirs } from './workflow-paths';
 import { offsetPastErrorBudget } from './yaml-error-budget';
 import { yamlSyntaxIssue } from './yaml-syntax-issue';
 
@@ -41,9 +41,12 @@ export class YamlWorkflowRepository implements WorkflowRepository {
     return this.load(name);
   }
 
-  async list(): Promise<WorkflowSummary[]> {
+  async list(only?: readonly string[]): Promise<WorkflowSummary[]> {
     const seen = new Map<string, WorkflowSummary>();
-    for (const { dir, source } of workflowDirs(this.env, this.cwd())) {
+    const dirs = only
+      ? only.map((d): WorkflowDir => ({ dir: resolve(this.cwd(), d), source: 'env' }))
+      : workflowDirs(this.env, this.cwd());
+    for (const { dir, source } of dirs) {
       if (!isDir(dir)) continue;
       for (const entry of readdirSync(dir)
         .filter((f) => f.endsWith(EXT))
@@ -63,7 +66,8 @@ export class YamlWorkflowRepository implements WorkflowRepository {
         });
       }
     }
-    for (const { name, file, pack } of packWorkflows(this.env, this.cwd())) {
+    // Installed packs are found unless the caller named its directories.
+    for (const { name, file, pack } of only ? [] : packWorkflows(this.env, this.cwd())) {
       const wf = loadFile(file, this.env, this.cwd()).workflow;
       seen.set(name, { name, file, source: pack, version: wf?.version, description: wf?.description ?? '' });
     }

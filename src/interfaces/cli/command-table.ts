@@ -78,7 +78,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     names: ['serve'],
     commands: () => [require('./serve/serve.command').ServeCommand],
-    imports: () => [...toolSources(), ...workflows(), history()],
+    imports: () => [...toolSources(), ...workflows(), history(), queuedRuns()],
   },
   {
     names: ['acp-serve'],

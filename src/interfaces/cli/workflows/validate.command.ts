@@ -21,6 +21,8 @@ interface ValidateOptions {
   validatorTimeout?: number;
 }
 
+type ValidateChecks = { strict: boolean; skipPlugins: boolean; pluginStartMs?: number };
+
 /**
  * `awf validate <workflow> | --dir <path> | --pack <name>`: every problem at once; exit 1 if a file does not load
  * (as AWF's validate), else 2 for a WORKFLOW problem and 1 for USER problems only.
@@ -46,9 +48,12 @@ export class ValidateCommand extends CommandRunner {
         'For example: awf validate my-workflow, awf validate wf.yaml, awf validate --dir .awf/workflows',
       );
     }
-    // Read by the plugin host when validate starts a plugin to learn its operations.
-    if (options.validatorTimeout) process.env.AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS = String(options.validatorTimeout);
-    const checks = { strict: options.strict === true, skipPlugins: options.skipPlugins === true };
+    const checks: ValidateChecks = {
+      strict: options.strict === true,
+      skipPlugins: options.skipPlugins === true,
+      // How long each plugin may take to start when validate asks for its operations.
+      ...(options.validatorTimeout ? { pluginStartMs: options.validatorTimeout } : {}),
+    };
     if (options.dir) return this.batch(resolve(options.dir), checks, format);
     const report = await this.workflows.validate(target, checks);
     const { stdout, stderr } = renderValidation(report, format);
@@ -60,7 +65,7 @@ export class ValidateCommand extends CommandRunner {
   /** AWF's batch mode: every `*.yaml` directly in the dir, not recursively. */
   private async batch(
     dir: string,
-    checks: { strict: boolean; skipPlugins: boolean },
+    checks: ValidateChecks,
     format: ReturnType<typeof globalFlags>['format'],
   ): Promise<void> {
     let files: string[];
