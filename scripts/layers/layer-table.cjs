@@ -41,7 +41,13 @@ const AREAS = {
   'infrastructure/config': { may: ['domain'] },
   'infrastructure/logging': { may: ['domain'] },
   'infrastructure/tools': { may: ['domain'] },
-  'infrastructure/plugins': { may: ['domain', 'sdk', ...SHARED] },
+  'infrastructure/plugins': { may: ['domain', 'sdk', 'infrastructure/releases', ...SHARED] },
+  // Installs from GitHub-style releases (API client, checksums, safe unpacking), for packs and plugins.
+  'infrastructure/releases': { may: ['domain', ...SHARED] },
+  // `awf upgrade`: an npm-installed awf asks the configured npm registry and its package manager.
+  'infrastructure/upgrade': { may: ['domain', 'infrastructure/releases', ...SHARED] },
+  // `awf workflow install|list|info|update|remove|search`: workflow packs.
+  'infrastructure/packs': { may: ['domain', 'infrastructure/releases', 'infrastructure/workflow', ...SHARED] },
   'infrastructure/agents': { may: ['domain', 'application', 'infrastructure/mcp-client', ...SHARED] },
   'infrastructure/telemetry': { may: ['domain', ...SHARED] },
   'infrastructure/history': { may: ['domain', 'application', ...SHARED] },
@@ -94,6 +100,7 @@ const PACKAGES = {
   'nestjs-otel': ['infrastructure/telemetry'],
   '@grpc/[^/]+': ['infrastructure/plugins', 'sdk'],
   'better-sqlite3': ['infrastructure/history'],
+  '(?:tar|semver)': ['infrastructure/releases'],
   '(?:bullmq|ioredis)': ['infrastructure/queue'],
   '(?:@hpcc-js/wasm-graphviz|@resvg/resvg-js|pdfkit|svg-to-pdfkit)': ['infrastructure/diagram'],
   '@nestjs/platform-express': ['interfaces/http'],

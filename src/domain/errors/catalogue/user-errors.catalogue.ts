@@ -4,7 +4,12 @@ import { type CatalogueText, type CodesOf, entry } from './catalogue-entry';
 /** USER codes (exit 1): something the user wrote or typed; the fix is theirs. */
 type GeneralUserCode = Exclude<
   CodesOf<'USER'>,
-  CodesOf<'USER.MCP_PROXY'> | CodesOf<'USER.POLICY'> | CodesOf<'USER.ACP'>
+  | CodesOf<'USER.MCP_PROXY'>
+  | CodesOf<'USER.POLICY'>
+  | CodesOf<'USER.ACP'>
+  | CodesOf<'USER.RELEASE'>
+  | CodesOf<'USER.PACK'>
+  | CodesOf<'USER.UPGRADE'>
 >;
 
 export const USER_ERRORS: Record<GeneralUserCode, CatalogueText> = {

@@ -5,9 +5,11 @@ const report = (name: string, output: string, status: 'success' | 'failure' = 's
   name,
   type: 'step' as const,
   status,
+  started_at: '2026-12-04T10:00:00.000Z',
   duration_ms: 1,
   exit_code: status === 'success' ? 0 : 1,
   output,
+  state: { Output: output, Stderr: '', ExitCode: status === 'success' ? 0 : 1, Status: status },
   tool_calls: 0,
 });
 

@@ -1,8 +1,8 @@
 import type { SecretMasker } from '../../../domain/ports/secret-masker.port';
 import type { AgentMessage, RunObserver } from '../../../domain/workflow/ports/run-observer.port';
-import type { RunReport, StepReport } from '../../../domain/workflow/run-report.model';
+import type { RunReport, StepResult } from '../../../domain/workflow/run-report.model';
 
-export type StepStatus = 'running' | StepReport['status'];
+export type StepStatus = 'running' | StepResult['status'];
 
 export interface StepView {
   name: string;
@@ -61,7 +61,7 @@ export class RunViewStore implements RunObserver {
     this.startStep(step, type, 0);
   }
 
-  stepFinished(report: StepReport): void {
+  stepFinished(report: StepResult): void {
     this.finishStep(report, 0);
   }
 
@@ -125,7 +125,7 @@ export class RunViewStore implements RunObserver {
     this.changed();
   }
 
-  private finishStep(report: StepReport, depth: number): void {
+  private finishStep(report: StepResult, depth: number): void {
     const step = this.find(report.name) ?? {
       name: report.name,
       type: report.type,
