@@ -83,7 +83,10 @@ class OtelMetricsRecorder implements MetricsRecorder {
       description: 'Time a queued run waited for a worker',
       unit: 'ms',
     });
-    this.queueRun = service.getHistogram('awf.queue.run', { description: 'Time a worker ran a queued run', unit: 'ms' });
+    this.queueRun = service.getHistogram('awf.queue.run', {
+      description: 'Time a worker ran a queued run',
+      unit: 'ms',
+    });
   }
 
   toolCall(call: ToolCallMeasure): void {
