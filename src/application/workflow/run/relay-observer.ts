@@ -26,8 +26,8 @@ export class RelayObserver implements RunObserver {
     this.inner?.agentMessage?.(step, message, loop);
   }
 
-  stepRecorded(report: StepReport, state: StepStateData, next: string | undefined): void {
-    this.inner?.stepRecorded?.(report, state, next);
+  stepRecorded(report: StepReport, state: StepStateData, next: string | undefined): void | Promise<void> {
+    return this.inner?.stepRecorded?.(report, state, next);
   }
 
   stepRetrying(step: string, attempt: number, delayMs: number): void {

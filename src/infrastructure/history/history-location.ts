@@ -1,0 +1,61 @@
+import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { join } from 'node:path';
+import { AwfError } from '../../domain/errors/awf-error';
+import { ErrorCodes } from '../../domain/errors/error-codes';
+import { maskUrl } from '../core/masked-url';
+import { storageRoot } from './run-files.store';
+
+/** Where the run history lives: `<storage>/history.db` (the default), or a shared PostgreSQL database. */
+export type HistoryLocation =
+  | { dialect: 'sqlite'; file: string; label: string }
+  | { dialect: 'postgres'; url: string; label: string; password?: string };
+
+/** The `--history` flag as the CLI parsed it (undefined: AWF_HISTORY_URL, then SQLite). */
+export const HISTORY_URL_FLAG = Symbol.for('awf.HistoryUrlFlag');
+
+/** The flag's value for the history module of this container; a flag that was not given is undefined. */
+@Global()
+@Module({})
+export class HistoryFlagModule {
+  static forRoot(url?: string): DynamicModule {
+    return {
+      module: HistoryFlagModule,
+      providers: [{ provide: HISTORY_URL_FLAG, useValue: url }],
+      exports: [HISTORY_URL_FLAG],
+    };
+  }
+}
+
+/**
+ * `--history URL` wins over AWF_HISTORY_URL; with neither, the SQLite file in the storage dir
+ * (read per call: --storage sets AWF_STORAGE before any command runs). The URL's password never
+ * reaches a message: `label` is what they show.
+ */
+export function historyLocation(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): HistoryLocation {
+  const url = flag || env.AWF_HISTORY_URL;
+  if (!url) {
+    const file = join(storageRoot(env), 'history.db');
+    return { dialect: 'sqlite', file, label: file };
+  }
+  const label = maskUrl(url);
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || !['postgres:', 'postgresql:'].includes(parsed.protocol) || !parsed.hostname) {
+    throw new AwfError(
+      ErrorCodes.HISTORY_INVALID_URL,
+      `the history URL ${label} is not a postgres:// URL`,
+      { url: label },
+      'Give --history (or AWF_HISTORY_URL) as postgres://[user:password@]host:port/database; leave it unset for SQLite.',
+    );
+  }
+  return {
+    dialect: 'postgres',
+    url,
+    label,
+    ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
+  };
+}
