@@ -20,6 +20,7 @@ import { sandboxBench } from './lib/sandbox-bench.mjs';
 import { printReport } from './lib/report.mjs';
 import { cliStartBench } from './lib/cli-start-bench.mjs';
 import { serveBench } from './lib/serve-bench.mjs';
+import { sharedHistoryBench } from './lib/shared-history-bench.mjs';
 
 // 1000 requests in flight make the client's stdin wait for drain 1000 times: expected here.
 events.defaultMaxListeners = 0;
@@ -38,7 +39,7 @@ const ONLY = process.argv
   .find((a) => a.startsWith('--only='))
   ?.split('=')[1]
   ?.split(',');
-// --skip=start,search,steps,load,sandbox,serve: leave out parts of the run (while iterating on one figure).
+// --skip=start,search,steps,load,sandbox,serve,shared-history: leave out parts of the run (iterating on one).
 const SKIP = new Set(
   process.argv
     .find((a) => a.startsWith('--skip='))
@@ -226,6 +227,7 @@ const cliStart = SKIP.has('start') ? null : await cliStartBench({ main: MAIN, wo
 const search = SKIP.has('search') ? null : await searchBench({ awfServer, rounds: SEARCH_ROUNDS, repo: REPO, notes });
 const steps = SKIP.has('steps') ? null : await stepOverheadBench({ main: MAIN, work, notes });
 const history = SKIP.has('history') ? null : await historyBench({ main: MAIN, work, notes });
+const sharedHistory = SKIP.has('shared-history') ? null : await sharedHistoryBench({ main: MAIN, work, notes });
 const collector = SKIP.has('collector') ? null : await deadCollectorBench({ main: MAIN, work, notes });
 const serve = SKIP.has('serve') ? null : await serveBench({ main: MAIN, work, notes });
 await sink.close();
@@ -245,7 +247,20 @@ const sandbox = SKIP.has('sandbox')
     });
 
 meta.loadavgEnd = loadavg().map((x) => +x.toFixed(2));
-const report = { meta, rows, cliStart, search, steps, history, upstreams, sandbox, collector, serve, notes };
+const report = {
+  meta,
+  rows,
+  cliStart,
+  search,
+  steps,
+  history,
+  sharedHistory,
+  upstreams,
+  sandbox,
+  collector,
+  serve,
+  notes,
+};
 const outDir = join(REPO, 'bench', 'results');
 mkdirSync(outDir, { recursive: true });
 const { targets, text } = printReport(report);

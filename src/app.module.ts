@@ -6,7 +6,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import type { ProjectConfig } from './infrastructure/config/project-config.loader';
 import { ProjectConfigModule } from './infrastructure/config/project-config.module';
 import { CoreModule } from './infrastructure/core/core.module';
-import { HistoryFlagModule } from './infrastructure/history/history-location';
+import { HistoryFlagModule } from './infrastructure/history/history-flag.module';
 
 type Importable = NonNullable<DynamicModule['imports']>[number];
 

@@ -1,6 +1,7 @@
 // The one table: figures side by side, ratios, and the issue's targets checked on this run.
 import { pairedRatio } from './mcp-measure.mjs';
 import { SERVE_TARGETS, serveTable } from './serve-bench.mjs';
+import { SHARED_HISTORY_TARGET_MS, sharedHistoryLine } from './shared-history-bench.mjs';
 const f = (v, d = 1) => (v === undefined || v === null || Number.isNaN(v) ? '—' : v.toFixed(d));
 const r = (v) => (v === undefined || Number.isNaN(v) ? '—' : `${v.toFixed(2)}×`);
 
@@ -11,6 +12,7 @@ export function printReport({
   search,
   steps,
   history,
+  sharedHistory,
   upstreams,
   sandbox,
   collector,
@@ -97,6 +99,13 @@ export function printReport({
     );
   }
   if (serve) out.push('', ...serveTable(serve));
+  if (sharedHistory)
+    out.push(
+      '',
+      '| shared history | ms | reference | target |',
+      '| --- | --- | --- | --- |',
+      ...sharedHistoryLine(sharedHistory),
+    );
   const trace = by['awf-trace'];
   const metricsOn = by['awf-metrics'];
   const policyOn = by['awf-policy'];
@@ -144,6 +153,11 @@ export function printReport({
     target(
       `GET /api/executions p50, 10,000 runs, ≤ ${SERVE_TARGETS.listMs} ms (as a ratio of ${SERVE_TARGETS.listMs} ms)`,
       serve && serve.list.p50 / SERVE_TARGETS.listMs,
+      (x) => x <= 1,
+    ),
+    target(
+      `runs list over 100,000 runs in PostgreSQL p50 ≤ ${SHARED_HISTORY_TARGET_MS} ms (as a ratio of ${SHARED_HISTORY_TARGET_MS} ms)`,
+      sharedHistory && sharedHistory.postgres.newestP50 / SHARED_HISTORY_TARGET_MS,
       (x) => x <= 1,
     ),
   ];

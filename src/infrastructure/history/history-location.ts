@@ -1,4 +1,3 @@
-import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { join } from 'node:path';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
@@ -9,22 +8,6 @@ import { storageRoot } from './run-files.store';
 export type HistoryLocation =
   | { dialect: 'sqlite'; file: string; label: string }
   | { dialect: 'postgres'; url: string; label: string; password?: string };
-
-/** The `--history` flag as the CLI parsed it (undefined: AWF_HISTORY_URL, then SQLite). */
-export const HISTORY_URL_FLAG = Symbol.for('awf.HistoryUrlFlag');
-
-/** The flag's value for the history module of this container; a flag that was not given is undefined. */
-@Global()
-@Module({})
-export class HistoryFlagModule {
-  static forRoot(url?: string): DynamicModule {
-    return {
-      module: HistoryFlagModule,
-      providers: [{ provide: HISTORY_URL_FLAG, useValue: url }],
-      exports: [HISTORY_URL_FLAG],
-    };
-  }
-}
 
 /**
  * `--history URL` wins over AWF_HISTORY_URL; with neither, the SQLite file in the storage dir

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import type { ExpressionBuilder, Kysely, SelectQueryBuilder } from 'kysely';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { ToolCallEvent } from '../../domain/model/tool-call-event';
@@ -19,7 +19,7 @@ import type {
 } from '../../domain/ports/run-index.port';
 import { notFound, type Row, stepRecord, summary, toolCall } from './history-rows';
 import type { HistoryLocation } from './history-location';
-import { type HistoryConnection, openHistory } from './history.connection';
+import type { HistoryConnection } from './history.connection';
 import type { HistoryTables, RunsTable } from './history.tables';
 
 const ID_PREFIX = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -102,13 +102,15 @@ export class KyselyRunIndex implements RunIndex {
       await tx
         .insertInto('steps')
         .values(row)
-        .onConflict((oc) => oc.columns(['run_id', 'seq']).doUpdateSet(excluded(Object.keys(row))))
+        .onConflict((oc) => oc.columns(['run_id', 'seq']).doUpdateSet((eb) => excluded(eb, Object.keys(row))))
         .execute();
       for (let i = 0; i < calls.length; i += CALLS_PER_INSERT)
         await tx
           .insertInto('tool_calls')
           .values(calls.slice(i, i + CALLS_PER_INSERT))
-          .onConflict((oc) => oc.columns(['run_id', 'step_seq', 'seq']).doUpdateSet(excluded(Object.keys(calls[0]))))
+          .onConflict((oc) =>
+            oc.columns(['run_id', 'step_seq', 'seq']).doUpdateSet((eb) => excluded(eb, Object.keys(calls[0]))),
+          )
           .execute();
       await tx
         .updateTable('runs')
@@ -162,16 +164,18 @@ export class KyselyRunIndex implements RunIndex {
 
   async stats(q: Omit<RunQuery, 'after' | 'limit'>): Promise<RunStats> {
     const db = await this.db();
-    const count = (status: string) => sql<number>`count(case when r.status = ${status} then 1 end)`;
     const done = await filtered(db.selectFrom('runs as r'), q)
       .where('r.status', '!=', 'running')
-      .select((eb) => [
-        eb.fn.countAll<number>().as('total'),
-        count('success').as('success'),
-        count('failure').as('failure'),
-        count('cancelled').as('cancelled'),
-        sql<number>`coalesce(avg(r.duration_ms), 0)`.as('avg'),
-      ])
+      .select((eb) => {
+        const count = (status: string) => eb.fn.count<number>(eb.case().when('r.status', '=', status).then(1).end());
+        return [
+          eb.fn.countAll<number>().as('total'),
+          count('success').as('success'),
+          count('failure').as('failure'),
+          count('cancelled').as('cancelled'),
+          eb.fn.coalesce(eb.fn.avg<number>('r.duration_ms'), eb.lit(0)).as('avg'),
+        ];
+      })
       .executeTakeFirstOrThrow();
     // A run marked running whose process is gone was killed: it counts as a failure (as `list` shows it).
     const open = await filtered(db.selectFrom('runs as r'), q).where('r.status', '=', 'running').selectAll().execute();
@@ -187,14 +191,14 @@ export class KyselyRunIndex implements RunIndex {
   }
 
   async resolve(idOrPrefix: string): Promise<string> {
+    // ID_PREFIX leaves nothing that needs quoting; substr compares the same way in both dialects.
     if (!ID_PREFIX.test(idOrPrefix)) throw notFound(idOrPrefix);
-    const pattern = `${idOrPrefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const rows = await (
       await this.db()
     )
       .selectFrom('runs')
       .select('run_id')
-      .where(sql<boolean>`run_id like ${pattern} escape '\\'`)
+      .where((eb) => eb(eb.fn<string>('substr', ['run_id', eb.lit(1), eb.lit(idOrPrefix.length)]), '=', idOrPrefix))
       .orderBy('started_at', 'desc')
       .limit(6)
       .execute();
@@ -278,6 +282,8 @@ export class KyselyRunIndex implements RunIndex {
 
   /** One open per process; a failed one is tried again by the next call (PostgreSQL may be back). */
   private open(): Promise<HistoryConnection> {
+    // Kysely and the drivers load here, on first use: commands that never read the history never parse them.
+    const { openHistory } = require('./history.connection') as typeof import('./history.connection');
     this.connection ??= openHistory(this.location()).then(
       (c) => {
         const { label } = this.location();
@@ -312,6 +318,6 @@ function stepCount(eb: ExpressionBuilder<From, 'r'>) {
 }
 
 /** `SET col = excluded.col` for each column: an upsert that replaces the row, in both dialects. */
-function excluded(columns: string[]) {
-  return Object.fromEntries(columns.map((c) => [c, sql.ref(`excluded.${c}`)])) as never;
+function excluded<DB, TB extends keyof DB>(eb: ExpressionBuilder<DB, TB>, columns: string[]) {
+  return Object.fromEntries(columns.map((c) => [c, eb.ref(`excluded.${c}` as never)])) as never;
 }
