@@ -35,12 +35,7 @@ async function openSqlite(file: string): Promise<HistoryConnection> {
     raw.pragma('foreign_keys = ON');
     let backup: string | undefined;
     const before = async () => void (backup = backupOf(raw, file));
-    // Two first opens at once: the second may find the file locked mid-migration, then finds it done.
-    const report = await migrateHistory(db, file, before).catch(async (err: unknown) => {
-      if (isAwfError(err) || !/SQLITE_BUSY|locked/i.test(String(err))) throw err;
-      await new Promise((r) => setTimeout(r, 200));
-      return migrateHistory(db, file, before);
-    });
+    const report = await migrateTakingTurns(() => migrateHistory(db, file, before));
     return { db, migration: { ...report, ...(backup ? { backup } : {}) } };
   } catch (err) {
     await db.destroy();
@@ -52,6 +47,22 @@ async function openSqlite(file: string): Promise<HistoryConnection> {
       'Move the file away to start a new history; `awf runs` reads it again once it is a valid database.',
       { cause: err },
     );
+  }
+}
+
+/**
+ * SQLite has no lock for the Migrator to take across processes: two first opens at once (a
+ * worker and a run) may both start migrating; the one that loses (busy, or a version the other
+ * recorded first) finds the work done when it tries again.
+ */
+async function migrateTakingTurns<T>(migrate: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await migrate();
+    } catch (err) {
+      if (isAwfError(err) || attempt >= attempts) throw err;
+      await new Promise((r) => setTimeout(r, 50 + Math.random() * 200 * attempt));
+    }
   }
 }
 

@@ -60,6 +60,30 @@ describe('KyselyRunIndex on SQLite (what is particular to a file)', () => {
     expect((await index.migrate()).applied).toEqual([]);
   });
 
+  it('lets concurrent first opens of one new file take turns: each finds the schema made', async () => {
+    const others = Array.from(
+      { length: 4 },
+      () =>
+        new KyselyRunIndex(
+          () => historyLocation(undefined, { AWF_STORAGE: dir }),
+          () => [],
+          () => '',
+        ),
+    );
+    try {
+      const done = await Promise.all(others.map((o) => o.migrate()));
+      expect(done.flatMap((d) => d.applied).sort()).toEqual(['0001_runs', '0002_tool_call_event', '0003_run_host']);
+      await Promise.all(
+        others.map((o, i) =>
+          o.begin({ run_id: `r${i}`, workflow: 'wf', file: '', cwd: '', inputs: {}, started_at: '2026-01-01' }),
+        ),
+      );
+      expect(await index.list({})).toHaveLength(4);
+    } finally {
+      await Promise.all(others.map((o) => o.close()));
+    }
+  });
+
   it('turns a missing native build into SYSTEM.HISTORY.UNAVAILABLE', () => {
     expect(() =>
       openDatabase(join(dir, 'x.db'), () => {
