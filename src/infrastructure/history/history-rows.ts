@@ -3,6 +3,7 @@ import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { ToolCallEvent } from '../../domain/model/tool-call-event';
 import type { RunSummary, StepRecord } from '../../domain/ports/run-index.port';
+import type { StepsTable, ToolCallsTable } from './history.tables';
 import { isAlive } from '../core/owner-watch';
 
 /** A row as the database driver returns it; the functions below make the RunIndex port's records of them. */
@@ -54,6 +55,41 @@ export function stepRecord(r: Row): StepRecord {
     state: JSON.parse(String(r.state)) as StepRecord['state'],
     ...(r.next ? { next: String(r.next) } : {}),
     ...(r.error_code ? { error: { code: String(r.error_code), message: String(r.error_message ?? '') } } : {}),
+  };
+}
+
+/** The `steps` row of a finished step. */
+export function stepRow(runId: string, step: StepRecord): StepsTable {
+  return {
+    run_id: runId,
+    seq: step.seq,
+    name: step.name,
+    type: step.type,
+    status: step.status,
+    started_at: step.started_at,
+    duration_ms: Math.round(step.duration_ms),
+    exit_code: step.exit_code,
+    tool_calls: step.tool_calls,
+    state: JSON.stringify(step.state),
+    next: step.next ?? null,
+    error_code: step.error?.code ?? null,
+    error_message: step.error?.message ?? null,
+  };
+}
+
+/** The `tool_calls` row of a step's `seq`-th audit event, the whole event kept as JSON. */
+export function toolCallRow(runId: string, stepSeq: number, seq: number, e: ToolCallEvent): ToolCallsTable {
+  return {
+    run_id: runId,
+    step_seq: stepSeq,
+    seq,
+    tool: e.tool,
+    source: e.source,
+    status: e.status,
+    start: e.start,
+    duration_ms: e.duration_ms,
+    error: e.error ?? null,
+    event: JSON.stringify(e),
   };
 }
 

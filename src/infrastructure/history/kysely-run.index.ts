@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { hostname } from 'node:os';
-import type { ExpressionBuilder, Kysely, SelectQueryBuilder } from 'kysely';
+import type { Kysely } from 'kysely';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { ToolCallEvent } from '../../domain/model/tool-call-event';
@@ -17,18 +17,17 @@ import type {
   StepRecord,
   StepToolCalls,
 } from '../../domain/ports/run-index.port';
-import { notFound, type Row, stepRecord, summary, toolCall } from './history-rows';
+import { notFound, type Row, stepRecord, stepRow, summary, toolCall, toolCallRow } from './history-rows';
+import { excluded, filtered, stepCount } from './history-queries';
 import type { HistoryLocation } from './history-location';
-import type { HistoryConnection } from './history.connection';
-import type { HistoryTables, RunsTable } from './history.tables';
+import { LazyHistory } from './lazy-history';
+import type { HistoryTables } from './history.tables';
 
 const ID_PREFIX = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 /** Tool calls per INSERT: well under SQLite's limit of bound values in one statement. */
 const CALLS_PER_INSERT = 500;
 
 type Db = Kysely<HistoryTables>;
-type From = HistoryTables & { r: RunsTable };
-type RunsQuery<O> = SelectQueryBuilder<From, 'r', O>;
 
 /**
  * The run history through Kysely: SQLite's `<storage>/history.db` or a shared PostgreSQL
@@ -36,14 +35,16 @@ type RunsQuery<O> = SelectQueryBuilder<From, 'r', O>;
  * statement or one transaction, so a killed `awf run` leaves whole rows only.
  */
 export class KyselyRunIndex implements RunIndex {
-  private connection?: Promise<HistoryConnection>;
+  private readonly history: LazyHistory;
 
   constructor(
     private readonly location: () => HistoryLocation,
     private readonly readEvents: (path: string) => ToolCallEvent[],
     private readonly runDir: (runId: string) => string,
     private readonly logger?: AppLogger,
-  ) {}
+  ) {
+    this.history = new LazyHistory(location, logger);
+  }
 
   async begin(run: RunStart): Promise<void> {
     const owner = { pid: process.pid, host: hostname() };
@@ -71,33 +72,8 @@ export class KyselyRunIndex implements RunIndex {
 
   async stepFinished(runId: string, step: StepRecord, eventsPath?: string): Promise<void> {
     const events = eventsPath ? this.readEvents(eventsPath) : [];
-    const row = {
-      run_id: runId,
-      seq: step.seq,
-      name: step.name,
-      type: step.type,
-      status: step.status,
-      started_at: step.started_at,
-      duration_ms: Math.round(step.duration_ms),
-      exit_code: step.exit_code,
-      tool_calls: step.tool_calls,
-      state: JSON.stringify(step.state),
-      next: step.next ?? null,
-      error_code: step.error?.code ?? null,
-      error_message: step.error?.message ?? null,
-    };
-    const calls = events.map((e, i) => ({
-      run_id: runId,
-      step_seq: step.seq,
-      seq: i,
-      tool: e.tool,
-      source: e.source,
-      status: e.status,
-      start: e.start,
-      duration_ms: e.duration_ms,
-      error: e.error ?? null,
-      event: JSON.stringify(e),
-    }));
+    const row = stepRow(runId, step);
+    const calls = events.map((e, i) => toolCallRow(runId, step.seq, i, e));
     await (await this.db()).transaction().execute(async (tx) => {
       await tx
         .insertInto('steps')
@@ -266,58 +242,15 @@ export class KyselyRunIndex implements RunIndex {
   }
 
   async migrate(): Promise<HistoryMigration> {
-    const { migration } = await this.open();
+    const { migration } = await this.history.open();
     return { history: this.location().label, ...migration };
   }
 
-  async close(): Promise<void> {
-    const open = this.connection;
-    this.connection = undefined;
-    await open?.then((c) => c.db.destroy()).catch(() => undefined);
+  close(): Promise<void> {
+    return this.history.close();
   }
 
   private async db(): Promise<Db> {
-    return (await this.open()).db;
+    return (await this.history.open()).db;
   }
-
-  /** One open per process; a failed one is tried again by the next call (PostgreSQL may be back). */
-  private open(): Promise<HistoryConnection> {
-    // Kysely and the drivers load here, on first use: commands that never read the history never parse them.
-    const { openHistory } = require('./history.connection') as typeof import('./history.connection');
-    this.connection ??= openHistory(this.location()).then(
-      (c) => {
-        const { label } = this.location();
-        this.logger?.debug({ history: label, applied: c.migration.applied }, 'run history opened');
-        if (c.migration.backup) this.logger?.info({ backup: c.migration.backup }, 'run history migrated; copy kept');
-        return c;
-      },
-      (err: unknown) => {
-        this.connection = undefined;
-        throw err;
-      },
-    );
-    return this.connection;
-  }
-}
-
-/** The filters of a query but its page (`after`, `limit`); `interrupted` is a `running` row, told apart later. */
-function filtered<O>(query: RunsQuery<O>, q: RunQuery): RunsQuery<O> {
-  let w = query;
-  if (q.workflow) w = w.where('r.workflow', '=', q.workflow);
-  if (q.status) w = w.where('r.status', '=', q.status === 'interrupted' ? 'running' : q.status);
-  if (q.since) w = w.where('r.started_at', '>=', q.since);
-  if (q.until) w = w.where('r.started_at', '<', q.until);
-  return w;
-}
-
-function stepCount(eb: ExpressionBuilder<From, 'r'>) {
-  return eb
-    .selectFrom('steps as s')
-    .whereRef('s.run_id', '=', 'r.run_id')
-    .select((e) => e.fn.countAll<number>().as('n'));
-}
-
-/** `SET col = excluded.col` for each column: an upsert that replaces the row, in both dialects. */
-function excluded<DB, TB extends keyof DB>(eb: ExpressionBuilder<DB, TB>, columns: string[]) {
-  return Object.fromEntries(columns.map((c) => [c, eb.ref(`excluded.${c}` as never)])) as never;
 }
