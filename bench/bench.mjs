@@ -21,6 +21,8 @@ import { printReport } from './lib/report.mjs';
 import { cliStartBench } from './lib/cli-start-bench.mjs';
 import { serveBench } from './lib/serve-bench.mjs';
 import { sharedHistoryBench } from './lib/shared-history-bench.mjs';
+import { queueBench } from './lib/queue-bench.mjs';
+import { mcpHttpBench } from './lib/mcp-http-bench.mjs';
 
 // 1000 requests in flight make the client's stdin wait for drain 1000 times: expected here.
 events.defaultMaxListeners = 0;
@@ -39,7 +41,8 @@ const ONLY = process.argv
   .find((a) => a.startsWith('--only='))
   ?.split('=')[1]
   ?.split(',');
-// --skip=start,search,steps,load,sandbox,serve,shared-history: leave out parts of the run (iterating on one).
+// --skip=start,search,steps,load,sandbox,serve,queue,mcp-http,shared-history: leave out parts of
+// the run (while iterating on one figure).
 const SKIP = new Set(
   process.argv
     .find((a) => a.startsWith('--skip='))
@@ -230,6 +233,10 @@ const history = SKIP.has('history') ? null : await historyBench({ main: MAIN, wo
 const sharedHistory = SKIP.has('shared-history') ? null : await sharedHistoryBench({ main: MAIN, work, notes });
 const collector = SKIP.has('collector') ? null : await deadCollectorBench({ main: MAIN, work, notes });
 const serve = SKIP.has('serve') ? null : await serveBench({ main: MAIN, work, notes });
+const queue = SKIP.has('queue') ? null : await queueBench({ main: MAIN, work, notes });
+const mcpHttp = SKIP.has('mcp-http')
+  ? null
+  : await mcpHttpBench({ main: MAIN, work, stdioServer: (root) => awfServer('awf mcp-serve', { root }) });
 await sink.close();
 const upstreams = SKIP.has('upstreams') ? null : await upstreamBench({ main: MAIN, work, cwd: fixture.dir, notes });
 const sandbox = SKIP.has('sandbox')
@@ -259,6 +266,8 @@ const report = {
   sandbox,
   collector,
   serve,
+  queue,
+  mcpHttp,
   notes,
 };
 const outDir = join(REPO, 'bench', 'results');

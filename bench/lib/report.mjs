@@ -1,7 +1,9 @@
 // The one table: figures side by side, ratios, and the issue's targets checked on this run.
 import { pairedRatio } from './mcp-measure.mjs';
 import { SERVE_TARGETS, serveTable } from './serve-bench.mjs';
-import { SHARED_HISTORY_TARGET_MS, sharedHistoryLine } from './shared-history-bench.mjs';
+import { sharedHistoryTable, sharedHistoryTargets } from './shared-history-bench.mjs';
+import { queueTable, queueTargets } from './queue-bench.mjs';
+import { mcpHttpTable } from './mcp-http-bench.mjs';
 const f = (v, d = 1) => (v === undefined || v === null || Number.isNaN(v) ? '—' : v.toFixed(d));
 const r = (v) => (v === undefined || Number.isNaN(v) ? '—' : `${v.toFixed(2)}×`);
 
@@ -17,6 +19,8 @@ export function printReport({
   sandbox,
   collector,
   serve,
+  queue,
+  mcpHttp,
   notes,
 }) {
   const by = Object.fromEntries(rows.map((row) => [row.id, row]));
@@ -99,13 +103,9 @@ export function printReport({
     );
   }
   if (serve) out.push('', ...serveTable(serve));
-  if (sharedHistory)
-    out.push(
-      '',
-      '| shared history | ms | reference | target |',
-      '| --- | --- | --- | --- |',
-      ...sharedHistoryLine(sharedHistory),
-    );
+  if (sharedHistory) out.push('', ...sharedHistoryTable(sharedHistory));
+  if (queue) out.push('', ...queueTable(queue));
+  if (mcpHttp) out.push('', ...mcpHttpTable(mcpHttp));
   const trace = by['awf-trace'];
   const metricsOn = by['awf-metrics'];
   const policyOn = by['awf-policy'];
@@ -155,11 +155,8 @@ export function printReport({
       serve && serve.list.p50 / SERVE_TARGETS.listMs,
       (x) => x <= 1,
     ),
-    target(
-      `runs list over 100,000 runs in PostgreSQL p50 ≤ ${SHARED_HISTORY_TARGET_MS} ms (as a ratio of ${SHARED_HISTORY_TARGET_MS} ms)`,
-      sharedHistory && sharedHistory.postgres.newestP50 / SHARED_HISTORY_TARGET_MS,
-      (x) => x <= 1,
-    ),
+    ...sharedHistoryTargets(sharedHistory, target),
+    ...queueTargets(queue, target),
   ];
   out.push('');
   out.push('| target | ratio this run | met |');

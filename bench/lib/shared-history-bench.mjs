@@ -157,3 +157,18 @@ export function sharedHistoryLine(s) {
     `| the same, one workflow of ${WORKFLOWS} (\`--workflow\`) | ${f(s.postgres.workflowP50)} | SQLite ${f(s.sqlite.workflowP50)} ms | |`,
   ];
 }
+
+export function sharedHistoryTable(s) {
+  return ['| shared history | ms | reference | target |', '| --- | --- | --- | --- |', ...sharedHistoryLine(s)];
+}
+
+export function sharedHistoryTargets(s, target) {
+  const t = SHARED_HISTORY_TARGET_MS;
+  return [
+    target(
+      `runs list over 100,000 runs in PostgreSQL p50 ≤ ${t} ms (as a ratio of ${t} ms)`,
+      s && s.postgres.newestP50 / t,
+      (x) => x <= 1,
+    ),
+  ];
+}

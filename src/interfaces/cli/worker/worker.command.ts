@@ -6,7 +6,12 @@ import { QueuedRuns } from '../../../application/queue/queued-runs.service';
 import { AwfError } from '../../../domain/errors/awf-error';
 import { ErrorCodes } from '../../../domain/errors/error-codes';
 import { RUN_INDEX, type RunIndex } from '../../../domain/ports/run-index.port';
+import { METRICS_RECORDER, type MetricsRecorder } from '../../../domain/ports/metrics.port';
 import { RUN_QUEUES, type RunQueues } from '../../../domain/ports/run-queue.port';
+import { TELEMETRY_CONTROL, type TelemetryControl } from '../../../domain/ports/telemetry-control.port';
+import type { ProjectConfig } from '../../../infrastructure/config/project-config.loader';
+import { PROJECT_CONFIG } from '../../../infrastructure/config/project-config.module';
+import { resolveTelemetrySettings } from '../../../infrastructure/telemetry/telemetry-settings';
 import { ProcessSignals } from '../../../infrastructure/core/process-signals.service';
 import { runsDir } from '../../../infrastructure/workflow/workflow-paths';
 import { stringEnv } from '../run/run-session.command-base';
@@ -33,6 +38,9 @@ export class WorkerCommand extends CommandRunner {
     private readonly queued: QueuedRuns,
     private readonly signals: ProcessSignals,
     @Inject(RUN_INDEX) private readonly index: RunIndex,
+    @Inject(TELEMETRY_CONTROL) private readonly telemetry: TelemetryControl,
+    @Inject(METRICS_RECORDER) private readonly metrics: MetricsRecorder,
+    @Inject(PROJECT_CONFIG) private readonly project: ProjectConfig,
   ) {
     super();
   }
@@ -45,10 +53,13 @@ export class WorkerCommand extends CommandRunner {
     const env = stringEnv(process.env);
     // The history is opened (and migrated) before any job is taken: one that does not answer stops the worker here.
     const history = await this.index.migrate();
+    // The project's telemetry, as `awf run` has it: runs' spans, and the queue's metrics (awf.queue.*).
+    await this.telemetry.start(resolveTelemetrySettings({ project: this.project.telemetry }));
     const pool = await this.queues.worker(queueUrl(options.queue), {
       concurrency,
       workdir,
       log,
+      metrics: this.metrics,
       handler: (job, context) => this.queued.execute(job, { env, runsDir: runsDir() }, context),
     });
     log(
