@@ -20,6 +20,7 @@ import { sandboxBench } from './lib/sandbox-bench.mjs';
 import { printReport } from './lib/report.mjs';
 import { cliStartBench } from './lib/cli-start-bench.mjs';
 import { serveBench } from './lib/serve-bench.mjs';
+import { sharedHistoryBench } from './lib/shared-history-bench.mjs';
 import { queueBench } from './lib/queue-bench.mjs';
 import { mcpHttpBench } from './lib/mcp-http-bench.mjs';
 
@@ -40,8 +41,8 @@ const ONLY = process.argv
   .find((a) => a.startsWith('--only='))
   ?.split('=')[1]
   ?.split(',');
-// --skip=start,search,steps,load,sandbox,serve,queue,mcp-http: leave out parts of the run
-// (while iterating on one figure).
+// --skip=start,search,steps,load,sandbox,serve,queue,mcp-http,shared-history: leave out parts of
+// the run (while iterating on one figure).
 const SKIP = new Set(
   process.argv
     .find((a) => a.startsWith('--skip='))
@@ -229,6 +230,7 @@ const cliStart = SKIP.has('start') ? null : await cliStartBench({ main: MAIN, wo
 const search = SKIP.has('search') ? null : await searchBench({ awfServer, rounds: SEARCH_ROUNDS, repo: REPO, notes });
 const steps = SKIP.has('steps') ? null : await stepOverheadBench({ main: MAIN, work, notes });
 const history = SKIP.has('history') ? null : await historyBench({ main: MAIN, work, notes });
+const sharedHistory = SKIP.has('shared-history') ? null : await sharedHistoryBench({ main: MAIN, work, notes });
 const collector = SKIP.has('collector') ? null : await deadCollectorBench({ main: MAIN, work, notes });
 const serve = SKIP.has('serve') ? null : await serveBench({ main: MAIN, work, notes });
 const queue = SKIP.has('queue') ? null : await queueBench({ main: MAIN, work, notes });
@@ -259,6 +261,7 @@ const report = {
   search,
   steps,
   history,
+  sharedHistory,
   upstreams,
   sandbox,
   collector,

@@ -30,6 +30,9 @@ const UNUSED = ['inquirer', 'cosmiconfig', '@fig/complete-commander'];
  */
 const EXTERNAL = [
   'better-sqlite3',
+  // The history's query builder (commands that read or write runs) and PostgreSQL's driver (--history).
+  'kysely',
+  'pg',
   // The queue (`--queue`, `awf worker`): required only when a command opens one.
   'bullmq',
   'ioredis',

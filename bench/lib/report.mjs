@@ -1,6 +1,7 @@
 // The one table: figures side by side, ratios, and the targets checked on this run.
 import { pairedRatio } from './mcp-measure.mjs';
 import { SERVE_TARGETS, serveTable } from './serve-bench.mjs';
+import { sharedHistoryTable, sharedHistoryTargets } from './shared-history-bench.mjs';
 import { queueTable, queueTargets } from './queue-bench.mjs';
 import { mcpHttpTable } from './mcp-http-bench.mjs';
 const f = (v, d = 1) => (v === undefined || v === null || Number.isNaN(v) ? '—' : v.toFixed(d));
@@ -13,6 +14,7 @@ export function printReport({
   search,
   steps,
   history,
+  sharedHistory,
   upstreams,
   sandbox,
   collector,
@@ -101,6 +103,7 @@ export function printReport({
     );
   }
   if (serve) out.push('', ...serveTable(serve));
+  if (sharedHistory) out.push('', ...sharedHistoryTable(sharedHistory));
   if (queue) out.push('', ...queueTable(queue));
   if (mcpHttp) out.push('', ...mcpHttpTable(mcpHttp));
   const trace = by['awf-trace'];
@@ -152,6 +155,7 @@ export function printReport({
       serve && serve.list.p50 / SERVE_TARGETS.listMs,
       (x) => x <= 1,
     ),
+    ...sharedHistoryTargets(sharedHistory, target),
     ...queueTargets(queue, target),
   ];
   out.push('');

@@ -82,11 +82,14 @@ export class ExecutionHub {
     return this.live.has(runId);
   }
 
-  /** Replays the run's events after `after`, then follows it; throws USER.RUN.NOT_FOUND for an unknown id. */
-  subscribe(runId: string, after: number, listener: RunEventListener): () => void {
+  /** Replays the run's events after `after`, then follows it; rejects with USER.RUN.NOT_FOUND for an unknown id. */
+  async subscribe(runId: string, after: number, listener: RunEventListener): Promise<() => void> {
     const log = this.logs.get(runId);
     if (log) return log.subscribe(after, listener);
-    const first = this.deps.index.get(runId);
+    const first = await this.deps.index.get(runId);
+    // A run this process started while the history was read: its own log has it.
+    const started = this.logs.get(runId);
+    if (started) return started.subscribe(after, listener);
     const follower = new HistoryFollower(
       runId,
       this.deps.index,

@@ -67,7 +67,9 @@ export function replay(event: RunEvent, observer: RunObserver, seen: { started: 
     case 'finished':
       return observer.stepFinished(event.report);
     case 'recorded':
-      return observer.stepRecorded?.(event.step);
+      // A follower draws it; the worker's history has already checkpointed it.
+      void observer.stepRecorded?.(event.step);
+      return;
     case 'retrying':
       return observer.stepRetrying?.(event.step, event.attempt, event.delay_ms);
     case 'output':

@@ -146,7 +146,7 @@ export class WorkflowService {
   /** `awf resume`: the same workflow file, the stored inputs (flags win), from the failed step on. */
   async resume(request: ResumeRequest): Promise<RunReport> {
     const index = this.requireIndex();
-    const run = index.get(index.resolve(request.runId));
+    const run = await index.get(await index.resolve(request.runId));
     const { workflow, file } = await this.loadValid(run.file, request.observer);
     const plan = planResume(run, workflow, request.from);
     const inputs = this.inputs.resolve(workflow, { ...run.inputs, ...this.inputs.flags(request) }, request);
@@ -174,10 +174,13 @@ export class WorkflowService {
   }
 
   /** Runs `resume` can continue, newest first: failed, cancelled, or killed mid-step. */
-  resumable(limit = 50): RunSummary[] {
+  async resumable(limit = 50): Promise<RunSummary[]> {
     const index = this.requireIndex();
-    return ['failure', 'cancelled', 'interrupted']
-      .flatMap((status) => index.list({ status, limit }))
+    const lists = await Promise.all(
+      ['failure', 'cancelled', 'interrupted'].map((status) => index.list({ status, limit })),
+    );
+    return lists
+      .flat()
       .sort((a, b) => b.started_at.localeCompare(a.started_at))
       .slice(0, limit);
   }
@@ -205,7 +208,8 @@ export class WorkflowService {
     const run = { run_id: start.runId, workflow: workflow.name, file, cwd: request.cwd, inputs: kept };
     const eventsPath = (step: string) => stepEventsPath(runDir, step);
     const journal =
-      this.index && RunJournal.begin(this.index, run, start.seq, eventsPath, request.observer, this.historyOutputBytes);
+      this.index &&
+      (await RunJournal.begin(this.index, run, start.seq, eventsPath, request.observer, this.historyOutputBytes));
     // The transcript writes first and passes everything on, so it sees what the journal sees.
     const transcript = TranscriptObserver.open(this.transcripts, this.masker, start.runId, request, journal);
     let report: RunReport;
@@ -227,7 +231,7 @@ export class WorkflowService {
     } finally {
       transcript?.close();
     }
-    journal?.finished(report);
+    await journal?.finished(report);
     return report;
   }
 

@@ -116,7 +116,10 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     names: ['history'],
-    commands: () => [require('./runs/history.command').HistoryCommand],
+    commands: () => [
+      require('./runs/history.command').HistoryCommand,
+      require('./runs/history-migrate.command').HistoryMigrateCommand,
+    ],
     imports: () => [history()],
   },
   { names: ['status'], commands: () => [require('./runs/status.command').StatusCommand], imports: () => [history()] },

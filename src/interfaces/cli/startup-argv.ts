@@ -3,7 +3,7 @@
 // What is read early, and why:
 // - the command's name: its container holds only that command's modules (command-table.ts);
 // - the --config file of `mcp-serve`: its project's extensions shape the container;
-// - the global flags the container needs while it is built (--storage, the log level) and
+// - the global flags the container needs while it is built (--storage, --history, the log level) and
 //   the error output needs when parsing fails (-f json, --no-hints, --no-color), and
 //   `--skip-plugins`, which the plugin search path of every part of the run reads.
 // The flags are read by commander itself, from the same declarations the real parse uses
@@ -63,6 +63,7 @@ export function readStartupArgs(
     ...(typeof o.logFormat === 'string' ? { logFormat: o.logFormat } : {}),
     ...(typeof o.logFile === 'string' ? { logFile: o.logFile } : {}),
     ...(typeof o.storage === 'string' ? { storage: o.storage } : {}),
+    ...(typeof o.history === 'string' ? { history: o.history } : {}),
   };
   return {
     command: operands[0],

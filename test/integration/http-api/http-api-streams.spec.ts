@@ -110,7 +110,7 @@ describe('awf serve: stopping (SIGTERM) and starting again over the same history
     await first.stop();
     await events.ended;
     expect(events.frames.at(-1)?.data).toMatchObject({ kind: 'workflow.failed', status: 'cancelled' });
-    expect(first.index.get(running).status).toBe('cancelled');
+    expect((await first.index.get(running)).status).toBe('cancelled');
 
     const second = await startApi(project.dir);
     try {

@@ -26,8 +26,8 @@ export class RelayObserver implements RunObserver {
     this.inner?.agentMessage?.(step, message, loop);
   }
 
-  stepRecorded(step: StepResult): void {
-    this.inner?.stepRecorded?.(step);
+  stepRecorded(step: StepResult): void | Promise<void> {
+    return this.inner?.stepRecorded?.(step);
   }
 
   stepRetrying(step: string, attempt: number, delayMs: number): void {

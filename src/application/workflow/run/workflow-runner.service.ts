@@ -161,7 +161,7 @@ export class WorkflowRunner implements StepRunner {
       const next = outcome.fatal ? undefined : route(step, outcome, ctx);
       // The run history keeps the top run's states, so that `awf resume` can seed them.
       if (ctx.callStack.length === 1)
-        ctx.observer?.stepRecorded?.({ ...ctx.reports.at(-1)!, ...(next ? { next } : {}) });
+        await ctx.observer?.stepRecorded?.({ ...ctx.reports.at(-1)!, ...(next ? { next } : {}) });
       paused?.ran(step.name, outcome.state, next);
       if (!next) return runReport(ctx, 'failure', { error: errorJson(outcome.error ?? noRoute(step.name)) });
       ctx.current = next;

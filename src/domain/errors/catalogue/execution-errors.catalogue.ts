@@ -164,6 +164,14 @@ export const SYSTEM_ERRORS: Record<
     'The run history database cannot be opened or written (not a database, corrupt, locked for too long).',
     'Move history.db out of the storage dir to start a new history; check free space and permissions.',
   ),
+  [C.HISTORY_UNREACHABLE]: entry(
+    'The shared run history (a PostgreSQL database, --history or AWF_HISTORY_URL) does not answer.',
+    'Check that PostgreSQL runs and that the URL, user and password are right; `pg_isready -d URL` tells.',
+  ),
+  [C.HISTORY_TOO_NEW]: entry(
+    'The run history was migrated by a newer awf: its schema has versions this awf does not know.',
+    'Upgrade awf to the version that the other machines use; this one must not write to that history.',
+  ),
   [C.BASH_SANDBOX_UNAVAILABLE]: entry(
     'The step requires Bash to run sandboxed (`bash_sandbox`), and the sandbox cannot start on this machine.',
     'Install bubblewrap, or set AWF_BWRAP to a bwrap binary; where bwrap cannot run (user namespaces off), use a container or turn the sandbox off.',

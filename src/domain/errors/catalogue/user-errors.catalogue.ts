@@ -200,6 +200,10 @@ export const USER_ERRORS: Record<GeneralUserCode, CatalogueText> = {
     'The queue URL is not a redis:// or rediss:// URL.',
     'Give --queue (or AWF_QUEUE_URL) as redis://[user:password@]host:port[/db].',
   ),
+  [C.HISTORY_INVALID_URL]: entry(
+    'The shared history URL (--history, AWF_HISTORY_URL) is not a postgres:// or postgresql:// URL.',
+    'Give it as postgres://[user:password@]host:port/database; without it the history stays in SQLite.',
+  ),
   [C.QUEUE_SECRET_INPUT]: entry(
     'A secret input was given with -i to a queued run: secret values never enter the queue.',
     "Set it in the workers' environment as AWF_INPUT_<NAME> (the input's name in upper case) and leave it out of -i.",

@@ -17,9 +17,10 @@ export interface RunObserver {
   agentMessage?(step: string, message: AgentMessage, loop?: LoopData): void;
   /**
    * The step's result is now `states.<name>` and the run goes on to `next` (absent: it ends
-   * here). What the run history keeps, so that `awf resume` can seed the states.
+   * here). What the run history keeps, so that `awf resume` can seed the states. The run waits
+   * for a promise before its next step: a step is checkpointed before the next one starts.
    */
-  stepRecorded?(step: StepResult): void;
+  stepRecorded?(step: StepResult): void | Promise<void>;
   /** A retry attempt failed and another follows after `delayMs`. */
   stepRetrying?(step: string, attempt: number, delayMs: number): void;
   /** A chunk of a command step's output as it arrives (`-o streaming|buffered`). */

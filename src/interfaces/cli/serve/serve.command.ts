@@ -80,7 +80,7 @@ export class ServeCommand extends CommandRunner {
         { host },
         'Set AWF_API_TOKEN or pass --token-file (docs/serve.md), or keep --host 127.0.0.1 behind a reverse proxy.',
       );
-    this.index.list({ limit: 1 }); // the executions live in the history: without it, no server
+    await this.index.list({ limit: 1 }); // the executions live in the history: without it, no server
     await this.telemetry.start(resolveTelemetrySettings({ project: this.project.telemetry }));
     const env = stringEnv(process.env);
     delete env.AWF_API_TOKEN; // the server's secret is no step's business
