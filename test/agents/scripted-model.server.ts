@@ -120,11 +120,11 @@ export async function startScriptedModel(script: ScriptedTurn[] = [], finalText 
 }
 
 /**
- * `mcp__awf-proxy__Read`, `mcp_awf-proxy_Read`, `awf-proxy_Read` and Codex's `Read` in namespace
- * `mcp__awf_proxy` all name `Read`.
+ * `mcp__awf-proxy__Read`, `mcp_awf-proxy_Read`, `awf-proxy_Read`, Copilot's `awf-proxy-Read` and
+ * Codex's `Read` in namespace `mcp__awf_proxy` all name `Read`.
  */
 export function matches(offered: string, tool: string): boolean {
-  return offered === tool || offered.endsWith(`_${tool}`);
+  return offered === tool || offered.endsWith(`_${tool}`) || offered.endsWith(`-${tool}`);
 }
 
 function asTurn(turn: ScriptedTurn): ScriptedCall[] {
