@@ -1,8 +1,8 @@
 /**
  * Conversations across steps, with the real agent CLIs: `ask` starts a conversation with a
  * system prompt, `recall` resumes it with `conversation: {continue_from: ask}` — Claude's
- * `--resume`, Codex's `exec resume`, Gemini's `--resume`, Copilot's `--resume=`, OpenCode's `--session`, and
- * openai_compatible resending the turns. The scripted model must see the earlier turn (the
+ * `--resume`, Codex's `exec resume`, Gemini's `--resume`, Copilot's `--resume=`, OpenCode's
+ * `--session`, and openai_compatible resending the turns. The scripted model must see the earlier turn (the
  * word to remember) in the resumed request, and the system prompt in the first.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';

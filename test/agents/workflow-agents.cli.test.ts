@@ -1,9 +1,10 @@
 /**
  * The issue's proof: `awf run` on a workflow whose agent step uses the proxy, for each real
  * agent CLI and for openai_compatible. The (scripted) model asks for Read, then Edit, by the
- * names the agent gave the proxy's tools (Copilot keeps its own tools next to them: coexistence). The file must change, the model must have been
- * offered our tools (and, where awf switches them off, none of the agent's own), the step's
- * audit trail must record both calls, and nothing may be left behind.
+ * names the agent gave the proxy's tools (Copilot keeps its own tools next to them). The file
+ * must change, the model must have been offered our tools (and, where awf switches them off,
+ * none of the agent's own), the step's audit trail must record both calls, and nothing may be
+ * left behind.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
