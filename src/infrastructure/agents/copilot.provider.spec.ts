@@ -78,6 +78,22 @@ describe('CopilotAgentProvider', () => {
     expect(probe.argv[1]).toBe(`${COEXISTENCE_INSTRUCTION}\n\nFix the bug.`);
   });
 
+  it("reports each tool Copilot runs itself (not the proxy's) as a native tool use, started then done", async () => {
+    const uses: unknown[] = [];
+    const stream = [
+      '{"type":"tool.execution_start","data":{"toolCallId":"p1","toolName":"awf-proxy-Read","mcpServerName":"awf-proxy"}}',
+      '{"type":"tool.execution_complete","data":{"toolCallId":"p1","success":true}}',
+      '{"type":"tool.execution_start","data":{"toolCallId":"b1","toolName":"bash","arguments":{"command":"ls -la"}}}',
+      '{"type":"tool.execution_complete","data":{"toolCallId":"b1","success":false}}',
+      OUTPUT,
+    ].join('\n');
+    await runFake(provider, stream, { proxy: proxyInjection(true), onNativeToolUse: (u) => uses.push(u) });
+    expect(uses).toEqual([
+      { tool: 'bash', id: 'b1', argsShape: { command: 6 }, status: 'running' },
+      { tool: 'bash', id: 'b1', argsShape: { command: 6 }, status: 'error' },
+    ]);
+  });
+
   it('falls back to the raw output when Copilot printed no assistant message, and fails on a non-zero exitCode', async () => {
     const plain = await runFake(provider, 'plain text answer\n');
     expect(plain.result.output).toBe('plain text answer');

@@ -1,7 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { ProvidesAgent } from '../../domain/ports/markers';
 import { AgentOptions } from './agent-options';
-import { CliAgentProvider, type CliInvocation, type CliRunContext, type ParsedAgentOutput } from './cli-agent.provider';
+import {
+  CliAgentProvider,
+  type CliInvocation,
+  type CliRunContext,
+  type ParsedAgentOutput,
+  type ToolUseReader,
+  type ToolUseReaderContext,
+} from './cli-agent.provider';
+import { copilotNativeToolUses } from './native-tool-uses';
 import { asNumber, asRecord, parseNdjson, sessionOf } from './ndjson';
 
 const MODES = ['interactive', 'plan', 'autopilot'] as const;
@@ -13,7 +21,7 @@ const EFFORTS = ['low', 'medium', 'high'] as const;
  * the user's own servers without writing them; `--allow-tool=<server>` lets `-p` mode call the
  * proxy's tools without asking (the proxy's policy is the gate). Copilot keeps its own tools
  * (coexistence): with intercept_builtins its bundled MCP servers are switched off and the
- * prompt asks for the proxy's tools only.
+ * prompt asks for the proxy's tools only; each tool it runs itself is reported as a bypass.
  */
 @Injectable()
 @ProvidesAgent()
@@ -45,6 +53,18 @@ export class CopilotAgentProvider extends CliAgentProvider {
       if (proxy.interceptBuiltins) args.push('--disable-builtin-mcps');
     }
     return { args };
+  }
+
+  /** Copilot's own tools, as its JSON stream reports them: recorded as bypasses of the proxy. */
+  protected override toolUseReader(ctx: ToolUseReaderContext): ToolUseReader {
+    const read = copilotNativeToolUses(ctx.serverName);
+    return {
+      line: (event) => {
+        const use = read(event);
+        if (use) ctx.report(use);
+      },
+      finish: () => undefined,
+    };
   }
 
   protected parse(stdout: string): ParsedAgentOutput {
