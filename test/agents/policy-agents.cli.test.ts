@@ -49,7 +49,7 @@ function policyWorld(cli: CliName, model: ScriptedModel, mcpProxy: string): Worl
   const tmp = join(root, 'tmp');
   const storage = join(root, 'storage');
   mkdirSync(tmp);
-  // Copilot asks before running its own shell; -p mode cannot ask, so the step allows it.
+  // Copilot asks before running its own shell; -p mode cannot ask (refused: status error), so the step allows it.
   const options = cli === 'copilot' ? { ...world.options, allow_all: true } : world.options;
   writeFileSync(join(root, 'wf.yaml'), workflow(PROVIDER_OF[cli], options, mcpProxy));
   // Without intercept_builtins the proxy serves only what a step names: here a third-party server.
