@@ -49,6 +49,10 @@ const EXTERNAL = [
   '@resvg/resvg-js',
   'pdfkit',
   'svg-to-pdfkit',
+  // `awf tui` alone: Ink is an ES module with top-level await (imported, never required), and
+  // React stays beside it so that the views and Ink share one React.
+  'ink',
+  'react',
 ];
 
 /**

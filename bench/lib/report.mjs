@@ -1,6 +1,8 @@
 // The one table: figures side by side, ratios, and the issue's targets checked on this run.
 import { pairedRatio } from './mcp-measure.mjs';
 import { SERVE_TARGETS, serveTable } from './serve-bench.mjs';
+import { queueTable, queueTargets } from './queue-bench.mjs';
+import { mcpHttpTable } from './mcp-http-bench.mjs';
 const f = (v, d = 1) => (v === undefined || v === null || Number.isNaN(v) ? '—' : v.toFixed(d));
 const r = (v) => (v === undefined || Number.isNaN(v) ? '—' : `${v.toFixed(2)}×`);
 
@@ -15,6 +17,8 @@ export function printReport({
   sandbox,
   collector,
   serve,
+  queue,
+  mcpHttp,
   notes,
 }) {
   const by = Object.fromEntries(rows.map((row) => [row.id, row]));
@@ -97,6 +101,8 @@ export function printReport({
     );
   }
   if (serve) out.push('', ...serveTable(serve));
+  if (queue) out.push('', ...queueTable(queue));
+  if (mcpHttp) out.push('', ...mcpHttpTable(mcpHttp));
   const trace = by['awf-trace'];
   const metricsOn = by['awf-metrics'];
   const policyOn = by['awf-policy'];
@@ -146,6 +152,7 @@ export function printReport({
       serve && serve.list.p50 / SERVE_TARGETS.listMs,
       (x) => x <= 1,
     ),
+    ...queueTargets(queue, target),
   ];
   out.push('');
   out.push('| target | ratio this run | met |');

@@ -22,6 +22,8 @@ export interface ExecutionHubDeps {
   defaults: () => RunDefaults;
   /** How long a call waits for a person's approval before it is denied (the approval desk's). */
   approvalTimeoutMs: number;
+  /** Where a new run goes (`awf serve --queue`: to the workers); undefined: the server stopped following it. */
+  runOn?: (request: RunRequest, stopping: () => boolean) => Promise<RunReport | undefined>;
 }
 
 /**
@@ -54,6 +56,8 @@ export class ExecutionHub {
 
   /** Validates and starts the workflow; resolves with the run id once it has one (its first write to the history). */
   start(target: string, inputs: Record<string, string>): Promise<string> {
+    const { runOn } = this.deps;
+    if (runOn) return this.launch((request) => runOn({ ...request, target, inputs }, () => this.stopping));
     return this.launch((request) => this.deps.workflows.run({ ...request, target, inputs }));
   }
 
@@ -115,7 +119,9 @@ export class ExecutionHub {
     for (const log of this.logs.values()) log.close();
   }
 
-  private launch(go: (request: Omit<RunRequest, 'target' | 'inputs'>) => Promise<RunReport>): Promise<string> {
+  private launch(
+    go: (request: Omit<RunRequest, 'target' | 'inputs'>) => Promise<RunReport | undefined>,
+  ): Promise<string> {
     if (this.stopping) return Promise.reject(stoppingError());
     return new Promise<string>((resolve, reject) => {
       let runId: string | undefined;
@@ -130,7 +136,7 @@ export class ExecutionHub {
       const request = { ...this.deps.defaults(), signal: run.signal, observer: run.observer, userInput: run.ask };
       run.done = go(request)
         .then(
-          (report) => run.observer.finished(report),
+          (report) => report && run.observer.finished(report),
           (err: unknown) => {
             if (runId === undefined) return reject(err);
             // The runner reports a failing step in its report; a throw after the start is awf's own trouble.

@@ -76,9 +76,12 @@ export class WorkflowService {
   }
 
   /** `strict`: every warning (an unknown key, an unknown provider, …) counts as an error. */
-  async validate(target: string, options: { strict?: boolean; skipPlugins?: boolean } = {}): Promise<ValidationReport> {
+  async validate(
+    target: string,
+    options: { strict?: boolean; skipPlugins?: boolean; pluginStartMs?: number } = {},
+  ): Promise<ValidationReport> {
     const loaded = await this.repository.load(target);
-    const issues = await this.validator.validate(loaded, { skipPlugins: options.skipPlugins });
+    const issues = await this.validator.validate(loaded, options);
     const report = validationReport(
       loaded,
       options.strict ? issues.map((i) => ({ ...i, severity: 'error' as const })) : issues,
@@ -238,8 +241,8 @@ export class WorkflowService {
     );
   }
 
-  list(): Promise<WorkflowSummary[]> {
-    return this.repository.list();
+  list(dirs?: readonly string[]): Promise<WorkflowSummary[]> {
+    return this.repository.list(dirs);
   }
 
   searchPaths(): string[] {

@@ -1,5 +1,5 @@
 import type { ToolCallEvent } from '../model/tool-call-event';
-import type { StepStateData } from '../workflow/interpolation.types';
+import type { StepResult } from '../workflow/run-report.model';
 
 export type RunStatus = 'running' | 'success' | 'failure' | 'cancelled';
 
@@ -13,20 +13,9 @@ export interface RunStart {
   started_at: string;
 }
 
-/** One finished step as the database keeps it; `state` is what later steps' templates read. */
-export interface StepRecord {
+/** One finished step as the history keeps it: its result, numbered in the run (`state` is what resume seeds). */
+export interface StepRecord extends StepResult {
   seq: number;
-  name: string;
-  type: string;
-  status: string;
-  started_at: string;
-  duration_ms: number;
-  exit_code: number;
-  tool_calls: number;
-  state: StepStateData;
-  /** Where the run went after this step (absent: the run ended here). */
-  next?: string;
-  error?: { code: string; message: string };
 }
 
 export interface RunOutcome {

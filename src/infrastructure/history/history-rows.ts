@@ -41,16 +41,19 @@ export function summary(r: Row): RunSummary {
 }
 
 export function stepRecord(r: Row): StepRecord {
+  const state = JSON.parse(String(r.state)) as StepRecord['state'];
   return {
     seq: Number(r.seq),
     name: String(r.name),
-    type: String(r.type),
-    status: String(r.status),
+    // The columns hold what the journal wrote from a StepResult.
+    type: String(r.type) as StepRecord['type'],
+    status: String(r.status) as StepRecord['status'],
     started_at: String(r.started_at),
     duration_ms: Number(r.duration_ms),
     exit_code: Number(r.exit_code),
+    output: state.Output,
     tool_calls: Number(r.tool_calls),
-    state: JSON.parse(String(r.state)) as StepRecord['state'],
+    state,
     ...(r.next ? { next: String(r.next) } : {}),
     ...(r.error_code ? { error: { code: String(r.error_code), message: String(r.error_message ?? '') } } : {}),
   };

@@ -15,6 +15,7 @@ const step = (seq: number, name: string, next?: string): StepRecord => ({
   started_at: new Date().toISOString(),
   duration_ms: 5,
   exit_code: 0,
+  output: state.Output,
   tool_calls: 0,
   state,
   next,

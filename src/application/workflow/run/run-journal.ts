@@ -1,9 +1,9 @@
 import { isAwfError } from '../../../domain/errors/awf-error';
 import { ErrorCodes } from '../../../domain/errors/error-codes';
 import type { RunIndex, RunStart, StepRecord } from '../../../domain/ports/run-index.port';
-import type { LoopData, StepStateData } from '../../../domain/workflow/interpolation.types';
+import type { LoopData } from '../../../domain/workflow/interpolation.types';
 import type { RunObserver } from '../../../domain/workflow/ports/run-observer.port';
-import type { RunReport, StepReport } from '../../../domain/workflow/run-report.model';
+import type { RunReport, StepResult } from '../../../domain/workflow/run-report.model';
 import { RelayObserver } from './relay-observer';
 import { DEFAULT_HISTORY_OUTPUT_BYTES } from '../../../domain/workflow/output-truncation';
 import { keepHeadAndTail } from './output-cap';
@@ -57,30 +57,20 @@ export class RunJournal extends RelayObserver {
     super.stepStarted(step, type, loop);
   }
 
-  override stepRecorded(report: StepReport, state: StepStateData, next: string | undefined): void {
+  override stepRecorded(step: StepResult): void {
+    // The run goes on with the whole output; the history keeps a bounded copy (head and tail).
+    const output = keepHeadAndTail(step.state.Output, this.maxOutputBytes);
     const record: StepRecord = {
+      ...step,
       seq: this.seq++,
-      name: report.name,
-      type: report.type,
-      status: report.status,
-      started_at: new Date(Date.now() - report.duration_ms).toISOString(),
-      duration_ms: report.duration_ms,
-      exit_code: report.exit_code,
-      tool_calls: report.tool_calls,
-      // The run goes on with the whole output; the history keeps a bounded copy (head and tail).
-      state: {
-        ...state,
-        Output: keepHeadAndTail(state.Output, this.maxOutputBytes),
-        Stderr: keepHeadAndTail(state.Stderr, this.maxOutputBytes),
-      },
-      ...(next ? { next } : {}),
-      ...(report.error ? { error: { code: report.error.code, message: report.error.message } } : {}),
+      output,
+      state: { ...step.state, Output: output, Stderr: keepHeadAndTail(step.state.Stderr, this.maxOutputBytes) },
     };
     this.safely(() =>
       // Agent steps' proxied calls and plugin operations' one call each have an audit trail.
-      this.index.stepFinished(this.runId, record, report.tool_calls > 0 ? this.eventsPath(report.name) : undefined),
+      this.index.stepFinished(this.runId, record, step.tool_calls > 0 ? this.eventsPath(step.name) : undefined),
     );
-    super.stepRecorded(report, state, next);
+    super.stepRecorded(step);
   }
 
   finished(report: RunReport): void {

@@ -139,6 +139,22 @@ describe('WorkflowValidator: ADR 017 cross-checks', () => {
     ]);
   });
 
+  it('starts the plugins once for all its checks, within --validator-timeout when one is given', async () => {
+    const asked = { list: jest.fn(plugins.list) };
+    const checking = new WorkflowValidator(agents(['claude', true]), asked);
+    const both = parseWorkflow(
+      parse(
+        'name: w\nstates:\n  initial: s\n  s: {type: operation, operation: kubernetes.get, on_success: a}\n' +
+          '  a:\n    type: agent\n    provider: claude\n    prompt: hi\n' +
+          '    mcp_proxy: {enable: true, plugin_tools: [{plugin: docker, expose: [run]}]}\n' +
+          '    on_success: done\n  done: {type: terminal}\n',
+      ),
+      'w',
+    );
+    expect(await checking.validate({ file: 'w.yaml', ...both }, { pluginStartMs: 1500 })).toEqual([]);
+    expect(asked.list.mock.calls).toEqual([[{ startTimeoutMs: 1500 }]]);
+  });
+
   it('says so when an operation step names an operation of a disabled plugin', async () => {
     const doc = parse(
       'name: w\nstates:\n  initial: s\n  s:\n    type: operation\n    operation: weather.now\n    on_success: done\n  done: {type: terminal}\n',

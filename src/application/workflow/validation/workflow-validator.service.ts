@@ -55,20 +55,28 @@ export class WorkflowValidator {
     private readonly files?: FileCheckContext,
   ) {}
 
-  /** `skipPlugins` (`awf validate --skip-plugins`): no plugin is started, what they serve is not checked. */
-  async validate(loaded: LoadedWorkflow, { skipPlugins = false } = {}): Promise<ValidationIssue[]> {
+  /**
+   * `skipPlugins` (`awf validate --skip-plugins`): no plugin is started, what they serve is not
+   * checked. `pluginStartMs` (`--validator-timeout`): how long each may take to start. The
+   * plugins are listed (started) once, by the first check that needs them.
+   */
+  async validate(
+    loaded: LoadedWorkflow,
+    { skipPlugins = false, pluginStartMs }: { skipPlugins?: boolean; pluginStartMs?: number } = {},
+  ): Promise<ValidationIssue[]> {
     const wf = loaded.workflow;
     if (!wf) return loaded.issues;
     const issues = [...loadIssues(loaded), ...checkTemplates(wf)];
     issues.push(...checkExternalFiles(wf, this.files), ...checkAgentContext(wf, this.files));
     for (const step of wf.steps) if (step.type === 'agent') issues.push(...this.checkProvider(step));
     issues.push(...(await checkCalls(wf, this.workflows)));
+    const plugins = skipPlugins || !this.plugins ? undefined : listedOnce(this.plugins, pluginStartMs);
     if (!skipPlugins)
       issues.push(
-        ...(await checkPluginTools(wf, this.plugins)),
-        ...(await checkOperations(wf, this.plugins, this.builtinOperations)),
+        ...(await checkPluginTools(wf, plugins)),
+        ...(await checkOperations(wf, plugins, this.builtinOperations)),
       );
-    issues.push(...(await this.checkPolicies(wf, skipPlugins)));
+    issues.push(...(await this.checkPolicies(wf, plugins, skipPlugins)));
     issues.push(...this.checkServers(wf));
     return issues;
   }
@@ -116,10 +124,13 @@ export class WorkflowValidator {
   }
 
   /** Each proxied step's effective policy against the tools it will serve (docs/policy.md). */
-  private async checkPolicies(wf: Workflow, skipPlugins: boolean): Promise<ValidationIssue[]> {
+  private async checkPolicies(
+    wf: Workflow,
+    plugins: PluginCatalog | undefined,
+    skipPlugins: boolean,
+  ): Promise<ValidationIssue[]> {
     const steps = wf.steps.filter((s) => s.mcpProxy?.enable && (s.mcpProxy.policy || this.project.policy));
     if (steps.length === 0) return [];
-    const plugins = skipPlugins ? undefined : this.plugins;
     const installed = new Map(
       (plugins ? await plugins.list() : []).map((p) => [p.name, p.operations.map((o) => o.name)]),
     );
@@ -197,4 +208,10 @@ function checkConditions(wf: Workflow): ValidationIssue[] {
     if (step.type === 'for_each' || step.type === 'while') check(step.breakWhen, `states.${step.name}.break_when`);
   }
   return out;
+}
+
+/** The catalog listed at most once (listing starts every enabled plugin), with `startTimeoutMs`. */
+function listedOnce(catalog: PluginCatalog, startTimeoutMs?: number): PluginCatalog {
+  let listed: ReturnType<PluginCatalog['list']> | undefined;
+  return { list: () => (listed ??= catalog.list(startTimeoutMs === undefined ? {} : { startTimeoutMs })) };
 }

@@ -140,7 +140,10 @@ export const EXECUTION_ERRORS: Record<CodesOf<'EXECUTION'>, CatalogueText> = {
 };
 
 /** SYSTEM codes (exit 4): the machine or awf itself, not the workflow. */
-export const SYSTEM_ERRORS: Record<CodesOf<'SYSTEM'>, CatalogueText> = {
+export const SYSTEM_ERRORS: Record<
+  Exclude<CodesOf<'SYSTEM'>, CodesOf<'SYSTEM.RELEASE'> | CodesOf<'SYSTEM.UPGRADE'>>,
+  CatalogueText
+> = {
   [C.QUEUE_UNAVAILABLE]: entry(
     'The queue (Redis) named in the message cannot be reached.',
     'Start Redis or fix the URL (--queue or AWF_QUEUE_URL); `redis-cli -u URL ping` must answer PONG.',

@@ -4,7 +4,12 @@ import { type CatalogueText, type CodesOf, entry } from './catalogue-entry';
 /** USER codes (exit 1): something the user wrote or typed; the fix is theirs. */
 type GeneralUserCode = Exclude<
   CodesOf<'USER'>,
-  CodesOf<'USER.MCP_PROXY'> | CodesOf<'USER.POLICY'> | CodesOf<'USER.ACP'>
+  | CodesOf<'USER.MCP_PROXY'>
+  | CodesOf<'USER.POLICY'>
+  | CodesOf<'USER.ACP'>
+  | CodesOf<'USER.RELEASE'>
+  | CodesOf<'USER.PACK'>
+  | CodesOf<'USER.UPGRADE'>
 >;
 
 export const USER_ERRORS: Record<GeneralUserCode, CatalogueText> = {
@@ -206,5 +211,9 @@ export const USER_ERRORS: Record<GeneralUserCode, CatalogueText> = {
   [C.QUEUE_RUN_ENDED]: entry(
     'The queued run has already ended, so it cannot be cancelled.',
     'See how it ended with `awf runs follow <id> --queue URL`.',
+  ),
+  [C.TUI_NO_TERMINAL]: entry(
+    '`awf tui` draws on a terminal and reads keys from it: stdin or stdout is not a terminal, TERM is not set, or TERM is `dumb`.',
+    'Start it from an interactive terminal; in scripts and CI use `awf run` to run a workflow and `awf runs` (or `awf history`) to read past runs.',
   ),
 };
