@@ -1,5 +1,6 @@
 import { isAwfError } from '../../../domain/errors/awf-error';
 import { ErrorCodes } from '../../../domain/errors/error-codes';
+import type { AgentProvider } from '../../../domain/ports/agent-provider.port';
 import type { PluginCatalog } from '../../../domain/ports/plugin-catalog.port';
 import { resolveUpstreamServers, type UpstreamServerSpec } from '../../../domain/proxy/upstream-server';
 import { type ValidationIssue, issue } from '../../../domain/workflow/validation-issue.model';
@@ -22,6 +23,19 @@ const BUILTIN_TOOL_NAMES = ['Bash', 'Edit', 'Glob', 'Grep', 'Read', 'Write'];
 
 /** Providers whose CLIs cannot switch their own tools off, known before their adapters land. */
 const COEXISTENCE_PROVIDERS = new Set(['codex', 'copilot', 'github_copilot', 'opencode']);
+
+/** The provider's own check of the step's options; values still holding `{{…}}` are known only at run time. */
+function checkOptions(step: AgentStep, provider: AgentProvider | undefined): ValidationIssue[] {
+  if (!provider?.validateOptions) return [];
+  const known = Object.entries(step.options).filter(([, v]) => !(typeof v === 'string' && v.includes('{{')));
+  try {
+    provider.validateOptions(Object.fromEntries(known));
+    return [];
+  } catch (err) {
+    if (!isAwfError(err)) throw err;
+    return [issue(err.code, `states.${step.name}.options`, err.message)];
+  }
+}
 
 /**
  * Everything `awf validate` checks, and `awf run` before the first step: parse issues, the
@@ -89,11 +103,12 @@ export class WorkflowValidator {
         issue(
           ErrorCodes.AGENT_CANNOT_RESUME,
           `states.${step.name}.${field}`,
-          `provider "${step.provider}" cannot resume a conversation: each turn runs without the earlier ones (providers that can: claude, codex, gemini, opencode, openai_compatible)`,
+          `provider "${step.provider}" cannot resume a conversation: each turn runs without the earlier ones (providers that can: claude, codex, gemini, github_copilot, mistral_vibe, opencode, openai_compatible)`,
           'warning',
         ),
       );
     }
+    out.push(...checkOptions(step, provider));
     const coexists = provider ? !provider.canInterceptBuiltins : COEXISTENCE_PROVIDERS.has(step.provider.toLowerCase());
     if (step.mcpProxy?.enable && coexists) {
       out.push(
