@@ -3,6 +3,8 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/src', '<rootDir>/test'],
   testMatch: ['**/*.spec.ts'],
+  // The tui's specs load Ink, an ES module with top-level await: `npm run test:tui` (jest.tui.config.js).
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/src/interfaces/tui/'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
     // ESM-only packages, compiled to CommonJS (jest on Node 20 cannot require an ES module).

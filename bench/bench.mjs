@@ -21,6 +21,9 @@ import { printReport } from './lib/report.mjs';
 import { cliStartBench } from './lib/cli-start-bench.mjs';
 import { serveBench } from './lib/serve-bench.mjs';
 import { checksBench } from './lib/checks-bench.mjs';
+import { sharedHistoryBench } from './lib/shared-history-bench.mjs';
+import { queueBench } from './lib/queue-bench.mjs';
+import { mcpHttpBench } from './lib/mcp-http-bench.mjs';
 
 // 1000 requests in flight make the client's stdin wait for drain 1000 times: expected here.
 events.defaultMaxListeners = 0;
@@ -39,7 +42,8 @@ const ONLY = process.argv
   .find((a) => a.startsWith('--only='))
   ?.split('=')[1]
   ?.split(',');
-// --skip=start,search,steps,load,sandbox,serve,checks: leave out parts of the run (while iterating on one figure).
+// --skip=start,search,steps,load,sandbox,serve,queue,mcp-http,shared-history,checks: leave out
+// parts of the run (while iterating on one figure).
 const SKIP = new Set(
   process.argv
     .find((a) => a.startsWith('--skip='))
@@ -227,9 +231,14 @@ const cliStart = SKIP.has('start') ? null : await cliStartBench({ main: MAIN, wo
 const search = SKIP.has('search') ? null : await searchBench({ awfServer, rounds: SEARCH_ROUNDS, repo: REPO, notes });
 const steps = SKIP.has('steps') ? null : await stepOverheadBench({ main: MAIN, work, notes });
 const history = SKIP.has('history') ? null : await historyBench({ main: MAIN, work, notes });
+const sharedHistory = SKIP.has('shared-history') ? null : await sharedHistoryBench({ main: MAIN, work, notes });
 const collector = SKIP.has('collector') ? null : await deadCollectorBench({ main: MAIN, work, notes });
 const serve = SKIP.has('serve') ? null : await serveBench({ main: MAIN, work, notes });
 const checks = SKIP.has('checks') ? null : await checksBench({ main: MAIN });
+const queue = SKIP.has('queue') ? null : await queueBench({ main: MAIN, work, notes });
+const mcpHttp = SKIP.has('mcp-http')
+  ? null
+  : await mcpHttpBench({ main: MAIN, work, stdioServer: (root) => awfServer('awf mcp-serve', { root }) });
 await sink.close();
 const upstreams = SKIP.has('upstreams') ? null : await upstreamBench({ main: MAIN, work, cwd: fixture.dir, notes });
 const sandbox = SKIP.has('sandbox')
@@ -247,7 +256,23 @@ const sandbox = SKIP.has('sandbox')
     });
 
 meta.loadavgEnd = loadavg().map((x) => +x.toFixed(2));
-const report = { meta, rows, cliStart, search, steps, history, upstreams, sandbox, collector, serve, checks, notes };
+const report = {
+  meta,
+  rows,
+  cliStart,
+  search,
+  steps,
+  history,
+  sharedHistory,
+  upstreams,
+  sandbox,
+  collector,
+  serve,
+  queue,
+  mcpHttp,
+  checks,
+  notes,
+};
 const outDir = join(REPO, 'bench', 'results');
 mkdirSync(outDir, { recursive: true });
 const { targets, text } = printReport(report);

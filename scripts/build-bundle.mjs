@@ -30,6 +30,9 @@ const UNUSED = ['inquirer', 'cosmiconfig', '@fig/complete-commander'];
  */
 const EXTERNAL = [
   'better-sqlite3',
+  // The history's query builder (commands that read or write runs) and PostgreSQL's driver (--history).
+  'kysely',
+  'pg',
   // The queue (`--queue`, `awf worker`): required only when a command opens one.
   'bullmq',
   'ioredis',
@@ -49,6 +52,10 @@ const EXTERNAL = [
   '@resvg/resvg-js',
   'pdfkit',
   'svg-to-pdfkit',
+  // `awf tui` alone: Ink is an ES module with top-level await (imported, never required), and
+  // React stays beside it so that the views and Ink share one React.
+  'ink',
+  'react',
 ];
 
 /**

@@ -90,3 +90,15 @@ export function checksTable(c) {
     `| (per listing, not per call: pin check of 20 tools) | ${f(c.listingP50Ms)} | — |`,
   ];
 }
+
+export function checksTargets(c, target) {
+  const t = CHECKS_TARGET_MS;
+  return [
+    target(`pin check: added p50 per call ≤ ${t} ms (as a ratio of it)`, c && c.pinAddedMs / t, (x) => x <= 1),
+    target(
+      `exact-approval check: added p50 per call ≤ ${t} ms (as a ratio of it)`,
+      c && c.approvalAddedMs / t,
+      (x) => x <= 1,
+    ),
+  ];
+}

@@ -1,7 +1,10 @@
 // The one table: figures side by side, ratios, and the issue's targets checked on this run.
 import { pairedRatio } from './mcp-measure.mjs';
 import { SERVE_TARGETS, serveTable } from './serve-bench.mjs';
-import { CHECKS_TARGET_MS, checksTable } from './checks-bench.mjs';
+import { checksTable, checksTargets } from './checks-bench.mjs';
+import { sharedHistoryTable, sharedHistoryTargets } from './shared-history-bench.mjs';
+import { queueTable, queueTargets } from './queue-bench.mjs';
+import { mcpHttpTable } from './mcp-http-bench.mjs';
 const f = (v, d = 1) => (v === undefined || v === null || Number.isNaN(v) ? '—' : v.toFixed(d));
 const r = (v) => (v === undefined || Number.isNaN(v) ? '—' : `${v.toFixed(2)}×`);
 
@@ -12,10 +15,13 @@ export function printReport({
   search,
   steps,
   history,
+  sharedHistory,
   upstreams,
   sandbox,
   collector,
   serve,
+  queue,
+  mcpHttp,
   checks,
   notes,
 }) {
@@ -99,6 +105,9 @@ export function printReport({
     );
   }
   if (serve) out.push('', ...serveTable(serve));
+  if (sharedHistory) out.push('', ...sharedHistoryTable(sharedHistory));
+  if (queue) out.push('', ...queueTable(queue));
+  if (mcpHttp) out.push('', ...mcpHttpTable(mcpHttp));
   if (checks) out.push('', ...checksTable(checks));
   const trace = by['awf-trace'];
   const metricsOn = by['awf-metrics'];
@@ -119,16 +128,7 @@ export function printReport({
       (x) => x >= 0.9,
     ),
     target('dead collector ≤ 1.10× tracing off (3-step run)', collector?.ratio, (x) => x <= 1.1),
-    target(
-      `pin check: added p50 per call ≤ ${CHECKS_TARGET_MS} ms (as a ratio of it)`,
-      checks && checks.pinAddedMs / CHECKS_TARGET_MS,
-      (x) => x <= 1,
-    ),
-    target(
-      `exact-approval check: added p50 per call ≤ ${CHECKS_TARGET_MS} ms (as a ratio of it)`,
-      checks && checks.approvalAddedMs / CHECKS_TARGET_MS,
-      (x) => x <= 1,
-    ),
+    ...checksTargets(checks, target),
     target(
       'metrics on ≥ 0.90× calls/s of metrics off',
       metricsOn && awf ? metricsOn.callsPerSec / awf.callsPerSec : undefined,
@@ -159,6 +159,8 @@ export function printReport({
       serve && serve.list.p50 / SERVE_TARGETS.listMs,
       (x) => x <= 1,
     ),
+    ...sharedHistoryTargets(sharedHistory, target),
+    ...queueTargets(queue, target),
   ];
   out.push('');
   out.push('| target | ratio this run | met |');

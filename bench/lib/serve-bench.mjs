@@ -33,7 +33,7 @@ export async function serveBench({ main, work, notes, rounds = 3 }) {
   delete env.AWF_API_TOKEN;
 
   const fillStarted = Date.now();
-  fillHistory(main, env.AWF_STORAGE, dir);
+  await fillHistory(main, env.AWF_STORAGE, dir);
   const fillMs = Date.now() - fillStarted;
   const server = await startServe(main, dir, env);
   const agent = new Agent({ keepAlive: true });
@@ -96,14 +96,14 @@ export function serveTable(s) {
 
 const step = (command, next) => ({ type: 'step', command, on_success: next });
 
-/** 10,000 finished one-step runs, a minute apart, written by the built SqliteRunIndex. */
-function fillHistory(main, storage, cwd) {
+/** 10,000 finished one-step runs, a minute apart, written by the built KyselyRunIndex. */
+async function fillHistory(main, storage, cwd) {
   const dist = dirname(main);
-  const { SqliteRunIndex, historyFile } = createRequire(import.meta.url)(
-    join(dist, 'infrastructure/history/sqlite-run.index.js'),
-  );
-  const index = new SqliteRunIndex(
-    () => historyFile(storage),
+  const load = createRequire(import.meta.url);
+  const { KyselyRunIndex } = load(join(dist, 'infrastructure/history/kysely-run.index.js'));
+  const { historyLocation } = load(join(dist, 'infrastructure/history/history-location.js'));
+  const index = new KyselyRunIndex(
+    () => historyLocation(undefined, { AWF_STORAGE: storage }),
     () => [],
     (id) => join(storage, 'runs', id),
   );
@@ -112,7 +112,7 @@ function fillHistory(main, storage, cwd) {
   for (let i = 0; i < HISTORY_RUNS; i++) {
     const run_id = randomUUID();
     const started_at = new Date(base + i * 60_000).toISOString();
-    index.begin({
+    await index.begin({
       run_id,
       workflow: 'quick',
       file: join(cwd, '.awf/workflows/quick.yaml'),
@@ -121,10 +121,10 @@ function fillHistory(main, storage, cwd) {
       started_at,
     });
     const record = { seq: 1, name: 'a', type: 'step', status: 'success', started_at, duration_ms: 4 };
-    index.stepFinished(run_id, { ...record, exit_code: 0, tool_calls: 0, state, next: 'done' });
-    index.finish(run_id, { status: 'success', finished_at: started_at, duration_ms: 6, terminal: 'done' });
+    await index.stepFinished(run_id, { ...record, exit_code: 0, tool_calls: 0, state, next: 'done' });
+    await index.finish(run_id, { status: 'success', finished_at: started_at, duration_ms: 6, terminal: 'done' });
   }
-  index.close();
+  await index.close();
 }
 
 async function startServe(main, cwd, env) {

@@ -13,14 +13,20 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 ROOT="$PWD"
 VERSION=0.1.16
+# The pre-release with MCP 2026-07-28's scenarios (stateless HTTP, server/discover, _meta, headers).
+NEXT_VERSION=0.2.0-alpha.12
 NODE22="$(bash scripts/ci/node22.sh)/bin/node"
-SUITE_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/awf-ci/conformance-$VERSION"
-SUITE="$SUITE_DIR/node_modules/@modelcontextprotocol/conformance/dist/index.js"
-if [ ! -f "$SUITE" ]; then
-  mkdir -p "$SUITE_DIR"
-  npm install --prefix "$SUITE_DIR" --no-save --no-package-lock --no-audit --no-fund \
-    "@modelcontextprotocol/conformance@$VERSION" >&2
-fi
+suite() {
+  local dir="${XDG_CACHE_HOME:-$HOME/.cache}/awf-ci/conformance-$1"
+  if [ ! -f "$dir/node_modules/@modelcontextprotocol/conformance/dist/index.js" ]; then
+    mkdir -p "$dir"
+    npm install --prefix "$dir" --no-save --no-package-lock --no-audit --no-fund \
+      "@modelcontextprotocol/conformance@$1" >&2
+  fi
+  echo "$dir/node_modules/@modelcontextprotocol/conformance/dist/index.js"
+}
+SUITE="$(suite "$VERSION")"
+NEXT_SUITE="$(suite "$NEXT_VERSION")"
 [ -f dist/main.js ] || npm run build
 BASELINE="$ROOT/test/conformance/baseline.yml"
 
@@ -52,16 +58,25 @@ status=0
 echo "== server scenarios against awf serve ($URL)"
 "$NODE22" "$SUITE" server --url "$URL" --expected-failures "$BASELINE" || status=1
 
-echo "== client scenarios against awf's upstream client (awf mcp-serve)"
-# Every client scenario the suite lists (OAuth ones included; a stand-in browser signs in).
-scenarios="$("$NODE22" "$SUITE" list | sed -n '/^Client scenarios/,$p' | sed -n 's/^  - \([^ ]*\).*/\1/p')"
-for scenario in $scenarios; do
-  "$NODE22" "$SUITE" client --command "node $ROOT/test/conformance/awf-client.mjs" \
-    --scenario "$scenario" --expected-failures "$BASELINE" 2>&1 | tee "$WORK/client.out" || status=1
-  # The suite counts a scenario with no checks as passed even when the client crashed.
-  if grep -q 'CLIENT EXITED WITH ERROR' "$WORK/client.out" && ! grep -q "^  - $scenario\b" "$BASELINE"; then
-    echo "awf's client exited with an error in $scenario"
-    status=1
-  fi
-done
+# Every client scenario a suite lists (OAuth ones included; a stand-in browser signs in), against
+# awf's upstream client: $1 the suite, $2 the baseline, then the suite's own filter flags.
+client_scenarios() {
+  local suite="$1" baseline="$2"
+  shift 2
+  local scenarios
+  scenarios="$("$NODE22" "$suite" list "$@" | sed -n '/^Client scenarios/,/^[A-Z]/p' | sed -n 's/^  - \([^ ]*\).*/\1/p')"
+  for scenario in $scenarios; do
+    "$NODE22" "$suite" client --command "node $ROOT/test/conformance/awf-client.mjs" "$@" \
+      --scenario "$scenario" --expected-failures "$baseline" 2>&1 | tee "$WORK/client.out" || status=1
+    # The suite counts a scenario with no checks as passed even when the client crashed.
+    if grep -q 'CLIENT EXITED WITH ERROR' "$WORK/client.out" && ! grep -q "^  - $scenario\b" "$baseline"; then
+      echo "awf's client exited with an error in $scenario"
+      status=1
+    fi
+  done
+}
+echo "== client scenarios ($VERSION) against awf's upstream client (awf mcp-serve)"
+client_scenarios "$SUITE" "$BASELINE"
+echo "== client scenarios of MCP 2026-07-28 ($NEXT_VERSION) against awf's upstream client"
+client_scenarios "$NEXT_SUITE" "$ROOT/test/conformance/baseline-2026-07-28.yml" --spec-version 2026-07-28
 exit "$status"

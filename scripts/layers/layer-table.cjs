@@ -41,7 +41,13 @@ const AREAS = {
   'infrastructure/config': { may: ['domain'] },
   'infrastructure/logging': { may: ['domain'] },
   'infrastructure/tools': { may: ['domain'] },
-  'infrastructure/plugins': { may: ['domain', 'sdk', ...SHARED] },
+  'infrastructure/plugins': { may: ['domain', 'sdk', 'infrastructure/releases', ...SHARED] },
+  // Installs from GitHub-style releases (API client, checksums, safe unpacking), for packs and plugins.
+  'infrastructure/releases': { may: ['domain', ...SHARED] },
+  // `awf upgrade`: an npm-installed awf asks the configured npm registry and its package manager.
+  'infrastructure/upgrade': { may: ['domain', 'infrastructure/releases', ...SHARED] },
+  // `awf workflow install|list|info|update|remove|search`: workflow packs.
+  'infrastructure/packs': { may: ['domain', 'infrastructure/releases', 'infrastructure/workflow', ...SHARED] },
   'infrastructure/agents': { may: ['domain', 'application', 'infrastructure/mcp-client', ...SHARED] },
   'infrastructure/telemetry': { may: ['domain', ...SHARED] },
   'infrastructure/history': { may: ['domain', 'application', ...SHARED] },
@@ -72,6 +78,8 @@ const AREAS = {
   'interfaces/cli': { may: '*' },
   // `awf serve`: AWF's HTTP API on Nest's HTTP platform, started by the CLI's serve command.
   'interfaces/http': { may: ['domain', 'application'] },
+  // `awf tui`: AWF's terminal UI (React and Ink), started by the CLI's tui command.
+  'interfaces/tui': { may: ['domain', 'application'] },
   embed: { may: ['domain', 'application', 'infrastructure/mcp-edge', 'infrastructure/config'] },
   sdk: { may: [] },
   // Users' Nest modules from .awf/config.yaml; they get the package's own public surface (index.ts).
@@ -92,10 +100,12 @@ const PACKAGES = {
   'nestjs-otel': ['infrastructure/telemetry'],
   '@grpc/[^/]+': ['infrastructure/plugins', 'sdk'],
   'better-sqlite3': ['infrastructure/history'],
+  '(?:tar|semver)': ['infrastructure/releases'],
   '(?:bullmq|ioredis)': ['infrastructure/queue'],
   '(?:@hpcc-js/wasm-graphviz|@resvg/resvg-js|pdfkit|svg-to-pdfkit)': ['infrastructure/diagram'],
   '@nestjs/platform-express': ['interfaces/http'],
   '@nestjs/swagger': ['interfaces/http'], // only `awf serve` loads it
+  '(?:ink|react|ink-testing-library)': ['interfaces/tui'], // only `awf tui` loads them
   'nest-commander': ['interfaces/cli', 'extensions'], // extensions share awf's instance
   '@nestjs/[^/]+': Object.keys(AREAS).filter(
     (a) => !['domain', 'application', 'sdk', 'version.ts', 'index.ts'].includes(a),

@@ -5,7 +5,7 @@ import type { MetricsRecorder } from '../domain/ports/metrics.port';
 import type { RunHistory } from '../domain/ports/run-history.port';
 import type { TraceSpan, Tracer } from '../domain/ports/tracer.port';
 
-/** The facts of a finished step that its span and summary need (a subset of StepReport). */
+/** The facts of a finished step that its span and summary need (a subset of StepResult). */
 export interface FinishedStep {
   name: string;
   type?: string;

@@ -6,22 +6,22 @@ import type { RunIndex } from '../domain/ports/run-index.port';
 
 /**
  * A run's tool calls step by step, as `awf runs show` prints them and the HTTP API gives them:
- * the run as history.db keeps it (its row and every step's audit events, ingested as each step
+ * the run as the history keeps it (its row and every step's audit events, ingested as each step
  * ended), else the run directory a lone `mcp-serve` wrote. Rejects with USER.RUN.NOT_FOUND.
  */
-export function runToolCalls(index: RunIndex, runs: RunHistory, id: string): RunRecord {
-  return fromIndex(index, runs, id) ?? runs.load(id);
+export async function runToolCalls(index: RunIndex, runs: RunHistory, id: string): Promise<RunRecord> {
+  return (await fromIndex(index, runs, id)) ?? runs.load(id);
 }
 
-function fromIndex(index: RunIndex, runs: RunHistory, id: string): RunRecord | undefined {
+async function fromIndex(index: RunIndex, runs: RunHistory, id: string): Promise<RunRecord | undefined> {
   let runId: string;
   try {
-    runId = index.resolve(id);
+    runId = await index.resolve(id);
   } catch (err) {
     if (isAwfError(err) && err.code === ErrorCodes.RUN_NOT_FOUND) return undefined;
     throw err;
   }
-  const run = index.get(runId);
+  const run = await index.get(runId);
   const meta = {
     run_id: run.run_id,
     workflow: run.workflow,
@@ -29,7 +29,7 @@ function fromIndex(index: RunIndex, runs: RunHistory, id: string): RunRecord | u
     started_at: run.started_at,
     ...(run.finished_at ? { finished_at: run.finished_at } : {}),
   };
-  const steps = index.toolCalls(runId).map((s) => ({
+  const steps = (await index.toolCalls(runId)).map((s) => ({
     step: s.step,
     summary: summarizeToolCalls(s.events),
     events: s.events,

@@ -11,7 +11,16 @@ import type { ProxyInjection } from '../../src/domain/ports/agent-provider.port'
 import type { AppLogger } from '../../src/domain/ports/app-logger.port';
 import { AWF_MAIN } from '../support/cli';
 
-export type CliName = 'claude' | 'codex' | 'gemini' | 'opencode';
+export type CliName = 'claude' | 'codex' | 'copilot' | 'gemini' | 'opencode';
+
+/** The `provider:` that drives each CLI. */
+export const PROVIDER_OF: Readonly<Record<CliName, string>> = {
+  claude: 'claude',
+  codex: 'codex',
+  copilot: 'github_copilot',
+  gemini: 'gemini',
+  opencode: 'opencode',
+};
 
 export function cliBin(name: CliName): string {
   const dir = process.env.AWF_AGENT_CLI_BIN;
@@ -149,6 +158,16 @@ function setUpCli(
       options.model = 'gpt-5';
       return;
     }
+    case 'copilot':
+      // BYOK against the scripted model's Chat Completions; offline: no GitHub login, no telemetry.
+      Object.assign(env, {
+        COPILOT_OFFLINE: 'true',
+        COPILOT_AUTO_UPDATE: 'false',
+        COPILOT_PROVIDER_BASE_URL: `${url}/v1`,
+        COPILOT_PROVIDER_API_KEY: 'scripted',
+        COPILOT_MODEL: 'gpt-4o',
+      });
+      return;
     case 'gemini':
       mkdirSync(join(home, '.gemini'));
       writeFileSync(

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 /** The versions proven to run offline against the scripted model server (see docs/agents.md). */
 export const AGENT_CLI_PINS: Readonly<Record<string, string>> = {
   '@anthropic-ai/claude-code': '2.1.197',
+  '@github/copilot': '1.0.102',
   '@google/gemini-cli': '0.61.0',
   '@openai/codex': '0.171.0',
   'opencode-ai': '1.18.33',
@@ -22,7 +23,7 @@ export const AGENT_CLI_PINS: Readonly<Record<string, string>> = {
  * The pinned CLIs whose install scripts must run: npm 11 skips dependency install scripts unless
  * the project's `allowScripts` lists them (`npm help install-scripts`). Claude Code's and
  * OpenCode's postinstall copy their native binary over a placeholder `bin/*.exe`; without it
- * neither CLI starts. Gemini CLI and Codex have none.
+ * neither CLI starts. Gemini CLI, Codex and Copilot (its binary is an optional dependency) have none.
  */
 export const AGENT_CLI_ALLOW_SCRIPTS: Readonly<Record<string, true>> = Object.fromEntries(
   ['@anthropic-ai/claude-code', 'opencode-ai'].map((name) => [`${name}@${AGENT_CLI_PINS[name]}`, true]),
@@ -39,7 +40,7 @@ export function agentCliCacheDir(): string {
   return join(base, key);
 }
 
-/** Returns the `node_modules/.bin` directory holding claude, gemini, codex and opencode. */
+/** Returns the `node_modules/.bin` directory holding claude, copilot, gemini, codex and opencode. */
 export function installAgentClis(log: (line: string) => void = () => undefined): string {
   const dir = agentCliCacheDir();
   const bin = join(dir, 'node_modules', '.bin');

@@ -1,17 +1,17 @@
 /**
  * Conversations across steps, with the real agent CLIs: `ask` starts a conversation with a
  * system prompt, `recall` resumes it with `conversation: {continue_from: ask}` — Claude's
- * `--resume`, Codex's `exec resume`, Gemini's `--resume`, OpenCode's `--session`, and
- * openai_compatible resending the turns. The scripted model must see the earlier turn (the
+ * `--resume`, Codex's `exec resume`, Gemini's `--resume`, Copilot's `--resume=`, OpenCode's
+ * `--session`, and openai_compatible resending the turns. The scripted model must see the earlier turn (the
  * word to remember) in the resumed request, and the system prompt in the first.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { agentWorld, awfRun, type CliName } from './agent-cli.harness';
+import { agentWorld, awfRun, type CliName, PROVIDER_OF } from './agent-cli.harness';
 import { startScriptedModel, type ScriptedModel } from './scripted-model.server';
 
-type Provider = CliName | 'openai_compatible';
-const PROVIDERS: Provider[] = ['claude', 'codex', 'gemini', 'opencode', 'openai_compatible'];
+type Provider = string;
+const PROVIDERS: Provider[] = ['claude', 'codex', 'gemini', 'github_copilot', 'opencode', 'openai_compatible'];
 
 function workflow(provider: Provider, options: Record<string, unknown>, proxy: boolean): string {
   const opts = Object.entries(options)
@@ -44,7 +44,7 @@ describe.each(PROVIDERS)('a %s conversation continued by a later step', (provide
 
   it('resumes the earlier step: the model sees the first turn in the resumed request', async () => {
     model.reset([], 'DONE');
-    const cli: CliName = provider === 'openai_compatible' ? 'claude' : provider;
+    const cli = (Object.keys(PROVIDER_OF) as CliName[]).find((c) => PROVIDER_OF[c] === provider) ?? 'claude';
     const world = agentWorld(cli, model.url);
     const root = join(world.project, '..');
     const tmp = join(root, 'tmp');

@@ -12,12 +12,15 @@ const after = (flag) => (argv.includes(flag) ? argv[argv.indexOf(flag) + 1] : un
 if (process.env.FAKE_PROBE_FILE) {
   writeFileSync(process.env.FAKE_PROBE_FILE, JSON.stringify({
     argv, cwd: process.cwd(), pwd: process.env.PWD,
-    env: Object.fromEntries(Object.entries(process.env).filter(([k]) => /^(MCP_|ENABLE_TOOL_SEARCH|AWF_|TRACEPARENT|OPENCODE_CONFIG|GEMINI_CLI_HOME)/.test(k))),
+    env: Object.fromEntries(Object.entries(process.env).filter(([k]) => /^(MCP_|ENABLE_TOOL_SEARCH|AWF_|TRACEPARENT|OPENCODE_CONFIG|GEMINI_CLI_HOME|VIBE_HOME)/.test(k))),
     files: {
       mcpConfig: read(after('--mcp-config')),
       opencode: read(process.env.OPENCODE_CONFIG),
       gemini: read(process.env.GEMINI_CLI_HOME && join(process.env.GEMINI_CLI_HOME, '.gemini', 'settings.json')),
       geminiLinked: process.env.GEMINI_CLI_HOME ? read(join(process.env.GEMINI_CLI_HOME, '.gemini', 'oauth_creds.json')) : null,
+      copilotMcp: read(after('--additional-mcp-config')?.replace(/^@/, '')),
+      vibeConfig: read(process.env.VIBE_HOME && join(process.env.VIBE_HOME, 'config.toml')),
+      vibeEnv: read(process.env.VIBE_HOME && join(process.env.VIBE_HOME, '.env')),
     },
   }));
 }

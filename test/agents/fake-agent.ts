@@ -14,7 +14,15 @@ export const FAKE_AGENT_CLI = resolve(__dirname, 'fake-agent-cli.js');
 export interface FakeProbe {
   argv: string[];
   env: Record<string, string>;
-  files: { mcpConfig: string | null; opencode: string | null; gemini: string | null; geminiLinked: string | null };
+  files: {
+    mcpConfig: string | null;
+    opencode: string | null;
+    gemini: string | null;
+    geminiLinked: string | null;
+    copilotMcp: string | null;
+    vibeConfig: string | null;
+    vibeEnv: string | null;
+  };
 }
 
 export function proxyInjection(interceptBuiltins: boolean): ProxyInjection {

@@ -14,8 +14,11 @@ import { startScriptedModel, type ScriptedModel } from './scripted-model.server'
 
 const PROMPT = 'Read hello.txt with the awf tool.';
 
+/** The clients `awf mcp-config` writes for (Copilot is driven through the proxy only, as in AWF). */
+type Client = Exclude<CliName, 'copilot'>;
+
 /** How a user runs each CLI headless with the servers of its own config (docs/agents.md). */
-const HEADLESS: Record<CliName, string[]> = {
+const HEADLESS: Record<Client, string[]> = {
   claude: ['-p', PROMPT, '--allowedTools', 'mcp__awf', '--output-format', 'json'],
   codex: [
     'exec',
@@ -30,7 +33,7 @@ const HEADLESS: Record<CliName, string[]> = {
   opencode: ['run', '--format', 'json', PROMPT],
 };
 
-function runCli(cli: CliName, cwd: string, env: Record<string, string>): Promise<{ code: number | null; out: string }> {
+function runCli(cli: Client, cwd: string, env: Record<string, string>): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
     const child = spawn(cliBin(cli), HEADLESS[cli], {
       cwd,
@@ -48,7 +51,7 @@ function runCli(cli: CliName, cwd: string, env: Record<string, string>): Promise
   });
 }
 
-describe.each(['claude', 'codex', 'gemini', 'opencode'] as CliName[])(
+describe.each(['claude', 'codex', 'gemini', 'opencode'] as Client[])(
   'awf mcp-config --client %s --write, then the real CLI',
   (cli) => {
     let model: ScriptedModel;

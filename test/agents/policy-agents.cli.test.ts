@@ -1,19 +1,19 @@
 /**
  * Issue 17's proof with the real agent CLIs (docs/policy.md):
  * - Claude Code is never offered a tool the step's policy denies, and still gets the others;
- * - Codex and OpenCode, whose own tools run beside the proxy (coexistence), are watched: when the
+ * - Codex, Copilot and OpenCode, whose own tools run beside the proxy (coexistence), are watched: when the
  *   (scripted) model asks for a native tool, `awf run` records the use as `bypassed` in the audit
  *   trail, the log, a span, `awf runs show` and the step summary; with `enforce: strict` the
  *   agent is stopped and the step fails with EXECUTION.POLICY.BYPASSED.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { agentWorld, awfRun, type CliName, processesMentioning } from './agent-cli.harness';
+import { agentWorld, awfRun, type CliName, PROVIDER_OF, processesMentioning } from './agent-cli.harness';
 import { startScriptedModel, type ScriptedModel } from './scripted-model.server';
 import type { ScriptedCall } from './scripted-model.server';
 import { SERVER_EVERYTHING } from '../support/upstream-servers';
 
-function workflow(provider: CliName, options: Record<string, unknown>, mcpProxy: string): string {
+function workflow(provider: string, options: Record<string, unknown>, mcpProxy: string): string {
   const opts = Object.entries(options)
     .map(([k, v]) => `      ${k}: ${JSON.stringify(v)}`)
     .join('\n');
@@ -49,7 +49,9 @@ function policyWorld(cli: CliName, model: ScriptedModel, mcpProxy: string): Worl
   const tmp = join(root, 'tmp');
   const storage = join(root, 'storage');
   mkdirSync(tmp);
-  writeFileSync(join(root, 'wf.yaml'), workflow(cli, world.options, mcpProxy));
+  // Copilot asks before running its own shell; -p mode cannot ask (refused: status error), so the step allows it.
+  const options = cli === 'copilot' ? { ...world.options, allow_all: true } : world.options;
+  writeFileSync(join(root, 'wf.yaml'), workflow(PROVIDER_OF[cli], options, mcpProxy));
   // Without intercept_builtins the proxy serves only what a step names: here a third-party server.
   writeFileSync(
     join(world.project, '.awf', 'config.yaml'),
@@ -118,7 +120,7 @@ describe('claude behind a policy that denies a tool', () => {
  * command_execution item for it: awf reads it from Codex's session record (ADR 172).
  */
 const NATIVE: Record<
-  'codex' | 'opencode',
+  'codex' | 'copilot' | 'opencode',
   { call: ScriptedCall; tool: string; source: string; arg: string; status: string }
 > = {
   codex: {
@@ -127,6 +129,13 @@ const NATIVE: Record<
     source: 'native:codex',
     arg: 'cmd',
     status: 'error', // refused by Codex's sandbox: it ran, and failed
+  },
+  copilot: {
+    call: { tool: 'bash', args: { command: 'echo native > native.txt', description: 'write a file' }, exact: true },
+    tool: 'bash',
+    source: 'native:github_copilot',
+    arg: 'command',
+    status: 'ok',
   },
   opencode: {
     call: { tool: 'bash', args: { command: 'echo native > native.txt', description: 'write a file' } },
@@ -137,7 +146,7 @@ const NATIVE: Record<
   },
 };
 
-describe.each(['codex', 'opencode'] as const)('a %s step whose agent uses its own shell', (cli) => {
+describe.each(['codex', 'copilot', 'opencode'] as const)('a %s step whose agent uses its own shell', (cli) => {
   let model: ScriptedModel;
   beforeAll(async () => {
     model = await startScriptedModel();

@@ -15,6 +15,8 @@ export interface ScriptedCall {
   /** The proxy's tool name (`Read`); matched against the names the CLI offers (`mcp__awf-proxy__Read`). */
   tool: string;
   args: Record<string, unknown>;
+  /** A native tool, called by its exact name only (Copilot's `bash` beside its `read_bash`). */
+  exact?: boolean;
 }
 
 /** One model turn: one or several tool calls. */
@@ -78,7 +80,7 @@ export async function startScriptedModel(script: ScriptedTurn[] = [], finalText 
   function decide(offered: { name: string; namespace?: string }[], resultCount: number, lastResult?: string): Reply {
     // Prefer the proxy's tool over a native one of the same name (Claude Code's own `Read`).
     const resolve = (call: ScriptedCall) =>
-      offered.find((t) => t.name !== call.tool && matches(t.name, call.tool)) ??
+      offered.find((t) => !call.exact && t.name !== call.tool && matches(t.name, call.tool)) ??
       offered.find((t) => t.namespace !== undefined && t.name === call.tool) ??
       offered.find((t) => t.name === call.tool);
     const scripted = turns.length > 0 && turns.some((turn) => turn.some((c) => resolve(c)));
@@ -120,11 +122,11 @@ export async function startScriptedModel(script: ScriptedTurn[] = [], finalText 
 }
 
 /**
- * `mcp__awf-proxy__Read`, `mcp_awf-proxy_Read`, `awf-proxy_Read` and Codex's `Read` in namespace
- * `mcp__awf_proxy` all name `Read`.
+ * `mcp__awf-proxy__Read`, `mcp_awf-proxy_Read`, `awf-proxy_Read`, Copilot's `awf-proxy-Read` and
+ * Codex's `Read` in namespace `mcp__awf_proxy` all name `Read`.
  */
 export function matches(offered: string, tool: string): boolean {
-  return offered === tool || offered.endsWith(`_${tool}`);
+  return offered === tool || offered.endsWith(`_${tool}`) || offered.endsWith(`-${tool}`);
 }
 
 function asTurn(turn: ScriptedTurn): ScriptedCall[] {

@@ -1,31 +1,33 @@
 /**
  * The issue's proof: `awf run` on a workflow whose agent step uses the proxy, for each real
  * agent CLI and for openai_compatible. The (scripted) model asks for Read, then Edit, by the
- * names the agent gave the proxy's tools. The file must change, the model must have been
- * offered our tools (and, where awf switches them off, none of the agent's own), the step's
- * audit trail must record both calls, and nothing may be left behind.
+ * names the agent gave the proxy's tools (Copilot keeps its own tools next to them). The file
+ * must change, the model must have been offered our tools (and, where awf switches them off,
+ * none of the agent's own), the step's audit trail must record both calls, and nothing may be
+ * left behind.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AWF_MAIN } from '../support/cli';
-import { agentWorld, type CliName, runWorkflowIn, stepEvents, worldLeftovers } from './agent-cli.harness';
+import { agentWorld, type CliName, PROVIDER_OF, runWorkflowIn, stepEvents, worldLeftovers } from './agent-cli.harness';
 import { startScriptedModel, type ScriptedModel } from './scripted-model.server';
 
-type Provider = CliName | 'openai_compatible';
+type Provider = Exclude<CliName, 'copilot'> | 'github_copilot' | 'openai_compatible';
 
 interface Expectation {
   /** The proxy's tools as the agent names them to the model. */
   offered: (tool: string) => string;
-  /** Whether awf switches the agent's own tools off (else they coexist). */
-  nativeOff: boolean;
+  /** Whether awf switches the agent's own tools off, leaves a few harmless ones, or keeps them all (coexistence). */
+  native: 'off' | 'harmless' | 'kept';
 }
 
 const EXPECT: Record<Provider, Expectation> = {
-  claude: { offered: (t) => `mcp__awf-proxy__${t}`, nativeOff: true },
-  codex: { offered: (t) => `mcp__awf_proxy.${t}`, nativeOff: false },
-  gemini: { offered: (t) => `mcp_awf-proxy_${t}`, nativeOff: true },
-  opencode: { offered: (t) => `awf-proxy_${t}`, nativeOff: true },
-  openai_compatible: { offered: (t) => t, nativeOff: true },
+  claude: { offered: (t) => `mcp__awf-proxy__${t}`, native: 'off' },
+  codex: { offered: (t) => `mcp__awf_proxy.${t}`, native: 'harmless' },
+  github_copilot: { offered: (t) => `awf-proxy-${t}`, native: 'kept' },
+  gemini: { offered: (t) => `mcp_awf-proxy_${t}`, native: 'off' },
+  opencode: { offered: (t) => `awf-proxy_${t}`, native: 'off' },
+  openai_compatible: { offered: (t) => t, native: 'off' },
 };
 
 const NOTES = 'title: release notes\nstatus: draft\n';
@@ -82,7 +84,7 @@ describe.each(Object.keys(EXPECT) as Provider[])('awf run with a %s agent step b
       ],
       'DONE',
     );
-    const cli: CliName = provider === 'openai_compatible' ? 'claude' : provider;
+    const cli = (Object.keys(PROVIDER_OF) as CliName[]).find((c) => PROVIDER_OF[c] === provider) ?? 'claude';
     const world = agentWorld(cli, model.url, { files: { 'notes.txt': NOTES } });
     const options =
       provider === 'openai_compatible'
@@ -106,9 +108,9 @@ describe.each(Object.keys(EXPECT) as Provider[])('awf run with a %s agent step b
         );
         const ours = new Set(['Read', 'Edit', 'Write', 'Bash', 'Glob', 'Grep'].map(e.offered));
         const native = request.tools.filter((t) => !ours.has(t));
-        if (e.nativeOff) expect(native).toEqual([]);
+        if (e.native === 'off') expect(native).toEqual([]);
         // Codex keeps a few tools it cannot drop, but none that runs commands or writes files.
-        else expect(native.filter((t) => /exec|shell|patch|write|web/.test(t))).toEqual([]);
+        if (e.native === 'harmless') expect(native.filter((t) => /exec|shell|patch|write|web/.test(t))).toEqual([]);
       }
       expect(withTools.at(-1)?.toolResults.join('\n')).toMatch(/notes\.txt/);
 

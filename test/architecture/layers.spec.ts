@@ -90,10 +90,12 @@ describe('layer rules', () => {
         'nestjs-otel': 'nestjs-otel',
         '@grpc/[^/]+': '@grpc/grpc-js',
         'better-sqlite3': 'better-sqlite3',
+        '(?:tar|semver)': 'tar',
         '(?:bullmq|ioredis)': 'bullmq',
         '(?:@hpcc-js/wasm-graphviz|@resvg/resvg-js|pdfkit|svg-to-pdfkit)': 'pdfkit',
         '@nestjs/platform-express': '@nestjs/platform-express',
         '@nestjs/swagger': '@nestjs/swagger',
+        '(?:ink|react|ink-testing-library)': 'react',
         'nest-commander': 'nest-commander',
         '@nestjs/[^/]+': '@nestjs/common',
       };

@@ -19,6 +19,24 @@ const CALLS = {
   'elicitation-sep1034-client-defaults': [['test_client_elicitation_defaults', {}]],
 };
 
+/** The calls the scenario expects an agent to make, as each kind of scenario says it. */
+function scenarioCalls(tools) {
+  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
+  // 2026-07-28 scenarios name them in their context.
+  if (Array.isArray(context.toolCalls)) return context.toolCalls.map((c) => [c.name, c.arguments ?? {}]);
+  // The sign-in scenarios' servers check what a call carries (a token with the right scope): call each tool.
+  if (scenario.startsWith('auth/')) return tools.map((t) => [t.name, {}]);
+  // The schema awf listed, handed back verbatim: what the server sees is what awf passed on.
+  if (scenario === 'json-schema-2020-12-preservation') {
+    const listed = tools.find((t) => t.name === 'json_schema_2020_12_tool');
+    return listed ? [['json_schema_echo', { schema: listed.inputSchema }]] : [];
+  }
+  // Each tool of these servers is one check: the invalid ones are not listed, the MRTR ones ask back.
+  if (['http-invalid-tool-headers', 'sep-2322-client-request-state'].includes(scenario))
+    return tools.map((t) => [t.name, {}]);
+  return CALLS[scenario] ?? [];
+}
+
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, '..', '..', 'dist', 'main.js');
 const dir = mkdtempSync(join(tmpdir(), 'awf-conformance-'));
@@ -66,8 +84,7 @@ try {
   await agent.connect(transport);
   const { tools } = await agent.listTools();
   console.log(`awf lists ${tools.length} tool(s) of the scenario's server: ${tools.map((t) => t.name).join(', ')}`);
-  // The sign-in scenarios' servers check what a call carries (a token with the right scope): call each tool.
-  const calls = scenario.startsWith('auth/') ? tools.map((t) => [t.name, {}]) : (CALLS[scenario] ?? []);
+  const calls = scenarioCalls(tools);
   for (const [name, args] of calls) {
     const result = await agent.callTool({ name, arguments: args });
     console.log(`${name}: ${result.isError ? 'error' : 'ok'} ${JSON.stringify(result.content)}`);

@@ -57,7 +57,7 @@ describe('awf validate --dir, and validate without a target', () => {
     expect(none.status).toBe(1);
     expect(none.stdout).toBe('');
     expect(none.stderr).toBe(
-      '[USER.CLI.INVALID_ARGS] provide a workflow name, or --dir\n' +
+      '[USER.CLI.INVALID_ARGS] provide a workflow name, --pack or --dir\n' +
         '  hint: For example: awf validate my-workflow, awf validate wf.yaml, awf validate --dir .awf/workflows\n',
     );
     const missing = awf(['validate', '--dir', 'nope'], { cwd: project.dir });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { spawnAwf } from '../support/cli';
 import { NO_REDIS, type RedisServer, startRedis } from '../support/redis-server';
 import { describeUnless } from '../support/skip';
+import { startOtlpReceiver } from '../support/telemetry-otlp-receiver';
 import { awf, workflowProject } from './workflow-support';
 
 /** Each step appends "<its run directory> <step>" to $MARK, then sleeps. */
@@ -156,6 +157,32 @@ describeUnless(NO_REDIS, 'awf worker and awf run --queue, the built CLI over a r
     expect([...counts].sort()).toEqual(expected.sort());
     expect(byW2.has(inFlight)).toBe(true);
   }, 120_000);
+
+  it("a worker with OpenTelemetry on sends each run's wait and run time, the queue's depth, and the run's own", async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const otel = { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_METRIC_EXPORT_INTERVAL: '300' };
+      const w = spawnAwf(['worker', '--queue', redis.url, '--workdir', join(project.dir, 'm')], {
+        cwd: project.dir,
+        env: otel,
+      });
+      workers.push(w);
+      // Not synchronous: the receiver lives in this process and must answer the worker meanwhile.
+      const run = spawnAwf(['run', 'ok.yaml', '--queue', redis.url], { cwd: project.dir, env });
+      expect(await exited(run)).toBe(0);
+      await until(() => receiver.metrics.some((m) => m.name === 'awf.queue.depth'));
+      w.kill('SIGTERM');
+      expect(await exited(w)).toBe(0);
+      const points = (name: string) => receiver.metrics.filter((m) => m.name === name).flatMap((m) => m.points);
+      const run1 = { 'awf.workflow': 'chain', 'awf.run.status': 'success' };
+      for (const name of ['awf.queue.wait', 'awf.queue.run', 'awf.run.duration'])
+        expect(points(name)).toContainEqual(expect.objectContaining({ count: 1, attributes: run1 }));
+      const states = new Set(points('awf.queue.depth').map((p) => p.attributes['awf.queue.state']));
+      expect([...states].sort()).toEqual(['active', 'delayed', 'waiting']);
+    } finally {
+      await receiver.close();
+    }
+  }, 60_000);
 
   it('a queue that is down: a clear SYSTEM error naming the masked URL, exit 4', () => {
     const url = 'redis://awf:hunter2@127.0.0.1:1';

@@ -62,6 +62,14 @@ describe('how awf starts', () => {
     expect(r.files.some((f) => f.includes('/dist/interfaces/http/'))).toBe(false);
   });
 
+  it('only awf tui loads React and the tui: not --help, list or run, nor tui refusing a missing terminal', () => {
+    const tui = (files: string[]) => files.filter((f) => /\/node_modules\/react\/|\/dist\/interfaces\/tui\//.test(f));
+    for (const args of [['--help'], ['list'], ['run', 'examples/loops.yaml', '--dry-run'], ['tui']]) {
+      const r = loadedBy(args);
+      expect([args, r.status, tui(r.files)]).toEqual([args, args[0] === 'tui' ? 1 : 0, []]);
+    }
+  });
+
   it('awf diagram loads its image libraries only when it writes an image', () => {
     // require.cache lists resvg (CommonJS), not Graphviz or pdfkit (ES modules): all three load in one place.
     const resvg = (files: string[]) => files.some((f) => f.includes('/node_modules/@resvg/resvg-js/'));

@@ -19,7 +19,12 @@ class SkipReasonsReporter {
     for (const t of result.testResults) {
       if (t.status !== 'pending' && t.status !== 'skipped' && t.status !== 'todo') continue;
       const titles = [...t.ancestorTitles, t.title];
-      const reason = titles.map((title) => { const m = REASON.exec(title); return m && (m[1] ?? m[2]); }).find(Boolean);
+      const reason = titles
+        .map((title) => {
+          const m = REASON.exec(title);
+          return m && (m[1] ?? m[2]);
+        })
+        .find(Boolean);
       const where = result.testFilePath.replace(`${process.cwd()}/`, '');
       if (!reason) {
         if (!this.filtered) this.unexplained.push(`${where}: ${titles.join(' › ')}`);
@@ -44,7 +49,9 @@ class SkipReasonsReporter {
 
   getLastError() {
     if (this.unexplained.length === 0) return undefined;
-    return new Error(`${this.unexplained.length} test(s) skipped without a reason: give the describe or test a title ending in "SKIPPED: <why>"`);
+    return new Error(
+      `${this.unexplained.length} test(s) skipped without a reason: give the describe or test a title ending in "SKIPPED: <why>"`,
+    );
   }
 }
 

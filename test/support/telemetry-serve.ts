@@ -85,6 +85,7 @@ export async function runAwfAsync(
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const [status] = (await once(child, 'exit')) as [number | null];
+  // 'close', not 'exit': the exit code is known before the output pipes are drained.
+  const [status] = (await once(child, 'close')) as [number | null];
   return { status, stdout, stderr };
 }

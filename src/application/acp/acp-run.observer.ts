@@ -1,7 +1,7 @@
 import type { AcpEditor, AcpMeta, AcpToolKind, AcpUpdate } from '../../domain/ports/acp-editor.port';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import type { AgentMessage, RunObserver } from '../../domain/workflow/ports/run-observer.port';
-import type { StepReport } from '../../domain/workflow/run-report.model';
+import type { StepResult } from '../../domain/workflow/run-report.model';
 
 const KINDS: Record<string, AcpToolKind> = {
   Read: 'read',
@@ -58,7 +58,7 @@ export class AcpRunObserver implements RunObserver {
     if (text.trim()) this.message(text.endsWith('\n') ? text : `${text}\n`);
   }
 
-  stepFinished(report: StepReport): void {
+  stepFinished(report: StepResult): void {
     for (const call of report.events ?? []) {
       const toolCallId = `${this.sessionId}/call-${++this.calls}`;
       this.send({

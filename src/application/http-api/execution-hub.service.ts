@@ -22,6 +22,8 @@ export interface ExecutionHubDeps {
   defaults: () => RunDefaults;
   /** How long a call waits for a person's approval before it is denied (the approval desk's). */
   approvalTimeoutMs: number;
+  /** Where a new run goes (`awf serve --queue`: to the workers); undefined: the server stopped following it. */
+  runOn?: (request: RunRequest, stopping: () => boolean) => Promise<RunReport | undefined>;
 }
 
 /**
@@ -54,6 +56,8 @@ export class ExecutionHub {
 
   /** Validates and starts the workflow; resolves with the run id once it has one (its first write to the history). */
   start(target: string, inputs: Record<string, string>): Promise<string> {
+    const { runOn } = this.deps;
+    if (runOn) return this.launch((request) => runOn({ ...request, target, inputs }, () => this.stopping));
     return this.launch((request) => this.deps.workflows.run({ ...request, target, inputs }));
   }
 
@@ -78,11 +82,14 @@ export class ExecutionHub {
     return this.live.has(runId);
   }
 
-  /** Replays the run's events after `after`, then follows it; throws USER.RUN.NOT_FOUND for an unknown id. */
-  subscribe(runId: string, after: number, listener: RunEventListener): () => void {
+  /** Replays the run's events after `after`, then follows it; rejects with USER.RUN.NOT_FOUND for an unknown id. */
+  async subscribe(runId: string, after: number, listener: RunEventListener): Promise<() => void> {
     const log = this.logs.get(runId);
     if (log) return log.subscribe(after, listener);
-    const first = this.deps.index.get(runId);
+    const first = await this.deps.index.get(runId);
+    // A run this process started while the history was read: its own log has it.
+    const started = this.logs.get(runId);
+    if (started) return started.subscribe(after, listener);
     const follower = new HistoryFollower(
       runId,
       this.deps.index,
@@ -115,7 +122,9 @@ export class ExecutionHub {
     for (const log of this.logs.values()) log.close();
   }
 
-  private launch(go: (request: Omit<RunRequest, 'target' | 'inputs'>) => Promise<RunReport>): Promise<string> {
+  private launch(
+    go: (request: Omit<RunRequest, 'target' | 'inputs'>) => Promise<RunReport | undefined>,
+  ): Promise<string> {
     if (this.stopping) return Promise.reject(stoppingError());
     return new Promise<string>((resolve, reject) => {
       let runId: string | undefined;
@@ -130,7 +139,7 @@ export class ExecutionHub {
       const request = { ...this.deps.defaults(), signal: run.signal, observer: run.observer, userInput: run.ask };
       run.done = go(request)
         .then(
-          (report) => run.observer.finished(report),
+          (report) => report && run.observer.finished(report),
           (err: unknown) => {
             if (runId === undefined) return reject(err);
             // The runner reports a failing step in its report; a throw after the start is awf's own trouble.

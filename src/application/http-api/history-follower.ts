@@ -45,14 +45,12 @@ export class HistoryFollower {
 
   private readonly look = (): void => {
     if (this.over) return;
-    let run: RunDetail;
-    try {
-      run = this.index.get(this.runId);
-    } catch {
-      this.end(); // pruned meanwhile
-      return;
-    }
-    if (!this.push(run)) this.timer = setTimeout(this.look, this.everyMs);
+    this.index.get(this.runId).then(
+      (run) => {
+        if (!this.over && !this.push(run)) this.timer = setTimeout(this.look, this.everyMs);
+      },
+      () => this.end(), // pruned meanwhile
+    );
   };
 
   /** Sends what is new; true once the run has ended (the listener is ended too). */

@@ -1,6 +1,6 @@
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
-import type { RunReport, StepReport } from '../../domain/workflow/run-report.model';
+import type { RunReport, StepResult } from '../../domain/workflow/run-report.model';
 import type { NewRunEvent, RunEventLog } from './run-event-log';
 
 /** AWF's status words for how a run or a step ended. */
@@ -33,7 +33,7 @@ export class RunEventsObserver implements RunObserver {
     if (type === 'call_workflow') this.emit({ kind: 'step.call_workflow.started', step, status: 'running' });
   }
 
-  stepFinished(report: StepReport): void {
+  stepFinished(report: StepResult): void {
     const step = report.name;
     // The proxy's audit trail is read once the step is over: its calls come out together, here.
     for (const call of report.events ?? []) {

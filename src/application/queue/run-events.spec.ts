@@ -1,21 +1,21 @@
 import type { RunEvent } from '../../domain/ports/run-queue.port';
-import type { StepReport } from '../../domain/workflow/run-report.model';
+import type { StepResult } from '../../domain/workflow/run-report.model';
 import { checkpointOf, maskDeep } from './run-events';
 
-const report = (name: string, status: StepReport['status'] = 'success'): StepReport => ({
+const report = (name: string, status: StepResult['status'] = 'success'): StepResult => ({
   name,
   type: 'step',
   status,
+  started_at: '2026-12-04T10:00:00.000Z',
   duration_ms: 5,
   exit_code: 0,
   output: `${name} out`,
+  state: { Output: `${name} out`, Stderr: '', ExitCode: 0, Status: 'success' },
   tool_calls: 0,
 });
 const recorded = (name: string, next?: string): RunEvent => ({
   t: 'recorded',
-  report: report(name),
-  state: { Output: `${name} out`, Stderr: '', ExitCode: 0, Status: 'success' },
-  ...(next ? { next } : {}),
+  step: { ...report(name), ...(next ? { next } : {}) },
 });
 
 describe('the checkpoint a taken-over run resumes from', () => {
@@ -40,6 +40,6 @@ describe('the checkpoint a taken-over run resumes from', () => {
 
   it('masks every string of an event, however deep', () => {
     const masked = maskDeep(recorded('a'), (s) => s.replace('out', '***'));
-    expect(masked).toMatchObject({ report: { output: 'a ***' }, state: { Output: 'a ***' } });
+    expect(masked).toMatchObject({ step: { output: 'a ***', state: { Output: 'a ***' } } });
   });
 });

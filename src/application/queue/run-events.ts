@@ -1,8 +1,7 @@
 import type { StepRecord } from '../../domain/ports/run-index.port';
 import type { RunEvent } from '../../domain/ports/run-queue.port';
-import type { StepStateData } from '../../domain/workflow/interpolation.types';
 import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
-import type { StepReport } from '../../domain/workflow/run-report.model';
+import type { StepResult } from '../../domain/workflow/run-report.model';
 
 /** Every string in `value` masked: what leaves the worker (events, the report) carries no secret. */
 export function maskDeep<T>(value: T, mask: (s: string) => string): T {
@@ -31,11 +30,11 @@ export class PublishingObserver implements RunObserver {
   stepStarted(step: string, type: string): void {
     this.publish({ t: 'step', step, type });
   }
-  stepFinished(report: StepReport): void {
+  stepFinished(report: StepResult): void {
     this.publish({ t: 'finished', report });
   }
-  stepRecorded(report: StepReport, state: StepStateData, next: string | undefined): void {
-    this.publish({ t: 'recorded', report, state, ...(next ? { next } : {}) });
+  stepRecorded(step: StepResult): void {
+    this.publish({ t: 'recorded', step });
   }
   stepRetrying(step: string, attempt: number, delayMs: number): void {
     this.publish({ t: 'retrying', step, attempt, delay_ms: delayMs });
@@ -68,7 +67,9 @@ export function replay(event: RunEvent, observer: RunObserver, seen: { started: 
     case 'finished':
       return observer.stepFinished(event.report);
     case 'recorded':
-      return observer.stepRecorded?.(event.report, event.state, event.next);
+      // A follower draws it; the worker's history has already checkpointed it.
+      void observer.stepRecorded?.(event.step);
+      return;
     case 'retrying':
       return observer.stepRetrying?.(event.step, event.attempt, event.delay_ms);
     case 'output':
@@ -94,20 +95,8 @@ export function checkpointOf(events: RunEvent[]): { done: StepRecord[]; current?
   for (const e of events) {
     if (e.t === 'step') current = e.step;
     if (e.t !== 'recorded') continue;
-    const r = e.report;
-    done.push({
-      seq: done.length,
-      name: r.name,
-      type: r.type,
-      status: r.status,
-      started_at: new Date().toISOString(),
-      duration_ms: r.duration_ms,
-      exit_code: r.exit_code,
-      tool_calls: r.tool_calls,
-      state: e.state,
-      ...(e.next ? { next: e.next } : {}),
-    });
-    current = e.next;
+    done.push({ ...e.step, seq: done.length });
+    current = e.step.next;
   }
   return { done, ...(current ? { current } : {}) };
 }

@@ -76,9 +76,12 @@ export class WorkflowService {
   }
 
   /** `strict`: every warning (an unknown key, an unknown provider, …) counts as an error. */
-  async validate(target: string, options: { strict?: boolean; skipPlugins?: boolean } = {}): Promise<ValidationReport> {
+  async validate(
+    target: string,
+    options: { strict?: boolean; skipPlugins?: boolean; pluginStartMs?: number } = {},
+  ): Promise<ValidationReport> {
     const loaded = await this.repository.load(target);
-    const issues = await this.validator.validate(loaded, { skipPlugins: options.skipPlugins });
+    const issues = await this.validator.validate(loaded, options);
     const report = validationReport(
       loaded,
       options.strict ? issues.map((i) => ({ ...i, severity: 'error' as const })) : issues,
@@ -143,7 +146,7 @@ export class WorkflowService {
   /** `awf resume`: the same workflow file, the stored inputs (flags win), from the failed step on. */
   async resume(request: ResumeRequest): Promise<RunReport> {
     const index = this.requireIndex();
-    const run = index.get(index.resolve(request.runId));
+    const run = await index.get(await index.resolve(request.runId));
     const { workflow, file } = await this.loadValid(run.file, request.observer);
     const plan = planResume(run, workflow, request.from);
     const inputs = this.inputs.resolve(workflow, { ...run.inputs, ...this.inputs.flags(request) }, request);
@@ -171,10 +174,13 @@ export class WorkflowService {
   }
 
   /** Runs `resume` can continue, newest first: failed, cancelled, or killed mid-step. */
-  resumable(limit = 50): RunSummary[] {
+  async resumable(limit = 50): Promise<RunSummary[]> {
     const index = this.requireIndex();
-    return ['failure', 'cancelled', 'interrupted']
-      .flatMap((status) => index.list({ status, limit }))
+    const lists = await Promise.all(
+      ['failure', 'cancelled', 'interrupted'].map((status) => index.list({ status, limit })),
+    );
+    return lists
+      .flat()
       .sort((a, b) => b.started_at.localeCompare(a.started_at))
       .slice(0, limit);
   }
@@ -202,7 +208,8 @@ export class WorkflowService {
     const run = { run_id: start.runId, workflow: workflow.name, file, cwd: request.cwd, inputs: kept };
     const eventsPath = (step: string) => stepEventsPath(runDir, step);
     const journal =
-      this.index && RunJournal.begin(this.index, run, start.seq, eventsPath, request.observer, this.historyOutputBytes);
+      this.index &&
+      (await RunJournal.begin(this.index, run, start.seq, eventsPath, request.observer, this.historyOutputBytes));
     // The transcript writes first and passes everything on, so it sees what the journal sees.
     const transcript = TranscriptObserver.open(this.transcripts, this.masker, start.runId, request, journal);
     let report: RunReport;
@@ -224,7 +231,7 @@ export class WorkflowService {
     } finally {
       transcript?.close();
     }
-    journal?.finished(report);
+    await journal?.finished(report);
     return report;
   }
 
@@ -238,8 +245,8 @@ export class WorkflowService {
     );
   }
 
-  list(): Promise<WorkflowSummary[]> {
-    return this.repository.list();
+  list(dirs?: readonly string[]): Promise<WorkflowSummary[]> {
+    return this.repository.list(dirs);
   }
 
   searchPaths(): string[] {

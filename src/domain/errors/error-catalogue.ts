@@ -1,5 +1,6 @@
 import { POLICY_REFUSAL, type PolicyRefusalCode } from '../policy/policy.model';
 import { ACP_ERRORS } from './catalogue/acp-errors.catalogue';
+import { RELEASE_ERRORS } from './catalogue/release-errors.catalogue';
 import { type CatalogueText, entry } from './catalogue/catalogue-entry';
 import { EXECUTION_ERRORS, SYSTEM_ERRORS } from './catalogue/execution-errors.catalogue';
 import { MCP_PROXY_ERRORS, POLICY_ERRORS } from './catalogue/mcp-proxy-errors.catalogue';
@@ -46,6 +47,7 @@ const REFUSALS: Record<PolicyRefusalCode, CatalogueText> = {
 const CODED: Record<KnownErrorCode, CatalogueText> = {
   ...USER_ERRORS,
   ...ACP_ERRORS,
+  ...RELEASE_ERRORS,
   ...MCP_PROXY_ERRORS,
   ...POLICY_ERRORS,
   ...WORKFLOW_ERRORS,

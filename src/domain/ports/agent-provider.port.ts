@@ -94,5 +94,10 @@ export interface AgentProvider {
    * resume flag), `history` (sends `conversation.turns` again); absent: it cannot.
    */
   readonly resumes?: 'session' | 'history';
+  /**
+   * Throws USER.AGENT.INVALID_OPTIONS for `options:` that `run` would refuse, so `awf validate`
+   * says so before anything starts. Options holding templates are left out of the check.
+   */
+  validateOptions?(options: Readonly<Record<string, unknown>>): void;
   run(request: AgentRunRequest): Promise<AgentRunResult>;
 }

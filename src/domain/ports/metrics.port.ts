@@ -22,6 +22,23 @@ export interface RunMeasure {
   durationMs: number;
 }
 
+/** One run a worker took from the queue and ended (handed back runs are not counted). */
+export interface QueuedRunMeasure {
+  workflow: string;
+  status: string;
+  /** From enqueued (or handed back) to taken. */
+  waitMs: number;
+  /** From taken to ended. */
+  runMs: number;
+}
+
+/** The queue's jobs by state, as a worker reads them when the metrics are collected. */
+export interface QueueDepth {
+  waiting: number;
+  active: number;
+  delayed: number;
+}
+
 /**
  * Counters and histograms of tool calls, policy decisions, steps and runs. Until metrics are
  * switched on (an OTLP metrics exporter) every method is a no-op costing a call, and no
@@ -32,6 +49,9 @@ export interface MetricsRecorder {
   toolCall(call: ToolCallMeasure): void;
   step(step: StepMeasure): void;
   run(run: RunMeasure): void;
+  queuedRun(run: QueuedRunMeasure): void;
+  /** Observes the queue's depth (`awf.queue.depth`) whenever metrics are collected, through `read`. */
+  observeQueue(read: () => Promise<QueueDepth>): void;
 }
 
 export const METRICS_RECORDER = Symbol.for('awf.MetricsRecorder');
@@ -41,4 +61,6 @@ export const NOOP_METRICS: MetricsRecorder = Object.freeze({
   toolCall: () => undefined,
   step: () => undefined,
   run: () => undefined,
+  queuedRun: () => undefined,
+  observeQueue: () => undefined,
 });

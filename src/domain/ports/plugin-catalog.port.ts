@@ -35,7 +35,8 @@ export function unusablePlugin(plugin: InstalledPlugin): string | undefined {
  * When no PLUGIN_CATALOG is bound, callers treat the catalog as empty.
  */
 export interface PluginCatalog {
-  list(): Promise<InstalledPlugin[]>;
+  /** `startTimeoutMs`: how long each plugin may take to start (`awf validate --validator-timeout`). */
+  list(options?: { startTimeoutMs?: number }): Promise<InstalledPlugin[]>;
 }
 
 export const PLUGIN_CATALOG = Symbol.for('awf.PluginCatalog');

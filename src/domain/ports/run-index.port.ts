@@ -1,5 +1,5 @@
 import type { ToolCallEvent } from '../model/tool-call-event';
-import type { StepStateData } from '../workflow/interpolation.types';
+import type { StepResult } from '../workflow/run-report.model';
 
 export type RunStatus = 'running' | 'success' | 'failure' | 'cancelled';
 
@@ -13,20 +13,9 @@ export interface RunStart {
   started_at: string;
 }
 
-/** One finished step as the database keeps it; `state` is what later steps' templates read. */
-export interface StepRecord {
+/** One finished step as the history keeps it: its result, numbered in the run (`state` is what resume seeds). */
+export interface StepRecord extends StepResult {
   seq: number;
-  name: string;
-  type: string;
-  status: string;
-  started_at: string;
-  duration_ms: number;
-  exit_code: number;
-  tool_calls: number;
-  state: StepStateData;
-  /** Where the run went after this step (absent: the run ended here). */
-  next?: string;
-  error?: { code: string; message: string };
 }
 
 export interface RunOutcome {
@@ -87,9 +76,20 @@ export interface RunStats {
   avg_duration_ms: number;
 }
 
+/** What opening the history applied to its schema (`awf history migrate` says it). */
+export interface HistoryMigration {
+  /** The history as messages show it: the SQLite file, or the PostgreSQL URL with its password masked. */
+  history: string;
+  applied: string[];
+  version: string;
+  /** The copy of the SQLite file made before it was migrated. */
+  backup?: string;
+}
+
 /**
- * Run state and history in `<storage>/history.db` (SQLite, WAL, shared by concurrent runs).
- * Every write is one transaction, so a killed `awf run` leaves the steps it finished.
+ * Run state and history: `<storage>/history.db` (SQLite, WAL, shared by concurrent runs) or a
+ * shared PostgreSQL database (`--history`, AWF_HISTORY_URL). Every write is one transaction, so a
+ * killed `awf run` leaves the steps it finished. Opened and migrated on first use.
  *
  * - `begin` records a run (or, on resume, marks it running again); `stepStarted` the step in flight;
  * - `stepFinished` stores the step and ingests its audit JSONL (agent steps) in one transaction;
@@ -97,20 +97,23 @@ export interface RunStats {
  * - `list` gives runs newest first (ties by id, descending), so `after` pages through them;
  * - `stats` counts the finished runs `list` would give (running ones are left out);
  * - `toolCalls` gives a run's tool calls, step by step, in the order they were made;
- * - `prune` deletes finished runs started before `before`, with their directories, and returns them.
- * A missing native SQLite build is `SYSTEM.HISTORY.UNAVAILABLE`, raised on first use.
+ * - `prune` deletes finished runs started before `before`, with their directories, and returns them;
+ * - `migrate` opens the history and says what its migration did.
+ * A missing native SQLite build is `SYSTEM.HISTORY.UNAVAILABLE`; a PostgreSQL that does not answer
+ * `SYSTEM.HISTORY.UNREACHABLE`; a schema newer than this awf `SYSTEM.HISTORY.TOO_NEW`.
  */
 export interface RunIndex {
-  begin(run: RunStart): void;
-  stepStarted(runId: string, step: string): void;
-  stepFinished(runId: string, step: StepRecord, eventsPath?: string): void;
-  finish(runId: string, outcome: RunOutcome): void;
-  list(query: RunQuery): RunSummary[];
-  stats(query: Omit<RunQuery, 'after' | 'limit'>): RunStats;
-  resolve(idOrPrefix: string): string;
-  get(runId: string): RunDetail;
-  toolCalls(runId: string): StepToolCalls[];
-  prune(before: string): string[];
+  begin(run: RunStart): Promise<void>;
+  stepStarted(runId: string, step: string): Promise<void>;
+  stepFinished(runId: string, step: StepRecord, eventsPath?: string): Promise<void>;
+  finish(runId: string, outcome: RunOutcome): Promise<void>;
+  list(query: RunQuery): Promise<RunSummary[]>;
+  stats(query: Omit<RunQuery, 'after' | 'limit'>): Promise<RunStats>;
+  resolve(idOrPrefix: string): Promise<string>;
+  get(runId: string): Promise<RunDetail>;
+  toolCalls(runId: string): Promise<StepToolCalls[]>;
+  prune(before: string): Promise<string[]>;
+  migrate(): Promise<HistoryMigration>;
 }
 
 export const RUN_INDEX = Symbol.for('awf.RunIndex');

@@ -1,5 +1,5 @@
-import type { StepStateData } from '../workflow/interpolation.types';
-import type { RunReport, StepReport } from '../workflow/run-report.model';
+import type { MetricsRecorder } from './metrics.port';
+import type { RunReport, StepResult } from '../workflow/run-report.model';
 
 /** One file a queued run carries: its path relative to the workflow's directory, its text and digest. */
 export interface BundleFile {
@@ -30,8 +30,8 @@ export interface RunJob {
 export type RunEvent =
   | { t: 'started'; run_id: string; workflow: string; worker: string }
   | { t: 'step'; step: string; type: string }
-  | { t: 'finished'; report: StepReport }
-  | { t: 'recorded'; report: StepReport; state: StepStateData; next?: string }
+  | { t: 'finished'; report: StepResult }
+  | { t: 'recorded'; step: StepResult }
   | { t: 'retrying'; step: string; attempt: number; delay_ms: number }
   | { t: 'output'; step: string; stream: 'stdout' | 'stderr'; text: string }
   | { t: 'warn' | 'info' | 'log'; message: string }
@@ -82,6 +82,8 @@ export interface WorkerOptions {
   handler: JobHandler;
   /** One line about each job (taken, ended, refused, handed back), for the worker's log. */
   log(line: string): void;
+  /** Where each run's wait and run time, and the queue's depth, are recorded (awf.queue.*). */
+  metrics?: MetricsRecorder;
 }
 
 /** The worker side: takes jobs until `stop`, which lets running ones reach a step boundary. */

@@ -42,6 +42,14 @@ export class AgentOptions {
     return value as number;
   }
 
+  /** A string that must be one of `values` (`mode: plan`). */
+  choice<T extends string>(key: string, values: readonly T[]): T | undefined {
+    const value = this.string(key);
+    if (value !== undefined && !(values as readonly string[]).includes(value))
+      throw this.invalid(key, `one of ${values.join(', ')} (got "${value}")`);
+    return value as T | undefined;
+  }
+
   /** A string or a list of strings (`allowed_tools: "Bash Read"` or `[Bash, Read]`). */
   list(key: string): string[] {
     const value = this.options[key];
@@ -51,7 +59,7 @@ export class AgentOptions {
     throw this.invalid(key, 'a string or a list of strings');
   }
 
-  private invalid(key: string, expected: string): AwfError {
+  invalid(key: string, expected: string): AwfError {
     return new AwfError(
       ErrorCodes.AGENT_INVALID_OPTIONS,
       `${this.provider}: options.${key} must be ${expected}`,

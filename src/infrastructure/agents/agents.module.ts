@@ -6,10 +6,12 @@ import { Module } from '@nestjs/common';
 import { McpClientModule } from '../mcp-client/mcp-client.module';
 import { ClaudeAgentProvider } from './claude.provider';
 import { CodexAgentProvider } from './codex.provider';
+import { CopilotAgentProvider } from './copilot.provider';
 import { GeminiAgentProvider } from './gemini.provider';
 import { OpenAiCompatibleAgentProvider } from './openai-compatible.provider';
 import { OpencodeAgentProvider } from './opencode.provider';
 import { ScriptAgentProvider } from './script-agent.provider';
+import { VibeAgentProvider } from './vibe.provider';
 
 @Module({
   imports: [McpClientModule],
@@ -20,6 +22,8 @@ import { ScriptAgentProvider } from './script-agent.provider';
     GeminiAgentProvider,
     OpencodeAgentProvider,
     OpenAiCompatibleAgentProvider,
+    CopilotAgentProvider,
+    VibeAgentProvider,
   ],
 })
 export class AgentsModule {}

@@ -69,8 +69,8 @@ export const COEXISTENCE_INSTRUCTION =
 export abstract class CliAgentProvider implements AgentProvider {
   abstract readonly name: string;
   abstract readonly canInterceptBuiltins: boolean;
-  /** Every CLI here resumes its own sessions; each subclass puts the session in its resume flag. */
-  readonly resumes = 'session' as const;
+  /** Most CLIs resume their own sessions (their resume flag); one without sessions resends the turns. */
+  readonly resumes: 'session' | 'history' = 'session';
   /** Whether the CLI takes a system prompt by flag; if not, a first turn's goes in front of the prompt (AWF). */
   protected readonly systemPromptFlag: boolean = false;
   /** The executable looked up on PATH unless `options.binary` names another. */

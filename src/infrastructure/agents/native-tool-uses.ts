@@ -52,6 +52,30 @@ export function opencodeNativeToolUse(event: JsonEvent, serverName: string): Nat
   };
 }
 
+/**
+ * Copilot `--output-format=json`: `tool.execution_start` of a tool not served by the proxy
+ * (`data.mcpServerName`), then its `tool.execution_complete`, which names only the call: the
+ * returned reader remembers the calls it reported.
+ */
+export function copilotNativeToolUses(serverName: string): (event: JsonEvent) => NativeToolUse | undefined {
+  const started = new Map<string, Omit<NativeToolUse, 'status'>>();
+  return (event) => {
+    const data = asRecord(event.data);
+    const id = data.toolCallId;
+    if (typeof id !== 'string') return undefined;
+    if (event.type === 'tool.execution_start') {
+      if (data.mcpServerName === serverName) return undefined;
+      const name = typeof data.toolName === 'string' ? data.toolName : 'unknown';
+      const tool = typeof data.mcpServerName === 'string' ? `mcp:${data.mcpServerName}/${name}` : name;
+      const use = { tool, id, argsShape: shapeOf(asRecord(data.arguments)) };
+      started.set(id, use);
+      return { ...use, status: 'running' };
+    }
+    const use = event.type === 'tool.execution_complete' ? started.get(id) : undefined;
+    return use && { ...use, status: data.success === false ? 'error' : 'ok' };
+  };
+}
+
 /** Names and sizes only, as the audit trail keeps every call's arguments. */
 function shapeOf(args: JsonEvent): Record<string, number | string> {
   const shape: Record<string, number | string> = {};

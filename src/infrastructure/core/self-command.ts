@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { childFlags } from '../../domain/settings/process-settings';
 
 export interface SelfCommand {
   command: string;
@@ -15,11 +16,12 @@ const NODE_FLAGS = ['--max-semi-space-size=4'];
 
 /**
  * How to start this awf again as a child process, e.g. `awf mcp-serve` for an agent: the
- * running node binary and dist/main.js, a command a user can type as it is. `awf run` and
- * `awf mcp-config` both start the proxy through this one helper.
+ * running node binary and dist/main.js, a command a user can type as it is, with this process's
+ * `--storage`, log and `--skip-plugins` flags. `awf run` and `awf mcp-config` both start the proxy
+ * through this one helper.
  */
 export function selfCommand(args: string[], distDir: string = findDist(__dirname)): SelfCommand {
-  return { command: process.execPath, args: [...NODE_FLAGS, join(distDir, 'main.js'), ...args] };
+  return { command: process.execPath, args: [...NODE_FLAGS, join(distDir, 'main.js'), ...args, ...childFlags()] };
 }
 
 /** dist/ holds main.js; this file sits in dist/ (bundled) or below it (tsc output, or src/ under ts-jest). */

@@ -1,11 +1,12 @@
 import { openSync } from 'node:fs';
 import pino, { type Logger } from 'pino';
+import { type ProcessSettings, processSettings } from '../../domain/settings/process-settings';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import { PrettyLogLines } from './pretty-log-line';
 
 const LEVELS = new Set(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']);
 
-/** Where and how this process logs, from what `applyGlobalFlags` put in the environment. */
+/** Where and how this process logs: its log flags, else AWF_LOG_LEVEL, AWF_LOG_FORMAT, AWF_LOG_FILE. */
 export interface LogSettings {
   level: string;
   format: 'json' | 'pretty';
@@ -17,18 +18,22 @@ export interface LogSettings {
  * `mcp-serve` always writes JSON lines (its stderr is read by the agent CLI, or the file is
  * shared with the run) at `info`, one line per tool call. Every other command writes for a
  * person next to its progress: `pretty` at `warn` on stderr (`--verbose` shows debug), or
- * JSON at `info` into `--log-file`. AWF_LOG_LEVEL and AWF_LOG_FORMAT say otherwise.
+ * JSON at `info` into `--log-file`. `tui` draws on the terminal, so it logs into `--log-file` or
+ * nowhere. The flags, else AWF_LOG_LEVEL and AWF_LOG_FORMAT, say otherwise.
  */
-export function logSettings(env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = process.argv): LogSettings {
-  const serve = argv.slice(2).find((a) => !a.startsWith('-')) === 'mcp-serve';
-  const file = env.AWF_LOG_FILE || undefined;
-  const format = serve
-    ? 'json'
-    : env.AWF_LOG_FORMAT === 'json' || (file && env.AWF_LOG_FORMAT !== 'pretty')
-      ? 'json'
-      : 'pretty';
-  const level =
-    env.AWF_LOG_LEVEL && LEVELS.has(env.AWF_LOG_LEVEL) ? env.AWF_LOG_LEVEL : serve || file ? 'info' : 'warn';
+export function logSettings(
+  env: NodeJS.ProcessEnv = process.env,
+  argv: readonly string[] = process.argv,
+  flags: Readonly<ProcessSettings> = processSettings(),
+): LogSettings {
+  const command = argv.slice(2).find((a) => !a.startsWith('-'));
+  const serve = command === 'mcp-serve';
+  const file = flags.logFile || env.AWF_LOG_FILE || undefined;
+  const quiet = command === 'tui' && !file ? 'silent' : 'warn';
+  const asked = flags.logFormat ?? env.AWF_LOG_FORMAT;
+  const format = serve ? 'json' : asked === 'json' || (file && asked !== 'pretty') ? 'json' : 'pretty';
+  const named = flags.logLevel ?? env.AWF_LOG_LEVEL;
+  const level = named && LEVELS.has(named) ? named : serve || file ? 'info' : quiet;
   return { level, format, ...(file ? { file } : {}) };
 }
 

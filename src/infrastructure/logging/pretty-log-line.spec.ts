@@ -43,6 +43,9 @@ describe('logSettings', () => {
     expect(logSettings({}, ['node', 'awf', 'mcp-serve', '--config=x'])).toEqual({ level: 'info', format: 'json' });
     expect(logSettings({ AWF_LOG_FORMAT: 'pretty' }, ['node', 'awf', 'mcp-serve'])).toMatchObject({ format: 'json' });
     expect(logSettings({}, ['node', 'awf', 'run', 'wf'])).toEqual({ level: 'warn', format: 'pretty' });
+    // The tui draws on the terminal: nothing is logged over it, unless to a file.
+    expect(logSettings({}, ['node', 'awf', 'tui'])).toEqual({ level: 'silent', format: 'pretty' });
+    expect(logSettings({ AWF_LOG_FILE: '/tmp/x.log' }, ['node', 'awf', 'tui'])).toMatchObject({ level: 'info' });
     expect(logSettings({ AWF_LOG_FILE: '/tmp/a.log' }, ['node', 'awf', 'run'])).toEqual({
       level: 'info',
       format: 'json',

@@ -28,7 +28,7 @@ export class PluginCatalogService implements PluginCatalog {
     private readonly state: PluginStateStore,
   ) {}
 
-  async list(): Promise<PluginListing[]> {
+  async list(options: { startTimeoutMs?: number } = {}): Promise<PluginListing[]> {
     return Promise.all(
       this.discovery.discover().map(async (plugin): Promise<PluginListing> => {
         const base = {
@@ -46,7 +46,7 @@ export class PluginCatalogService implements PluginCatalog {
         if (!enabled) return { ...base, enabled, status: 'disabled' };
         const wasRunning = this.host.isRunning(plugin.name);
         try {
-          const running = await this.host.acquire(plugin);
+          const running = await this.host.acquire(plugin, options.startTimeoutMs);
           return {
             ...base,
             enabled,

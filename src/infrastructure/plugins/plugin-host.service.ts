@@ -39,14 +39,17 @@ export class PluginHost implements OnModuleDestroy {
     private readonly state: PluginStateStore,
   ) {}
 
-  /** The running plugin, started (or restarted after a crash, within the budget) if needed. */
-  async acquire(plugin: DiscoveredPlugin): Promise<RunningPlugin> {
+  /**
+   * The running plugin, started (or restarted after a crash, within the budget) if needed;
+   * `handshakeTimeoutMs` bounds a start (default: handshakeTimeoutMs()).
+   */
+  async acquire(plugin: DiscoveredPlugin, handshakeTimeoutMs?: number): Promise<RunningPlugin> {
     const current = this.running.get(plugin.name);
     if (current) {
       const live = await current.catch(() => undefined);
       if (live?.process.alive) return live;
       // Another caller may have started a replacement while we waited: share it.
-      if (this.running.get(plugin.name) !== current) return this.acquire(plugin);
+      if (this.running.get(plugin.name) !== current) return this.acquire(plugin, handshakeTimeoutMs);
       if (live) {
         const count = (this.restarts.get(plugin.name) ?? 0) + 1;
         if (count > MAX_RESTARTS) {
@@ -62,7 +65,7 @@ export class PluginHost implements OnModuleDestroy {
         live.connection.close();
       }
     }
-    const started = this.start(plugin);
+    const started = this.start(plugin, handshakeTimeoutMs);
     this.running.set(plugin.name, started);
     return started;
   }
@@ -90,7 +93,7 @@ export class PluginHost implements OnModuleDestroy {
     return this.stopAll();
   }
 
-  private async start(plugin: DiscoveredPlugin): Promise<RunningPlugin> {
+  private async start(plugin: DiscoveredPlugin, handshakeTimeoutMs?: number): Promise<RunningPlugin> {
     if (!plugin.launch) {
       throw new AwfError(
         ErrorCodes.PLUGIN_BINARY_MISSING,
@@ -103,6 +106,7 @@ export class PluginHost implements OnModuleDestroy {
     const { process: child, endpoint } = await PluginProcess.start(plugin.name, plugin.launch, {
       logger: this.logger,
       clientCertPem: this.hostCert.certPem,
+      handshakeTimeoutMs,
     });
     const connection = new PluginConnection(endpoint, this.hostCert, log);
     try {

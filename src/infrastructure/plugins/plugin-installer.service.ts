@@ -9,8 +9,9 @@ import { PluginHost } from './plugin-host.service';
 import { type DiscoveredPlugin, readPlugin } from './plugin-manifest';
 import { pluginSearchDirs } from './plugin-paths';
 import { PluginStateStore } from './plugin-state.store';
-import { extractPluginTarball } from './plugin-tarball';
 import { runtimeFilter } from './runtime-packages';
+import { folderDigest, writeInstallState } from '../releases/install-state';
+import { unpackArchive } from '../releases/release-archive';
 
 export interface InstallResult {
   name: string;
@@ -50,12 +51,11 @@ export class PluginInstaller {
     const from = resolve(options.cwd ?? process.cwd(), source);
     const kind = sourceKind(from, source);
     if (options.link && kind !== 'dir') throw invalid(source, 'only a folder can be linked; a tarball is unpacked');
-    const pluginsDir =
-      pluginSearchDirs(process.env, options.cwd)[0] ?? resolve(options.cwd ?? process.cwd(), '.awf/plugins');
+    const pluginsDir = pluginInstallDir(options.cwd);
     mkdirSync(pluginsDir, { recursive: true });
     const staging = mkdtempSync(join(pluginsDir, '.awf-install-'));
     try {
-      const staged = options.link ? from : this.stage(from, kind, staging, source);
+      const staged = options.link ? from : await this.stage(from, kind, staging, source);
       const plugin = readPlugin(staged);
       if (plugin.problem) throw invalid(source, plugin.problem);
       const target = join(pluginsDir, plugin.name);
@@ -67,11 +67,13 @@ export class PluginInstaller {
           `Pass --force to replace it, or remove it first: awf plugin remove ${plugin.name}.`,
         );
       }
-      const operations = await this.check(plugin);
+      const operations = await this.startCheck(plugin);
+      const record = { repository: from, version: plugin.version };
+      if (!options.link) recordFolder(staged, plugin.name, record);
       rmSync(target, { recursive: true, force: true });
       if (options.link) symlinkSync(from, target, 'dir');
       else renameSync(join(staging, plugin.name), target);
-      this.state.recordInstall(plugin.name, { repository: from, version: plugin.version });
+      this.state.recordInstall(plugin.name, record);
       const how = options.link ? 'linked' : kind === 'dir' ? 'copied' : 'unpacked';
       return { name: plugin.name, version: plugin.version, dir: target, how, source: from, operations };
     } finally {
@@ -101,21 +103,12 @@ export class PluginInstaller {
    * The copy (production dependencies only) or the unpacked tarball, at `<staging>/<name>` (AWF
    * finds `awf-plugin-<folder>`).
    */
-  private stage(from: string, kind: 'dir' | 'tarball', staging: string, source: string): string {
+  private async stage(from: string, kind: 'dir' | 'tarball', staging: string, source: string): Promise<string> {
     let root = from;
     if (kind === 'tarball') {
       const unpacked = join(staging, '.unpacked');
-      try {
-        extractPluginTarball(from, unpacked);
-      } catch (err) {
-        throw invalid(source, `cannot be unpacked: ${(err as Error).message}`);
-      }
-      // npm pack puts everything under package/; a release archive may have one top folder too.
-      const top = readdirSync(unpacked);
-      root =
-        !existsSync(join(unpacked, 'plugin.yaml')) && top.length === 1 && statSync(join(unpacked, top[0])).isDirectory()
-          ? join(unpacked, top[0])
-          : unpacked;
+      await unpackArchive(from, unpacked);
+      root = pluginRoot(unpacked);
     }
     if (!existsSync(join(root, 'plugin.yaml'))) throw invalid(source, 'has no plugin.yaml');
     const name = readPlugin(root).name;
@@ -131,7 +124,7 @@ export class PluginInstaller {
   }
 
   /** Starts the plugin once, as a step would, and stops it: what it offers, or why it cannot run. */
-  private async check(plugin: DiscoveredPlugin): Promise<string[]> {
+  async startCheck(plugin: DiscoveredPlugin): Promise<string[]> {
     try {
       const running = await this.host.acquire(plugin);
       return running.operations.map((o) => o.name);
@@ -148,6 +141,28 @@ export class PluginInstaller {
       await this.host.stop(plugin.name);
     }
   }
+}
+
+/** Where installs go, as in AWF: the first existing plugin search directory, else ./.awf/plugins. */
+export function pluginInstallDir(cwd?: string): string {
+  return pluginSearchDirs(process.env, cwd)[0] ?? resolve(cwd ?? process.cwd(), '.awf/plugins');
+}
+
+/** npm pack puts everything under package/; a release archive may have one top folder too. */
+export function pluginRoot(unpacked: string): string {
+  const top = readdirSync(unpacked);
+  return !existsSync(join(unpacked, 'plugin.yaml')) &&
+    top.length === 1 &&
+    statSync(join(unpacked, top[0])).isDirectory()
+    ? join(unpacked, top[0])
+    : unpacked;
+}
+
+/** state.json in a copied or unpacked plugin, so `awf plugin verify` can tell when its files change. */
+function recordFolder(dir: string, name: string, source: { repository: string; version: string }): void {
+  const now = new Date().toISOString();
+  const source_data = { ...source, files_sha256: folderDigest(dir), installed_at: now, updated_at: now };
+  writeInstallState(dir, { name, enabled: true, source_data });
 }
 
 function sourceKind(from: string, source: string): 'dir' | 'tarball' {

@@ -1,15 +1,16 @@
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { processSettings } from '../../domain/settings/process-settings';
 
 /**
  * Where plugins live, as AWF looks for them: `AWF_PLUGINS_PATH` alone when set (a
  * path-list, ':'-separated), else `./.awf/plugins` then `$XDG_DATA_HOME/awf/plugins`.
- * Directories that do not exist are dropped. `AWF_SKIP_PLUGINS=1` (`awf run --skip-plugins`,
- * inherited by the run's mcp-serve processes): none at all.
+ * Directories that do not exist are dropped. `--skip-plugins` (`awf run`, passed on to the run's
+ * mcp-serve processes as the same flag): none at all.
  */
 export function pluginSearchDirs(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string[] {
-  if (env.AWF_SKIP_PLUGINS === '1') return [];
+  if (processSettings().skipPlugins) return [];
   const candidates = env.AWF_PLUGINS_PATH
     ? env.AWF_PLUGINS_PATH.split(':')
         .filter(Boolean)

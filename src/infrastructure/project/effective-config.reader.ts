@@ -1,3 +1,4 @@
+import { processSettings } from '../../domain/settings/process-settings';
 import { awfDirs } from '../../application/workflow/run/awf-dirs';
 import { relative, resolve } from 'node:path';
 import type {
@@ -66,7 +67,7 @@ export class EffectiveConfigReader implements EffectiveConfig {
   }
 
   private logLevel(flags: ConfigFlags): ConfigSetting {
-    const value = this.env.AWF_LOG_LEVEL ?? 'info';
+    const value = processSettings().logLevel ?? this.env.AWF_LOG_LEVEL ?? 'info';
     const source = flags.logLevelFrom ?? (this.env.AWF_LOG_LEVEL ? 'env AWF_LOG_LEVEL' : 'default');
     return { key: 'log_level', value, source };
   }

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
-import { type Job, UnrecoverableError, WaitingError, Worker } from 'bullmq';
+import { type Job, Queue, UnrecoverableError, WaitingError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { verifyBundle } from '../../application/queue/run-bundle';
 import { type AwfError, isAwfError } from '../../domain/errors/awf-error';
@@ -53,6 +53,14 @@ export class BullmqWorkerPool implements RunWorkerPool {
       maxStalledCount: 5,
     });
     this.worker.on('error', () => undefined); // the connections' handlers report outages once
+    if (options.metrics?.enabled) {
+      const queue = new Queue(QUEUE_NAME, { connection: this.redis });
+      queue.on('error', () => undefined);
+      options.metrics.observeQueue(async () => {
+        const counts = await queue.getJobCounts('waiting', 'active', 'delayed');
+        return { waiting: counts.waiting ?? 0, active: counts.active ?? 0, delayed: counts.delayed ?? 0 };
+      });
+    }
   }
 
   get label(): string {
@@ -79,6 +87,7 @@ export class BullmqWorkerPool implements RunWorkerPool {
     this.running.set(runId, controller);
     if (await this.redis.exists(cancelKey(runId))) controller.abort();
     this.options.log(`run ${runId} (${run.workflow}) taken${previous.length ? ', resuming' : ''}`);
+    const taken = Date.now();
     const dir = join(this.options.workdir, runId);
     try {
       const report = await Promise.resolve()
@@ -102,6 +111,13 @@ export class BullmqWorkerPool implements RunWorkerPool {
       }
       await events.add({ t: 'end', report });
       this.options.log(`run ${runId} ${report.status}`);
+      this.options.metrics?.queuedRun({
+        workflow: run.workflow,
+        status: report.status,
+        // BullMQ's timestamp is when the job was added; a job handed back waits from then on too.
+        waitMs: Math.max(0, (job.processedOn ?? taken) - job.timestamp),
+        runMs: Date.now() - taken,
+      });
       return report.status;
     } finally {
       this.running.delete(runId);

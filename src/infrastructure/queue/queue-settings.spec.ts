@@ -1,4 +1,5 @@
-import { maskUrl, queueSettings } from './queue-settings';
+import { maskUrl } from '../core/masked-url';
+import { queueSettings } from './queue-settings';
 
 describe('queue settings', () => {
   const secret = { AWF_QUEUE_SECRET: 'a-long-enough-secret' };

@@ -1,5 +1,6 @@
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
+import { maskUrl } from '../core/masked-url';
 
 /** What a queue needs before it connects: its URL, the URL as messages show it, and the signing secret. */
 export interface QueueSettings {
@@ -12,17 +13,6 @@ export interface QueueSettings {
 
 /** Shorter secrets are refused: an HMAC key must not be guessable. */
 const MIN_SECRET = 16;
-
-/** `redis://user:pass@host:6379/0` → `redis://user:***@host:6379/0`; anything unparsable is hidden whole. */
-export function maskUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString().replace(/\/$/, '');
-  } catch {
-    return '<invalid URL>';
-  }
-}
 
 /** Checks the URL and the secret, so a bad set-up fails before anything connects or is loaded. */
 export function queueSettings(url: string, env: NodeJS.ProcessEnv): QueueSettings {

@@ -1,6 +1,13 @@
 import type { Attributes, Counter, Histogram } from '@opentelemetry/api';
 import type { PushMetricExporter, ViewOptions } from '@opentelemetry/sdk-metrics';
-import type { MetricsRecorder, RunMeasure, StepMeasure, ToolCallMeasure } from '../../domain/ports/metrics.port';
+import type {
+  MetricsRecorder,
+  QueueDepth,
+  QueuedRunMeasure,
+  RunMeasure,
+  StepMeasure,
+  ToolCallMeasure,
+} from '../../domain/ports/metrics.port';
 import type { TelemetrySettings } from '../../domain/ports/telemetry-control.port';
 import { resourceOf } from './otel-sdk.loader';
 import { otlpExporter, otlpTarget } from './otlp-exporters';
@@ -41,7 +48,9 @@ export function loadMetrics(settings: TelemetrySettings, warn: Warn): LoadedMetr
   const provider = new sdk.MeterProvider({
     resource: resourceOf(settings),
     readers: [reader],
-    views: ['mcp.tool.duration', 'awf.step.duration', 'awf.run.duration'].map(histogram),
+    views: ['mcp.tool.duration', 'awf.step.duration', 'awf.run.duration', 'awf.queue.wait', 'awf.queue.run'].map(
+      histogram,
+    ),
   });
   api.metrics.setGlobalMeterProvider(provider);
   const { MetricService } = require('nestjs-otel/lib/metrics/metric.service') as typeof import('nestjs-otel');
@@ -57,8 +66,10 @@ class OtelMetricsRecorder implements MetricsRecorder {
   private readonly decisions: Counter;
   private readonly steps: Histogram;
   private readonly runs: Histogram;
+  private readonly queueWait: Histogram;
+  private readonly queueRun: Histogram;
 
-  constructor(service: import('nestjs-otel').MetricService) {
+  constructor(private readonly service: import('nestjs-otel').MetricService) {
     this.calls = service.getCounter('mcp.tool.calls', { description: 'Tool calls through the proxy', unit: '{call}' });
     this.errors = service.getCounter('mcp.tool.errors', { description: 'Tool calls that failed', unit: '{call}' });
     this.duration = service.getHistogram('mcp.tool.duration', { description: 'Tool call duration', unit: 'ms' });
@@ -68,6 +79,14 @@ class OtelMetricsRecorder implements MetricsRecorder {
     });
     this.steps = service.getHistogram('awf.step.duration', { description: 'Workflow step duration', unit: 'ms' });
     this.runs = service.getHistogram('awf.run.duration', { description: 'Workflow run duration', unit: 'ms' });
+    this.queueWait = service.getHistogram('awf.queue.wait', {
+      description: 'Time a queued run waited for a worker',
+      unit: 'ms',
+    });
+    this.queueRun = service.getHistogram('awf.queue.run', {
+      description: 'Time a worker ran a queued run',
+      unit: 'ms',
+    });
   }
 
   toolCall(call: ToolCallMeasure): void {
@@ -90,5 +109,23 @@ class OtelMetricsRecorder implements MetricsRecorder {
 
   run(run: RunMeasure): void {
     this.runs.record(run.durationMs, { 'awf.workflow': run.workflow, 'awf.run.status': run.status });
+  }
+
+  queuedRun(run: QueuedRunMeasure): void {
+    const attributes = { 'awf.workflow': run.workflow, 'awf.run.status': run.status };
+    this.queueWait.record(run.waitMs, attributes);
+    this.queueRun.record(run.runMs, attributes);
+  }
+
+  observeQueue(read: () => Promise<QueueDepth>): void {
+    const gauge = this.service.getObservableGauge('awf.queue.depth', {
+      description: 'Runs on the queue by state (waiting, active, delayed)',
+      unit: '{run}',
+    });
+    gauge.addCallback(async (result) => {
+      // A queue that cannot be read just now reports nothing for this collection.
+      const depth = await read().catch(() => undefined);
+      if (depth) for (const [state, n] of Object.entries(depth)) result.observe(n, { 'awf.queue.state': state });
+    });
   }
 }

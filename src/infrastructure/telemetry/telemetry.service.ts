@@ -7,6 +7,8 @@ import { APP_LOGGER, SECRET_MASKER } from '../../domain/ports/tokens';
 import type { StartSpanOptions, TraceSpan, Tracer } from '../../domain/ports/tracer.port';
 import {
   type MetricsRecorder,
+  type QueueDepth,
+  type QueuedRunMeasure,
   NOOP_METRICS,
   type RunMeasure,
   type StepMeasure,
@@ -65,6 +67,8 @@ export class TelemetryService implements Tracer, TelemetryControl, OnApplication
     toolCall: (call: ToolCallMeasure) => service.meters.toolCall(call),
     step: (step: StepMeasure) => service.meters.step(step),
     run: (run: RunMeasure) => service.meters.run(run),
+    queuedRun: (run: QueuedRunMeasure) => service.meters.queuedRun(run),
+    observeQueue: (read: () => Promise<QueueDepth>) => service.meters.observeQueue(read),
   }))(this);
 
   startSpan(name: string, options?: StartSpanOptions): TraceSpan {

@@ -17,6 +17,8 @@ interface Relay {
   methods: string[];
   /** The next POST gets this answer instead of the server's. */
   failNext?: { status: number; body: string };
+  /** Every POST gets this answer (a server with no Streamable HTTP endpoint). */
+  failPosts?: { status: number; body: string };
   server: Server;
 }
 
@@ -24,7 +26,7 @@ async function relay(target?: string): Promise<Relay> {
   const r = { methods: [] as string[] } as Relay;
   r.server = createServer((req, res) => {
     r.methods.push(req.method!);
-    const fail = req.method === 'POST' ? r.failNext : undefined;
+    const fail = req.method === 'POST' ? (r.failNext ?? r.failPosts) : undefined;
     if (fail || !target) {
       r.failNext = undefined;
       req.resume();
@@ -80,12 +82,12 @@ describe('UpstreamConnection over HTTP (the SDK Client, Streamable HTTP)', () =>
     }
   });
 
-  it('falls back to legacy SSE when the first POST gets 404', async () => {
+  it('falls back to legacy SSE when its POSTs get 404 (after server/discover, a 2025 initialize)', async () => {
     const r = await relay();
-    r.failNext = { status: 404, body: 'no such endpoint' };
+    r.failPosts = { status: 404, body: 'no such endpoint' };
     try {
       await UpstreamConnection.open({ name: 'old', url: r.url }, quiet).catch(() => undefined);
-      expect(r.methods.slice(0, 2)).toEqual(['POST', 'GET']); // the GET is the SSE stream's
+      expect(r.methods.slice(0, 3)).toEqual(['POST', 'POST', 'GET']); // the GET is the SSE stream's
     } finally {
       await closed(r);
     }

@@ -74,10 +74,14 @@ export class UpstreamConnection {
     const log = logger.child({ upstream: spec.name });
     let connection: UpstreamConnection | undefined;
     const channels = new UpstreamCallChannels(spec.name, log);
-    const client = (): Client => {
+    // Over HTTP the client asks `server/discover` first and speaks 2026-07-28 to a server that
+    // offers it, else initializes as a 2025 client. Over stdio the SDK would spawn the server a
+    // second time to probe it; a stdio server answers `initialize` in every era.
+    const client = (remote = false): Client => {
       const made = new Client(
         { name: 'awf-mcp-proxy', version: AWF_VERSION },
         {
+          ...(remote ? { versionNegotiation: { mode: 'auto' as const } } : {}),
           capabilities: UpstreamCallChannels.capabilities,
           listChanged: { tools: { debounceMs: 0, onChanged: (err, tools) => connection?.changed(err, tools, log) } },
         },
@@ -95,7 +99,7 @@ export class UpstreamConnection {
         connection = new UpstreamConnection(spec, client(), timeout, channels, stdio);
         await connection.client.connect(transport, { timeout: startTimeout });
       } else {
-        const remote = await connectRemote(server, startTimeout, client, log, { ...auth, env });
+        const remote = await connectRemote(server, startTimeout, () => client(true), log, { ...auth, env });
         connection = new UpstreamConnection(spec, remote.client, timeout, channels, undefined, remote.signIn);
       }
       const c = connection;

@@ -96,7 +96,7 @@ export class RemoteSignIn {
 
   /**
    * `op`, and when it fails because a person was sent to sign in (the SDK's UnauthorizedError
-   * after the provider opened the page), the code the browser brings back handed to the transport
+   * after the provider opened the page), the callback the browser brings back handed to the transport
    * that asked, then `op` again; at most MAX_SIGN_INS times, so a server that never accepts stops.
    */
   async retrying<T>(transport: () => Transport | undefined, op: () => Promise<T>): Promise<T> {
@@ -104,9 +104,9 @@ export class RemoteSignIn {
       try {
         return await op();
       } catch (err) {
-        const asked = transport() as { finishAuth?: (code: string) => Promise<void> } | undefined;
+        const asked = transport() as { finishAuth?: (callback: URLSearchParams) => Promise<void> } | undefined;
         if (!(err instanceof UnauthorizedError) || !asked?.finishAuth || signIns >= MAX_SIGN_INS) throw err;
-        await asked.finishAuth(await this.redirect.authorizationCode(SIGN_IN_MS));
+        await asked.finishAuth(await this.redirect.callback(SIGN_IN_MS));
         this.log.info({ server: this.server }, 'signed in to MCP server');
       }
     }

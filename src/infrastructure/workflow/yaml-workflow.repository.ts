@@ -12,7 +12,8 @@ import type {
 import { closest } from '../../domain/workflow/unknown-keys.rules';
 import { parseWorkflow } from '../../domain/workflow/workflow.parser';
 import { FsStepTemplates, stepTemplateDirs } from './step-template.files';
-import { workflowDirs } from './workflow-paths';
+import { packWorkflowFile, packWorkflows } from './pack-paths';
+import { type WorkflowDir, workflowDirs } from './workflow-paths';
 import { offsetPastErrorBudget } from './yaml-error-budget';
 import { yamlSyntaxIssue } from './yaml-syntax-issue';
 
@@ -40,9 +41,12 @@ export class YamlWorkflowRepository implements WorkflowRepository {
     return this.load(name);
   }
 
-  async list(): Promise<WorkflowSummary[]> {
+  async list(only?: readonly string[]): Promise<WorkflowSummary[]> {
     const seen = new Map<string, WorkflowSummary>();
-    for (const { dir, source } of workflowDirs(this.env, this.cwd())) {
+    const dirs = only
+      ? only.map((d): WorkflowDir => ({ dir: resolve(this.cwd(), d), source: 'env' }))
+      : workflowDirs(this.env, this.cwd());
+    for (const { dir, source } of dirs) {
       if (!isDir(dir)) continue;
       for (const entry of readdirSync(dir)
         .filter((f) => f.endsWith(EXT))
@@ -62,6 +66,11 @@ export class YamlWorkflowRepository implements WorkflowRepository {
         });
       }
     }
+    // Installed packs are found unless the caller named its directories.
+    for (const { name, file, pack } of only ? [] : packWorkflows(this.env, this.cwd())) {
+      const wf = loadFile(file, this.env, this.cwd()).workflow;
+      seen.set(name, { name, file, source: pack, version: wf?.version, description: wf?.description ?? '' });
+    }
     return [...seen.values()];
   }
 
@@ -70,8 +79,10 @@ export class YamlWorkflowRepository implements WorkflowRepository {
     if (looksLikePath) {
       const file = resolve(this.cwd(), target);
       if (existsSync(file) && !isDir(file)) return file;
+      const inPack = packWorkflowFile(target, this.env, this.cwd());
+      if (inPack && existsSync(inPack)) return inPack;
       // AWF: a bare `name.yaml` that is not in the cwd is looked up like `name`.
-      if (target.includes('/') || !target.endsWith(EXT)) throw notFound(target, [file]);
+      if (target.includes('/') || !target.endsWith(EXT)) throw notFound(target, inPack ? [file, inPack] : [file]);
     }
     if (target.includes('..') || target.includes('\\')) throw notFound(target, []);
     const tried: string[] = looksLikePath ? [resolve(this.cwd(), target)] : [];

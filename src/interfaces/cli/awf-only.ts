@@ -3,11 +3,7 @@
  * use instead: AWF's documented command lines get a refusal that says so, not "unknown".
  */
 const AWF_ONLY: Record<string, string> = {
-  workflow: 'workflow packs are not part of awf: run or validate a pack workflow by its path (`awf validate --dir`)',
-  tui: "AWF's terminal UI is not part of awf: `awf run --interactive` pauses before each step",
-  upgrade: 'awf is upgraded through npm: `npm install -g awf@latest`',
   '--config': 'AWF parses --config but never reads it: the project config is .awf/config.yaml, or $AWF_CONFIG_PATH',
-  '--pack': 'workflow packs are not part of awf: validate the workflows of a folder with --dir',
 };
 
 /** For commander's "unknown command 'x'" / "unknown option 'x'": AWF's reason, if x is AWF's. */

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { Command } from 'commander';
 import { findCommand } from './command-table';
-import { applyStartupFlags, readStartupArgs } from './startup-argv';
+import { useProcessSettings } from '../../domain/settings/process-settings';
+import { readStartupArgs, startupSettings } from './startup-argv';
 
 /**
  * The CLI: the command is read from argv first. A known command runs in a container of its own
@@ -10,8 +11,8 @@ import { applyStartupFlags, readStartupArgs } from './startup-argv';
  * required only when it is taken. The exit code.
  */
 export async function main(argv: string[]): Promise<number> {
-  const { command, flags } = readStartupArgs(argv, new Command());
-  applyStartupFlags(flags);
+  const { command, flags, skipPlugins } = readStartupArgs(argv, new Command());
+  useProcessSettings(startupSettings(flags, skipPlugins));
   const entry = findCommand(command);
   if (entry)
     return (require('./command-run') as typeof import('./command-run')).runCommand(entry, command!, argv, flags);

@@ -40,6 +40,7 @@ export async function runCommand(
         project,
         extensions: loadExtensionModules(project.extensions, projectDir),
         commandModules: [CommandModule.of(entry)],
+        history: flags.history,
       }),
       {
         logger: false,

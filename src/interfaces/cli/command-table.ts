@@ -78,11 +78,16 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     names: ['serve'],
     commands: () => [require('./serve/serve.command').ServeCommand],
-    imports: () => [...toolSources(), ...workflows(), history()],
+    imports: () => [...toolSources(), ...workflows(), history(), queuedRuns()],
   },
   {
     names: ['acp-serve'],
     commands: () => [require('./acp/acp-serve.command').AcpServeCommand],
+    imports: () => [...toolSources(), ...workflows(), history()],
+  },
+  {
+    names: ['tui'],
+    commands: () => [require('./tui/tui.command').TuiCommand],
     imports: () => [...toolSources(), ...workflows(), history()],
   },
   {
@@ -111,7 +116,10 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     names: ['history'],
-    commands: () => [require('./runs/history.command').HistoryCommand],
+    commands: () => [
+      require('./runs/history.command').HistoryCommand,
+      require('./runs/history-migrate.command').HistoryMigrateCommand,
+    ],
     imports: () => [history()],
   },
   { names: ['status'], commands: () => [require('./runs/status.command').StatusCommand], imports: () => [history()] },
@@ -122,6 +130,26 @@ export const COMMANDS: readonly CommandEntry[] = [
       ...require('./plugin/plugin.command').PLUGIN_SUBCOMMANDS,
     ],
     imports: () => [require('../../infrastructure/plugins/plugins.module').PluginsModule],
+  },
+  {
+    names: ['workflow', 'wf'],
+    commands: () => [
+      require('./packs/workflow.command').WorkflowCommand,
+      ...require('./packs/workflow.command').WORKFLOW_SUBCOMMANDS,
+    ],
+    imports: () => [
+      require('../../infrastructure/packs/packs.module').PacksModule,
+      require('../../infrastructure/plugins/plugins.module').PluginsModule,
+    ],
+  },
+  {
+    names: ['upgrade'],
+    readsProject: false,
+    commands: () => [
+      require('./upgrade/upgrade.command').UpgradeCommand,
+      require('../../infrastructure/upgrade/self-upgrade.service').SelfUpgrade,
+    ],
+    imports: () => [],
   },
   {
     names: ['mcp-config'],

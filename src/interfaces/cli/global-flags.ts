@@ -17,6 +17,7 @@ export interface GlobalFlags {
   logFormat?: string;
   logFile?: string;
   storage?: string;
+  history?: string;
 }
 
 export const FORMATS: readonly OutputFormat[] = ['text', 'json', 'table', 'quiet'];
@@ -88,6 +89,10 @@ export function registerGlobalFlags(program: Commander): void {
     )
     .option('--log-file <path>', 'append the logs (JSON lines) to this file instead of stderr', parseLogFile)
     .option('--storage <dir>', 'where runs and history.db are kept (default $XDG_DATA_HOME/awf)')
+    .option(
+      '--history <url>',
+      'a shared run history in PostgreSQL: postgres://… (default $AWF_HISTORY_URL, else SQLite)',
+    )
     .hook('preAction', (_root, action) => refuseForeignFormat(action));
 }
 
@@ -123,6 +128,7 @@ export function globalFlags(command?: Commander): GlobalFlags {
     logFormat: o.logFormat as string | undefined,
     logFile: o.logFile as string | undefined,
     storage: o.storage as string | undefined,
+    history: o.history as string | undefined,
   };
 }
 

@@ -1,5 +1,7 @@
 import { Command } from 'commander';
-import { applyStartupFlags, readStartupArgs, serveConfigArg } from './startup-argv';
+import { resolve } from 'node:path';
+import { childFlags } from '../../domain/settings/process-settings';
+import { readStartupArgs, serveConfigArg, startupSettings } from './startup-argv';
 
 const read = (...args: string[]) => readStartupArgs(['node', 'awf', ...args], new Command(), {});
 
@@ -25,11 +27,12 @@ describe('what awf reads of argv before commander parses it', () => {
     expect(r.flags.logLevel).toBeUndefined();
   });
 
-  it('hands --storage and the log level to child processes through the environment', () => {
-    const env: NodeJS.ProcessEnv = {};
-    applyStartupFlags(read('--storage', 'runs', '--verbose', 'run').flags, env);
-    expect(env.AWF_STORAGE).toMatch(/\/runs$/);
-    expect(env.AWF_LOG_LEVEL).toBe('debug');
+  it('makes typed settings of --storage, the log level and --skip-plugins, and flags of them for a child', () => {
+    const r = read('--storage', 'runs', '--verbose', 'run', 'wf', '--skip-plugins');
+    const settings = startupSettings(r.flags, r.skipPlugins);
+    expect(settings).toEqual({ storage: resolve('runs'), logLevel: 'debug', skipPlugins: true });
+    expect(childFlags(settings)).toEqual([`--storage=${resolve('runs')}`, '--log-level=debug', '--skip-plugins']);
+    expect(startupSettings(read('-q', 'list').flags)).toEqual({ logLevel: 'error' });
   });
 
   it('finds the --config of an mcp-serve start in any form (its project shapes the container)', () => {

@@ -3,12 +3,14 @@
 // What is read early, and why:
 // - the command's name: its container holds only that command's modules (command-table.ts);
 // - the --config file of `mcp-serve`: its project's extensions shape the container;
-// - the global flags the container needs while it is built (--storage, the log level) and
-//   the error output needs when parsing fails (-f json, --no-hints, --no-color).
+// - the global flags the container needs while it is built (--storage, --history, the log level) and
+//   the error output needs when parsing fails (-f json, --no-hints, --no-color), and
+//   `--skip-plugins`, which the plugin search path of every part of the run reads.
 // The flags are read by commander itself, from the same declarations the real parse uses
 // (registerGlobalFlags), so there is no second parser; a bad value is reported by the real parse.
 import { resolve } from 'node:path';
 import type { Command as Commander } from 'commander';
+import type { ProcessSettings } from '../../domain/settings/process-settings';
 import { colorEnabled, type GlobalFlags, type OutputFormat, registerGlobalFlags } from './global-flags';
 
 /** What awf reads of argv before its container exists. */
@@ -17,6 +19,8 @@ export interface StartupArgs {
   command?: string;
   /** The global flags given (commander still validates them); `color` resolved for stderr. */
   flags: Partial<GlobalFlags>;
+  /** `--skip-plugins` of `run`, `validate` or `mcp-serve` (each command declares it; read early here). */
+  skipPlugins: boolean;
 }
 
 /** The `--config` file of an `mcp-serve` command line in any form nest-commander accepts; undefined if none. */
@@ -41,6 +45,7 @@ export function readStartupArgs(
 ): StartupArgs {
   program.allowUnknownOption().exitOverride();
   registerGlobalFlags(program);
+  program.option('--skip-plugins');
   let operands: string[] = [];
   try {
     operands = program.parseOptions(argv.slice(2)).operands;
@@ -58,21 +63,26 @@ export function readStartupArgs(
     ...(typeof o.logFormat === 'string' ? { logFormat: o.logFormat } : {}),
     ...(typeof o.logFile === 'string' ? { logFile: o.logFile } : {}),
     ...(typeof o.storage === 'string' ? { storage: o.storage } : {}),
+    ...(typeof o.history === 'string' ? { history: o.history } : {}),
   };
-  return { command: operands[0], flags: { ...flags, color: colorEnabled(process.stderr, flags, env) } };
+  return {
+    command: operands[0],
+    flags: { ...flags, color: colorEnabled(process.stderr, flags, env) },
+    skipPlugins: o.skipPlugins === true,
+  };
 }
 
 /**
- * Applies the flags that must act before the container exists, through the environment so
- * that what `awf run` starts (each step's `mcp-serve`) inherits them: `--storage` sets
- * AWF_STORAGE, `--log-level`/`--verbose`/`-q` set AWF_LOG_LEVEL, `--log-format` and `--log-file`
- * set AWF_LOG_FORMAT and AWF_LOG_FILE (a step's `mcp-serve` then logs its JSON lines into the
- * same file; on stderr it always writes JSON, which its agent reads).
+ * The process's settings from its flags, paths made absolute: `--verbose` and `-q` are levels.
+ * A step's `mcp-serve` gets them back as flags (childFlags), so it writes where its run does.
  */
-export function applyStartupFlags(flags: Partial<GlobalFlags>, env: NodeJS.ProcessEnv = process.env): void {
-  if (flags.storage) env.AWF_STORAGE = resolve(flags.storage);
+export function startupSettings(flags: Partial<GlobalFlags>, skipPlugins = false): ProcessSettings {
   const level = flags.logLevel ?? (flags.verbose ? 'debug' : flags.quiet ? 'error' : undefined);
-  if (level) env.AWF_LOG_LEVEL = level;
-  if (flags.logFormat) env.AWF_LOG_FORMAT = flags.logFormat;
-  if (flags.logFile) env.AWF_LOG_FILE = resolve(flags.logFile);
+  return {
+    ...(flags.storage ? { storage: resolve(flags.storage) } : {}),
+    ...(level ? { logLevel: level } : {}),
+    ...(flags.logFormat === 'json' || flags.logFormat === 'pretty' ? { logFormat: flags.logFormat } : {}),
+    ...(flags.logFile ? { logFile: resolve(flags.logFile) } : {}),
+    ...(skipPlugins ? { skipPlugins } : {}),
+  };
 }

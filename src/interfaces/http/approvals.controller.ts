@@ -64,8 +64,8 @@ export class ApprovalsController {
   @ApiOperation({ summary: 'The calls the run waits on for a person, oldest first (arguments masked)' })
   @Answers(200, 'ApprovalList', 'The pending approvals.')
   @Fails(404)
-  list(@Param('id') id: string) {
-    this.known(id);
+  async list(@Param('id') id: string) {
+    await this.known(id);
     return envelope({ approvals: this.api.hub.approvals.list(id) });
   }
 
@@ -90,14 +90,14 @@ export class ApprovalsController {
   @Answers(200, 'Approval', 'Decided: the approval with its answer.')
   @ChangesState()
   @Fails(400, 404, 409)
-  decide(
+  async decide(
     @Param('id') id: string,
     @Param('approvalId') approvalId: string,
     @Body() body: unknown,
     @Req() req: KnownCaller,
   ) {
     const decision = answerOf(body, req[CALLER] ?? 'local');
-    this.known(id);
+    await this.known(id);
     const { outcome, approval } = this.api.hub.approvals.decide(id, approvalId, decision);
     if (outcome === 'decided') return envelope(approval);
     if (outcome === 'already-decided')
@@ -109,10 +109,10 @@ export class ApprovalsController {
     });
   }
 
-  private known(id: string): void {
+  private async known(id: string): Promise<void> {
     if (this.api.hub.isChannel(id)) return; // `/mcp`'s questions: not a run of the history
     try {
-      this.api.index.get(id);
+      await this.api.index.get(id);
     } catch (err) {
       if (isAwfError(err) && err.code === ErrorCodes.RUN_NOT_FOUND) throw executionNotFound(id);
       throw err;

@@ -35,16 +35,16 @@ export class ExecutionEventsController {
     },
   })
   @Fails(404)
-  events(
+  async events(
     @Param('id') id: string,
     @Headers('last-event-id') lastEventId: string | undefined,
     @Res() res: ServerResponse,
-  ): void {
+  ): Promise<void> {
     const after = /^\d+$/.test(lastEventId ?? '') ? Number(lastEventId) : 0;
     const stream = new SseStream(res);
     let stop: () => void;
     try {
-      stop = this.api.hub.subscribe(id, after, stream);
+      stop = await this.api.hub.subscribe(id, after, stream);
     } catch (err) {
       if (isAwfError(err) && err.code === ErrorCodes.RUN_NOT_FOUND) throw executionNotFound(id);
       throw err;

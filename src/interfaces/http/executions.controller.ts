@@ -49,9 +49,9 @@ export class ExecutionsController {
   @RunFilters(false)
   @Answers(200, 'ExecutionPage', 'A page of runs.')
   @Fails(400)
-  list(@Query() q: Record<string, unknown>) {
+  async list(@Query() q: Record<string, unknown>) {
     const limit = limitOf(q.limit, 50, 500);
-    const runs = this.api.index.list({
+    const runs = await this.api.index.list({
       limit: limit + 1,
       after: decodeCursor(q.cursor),
       workflow: optionalString(q.workflow, 'workflow'),
@@ -69,8 +69,8 @@ export class ExecutionsController {
   @ApiOperation({ summary: 'One run with its inputs (secrets masked) and its steps' })
   @Answers(200, 'ExecutionDetail', 'The run.')
   @Fails(404)
-  get(@Param('id') id: string) {
-    return envelope(executionDetailView(this.detail(id), this.api.masker));
+  async get(@Param('id') id: string) {
+    return envelope(executionDetailView(await this.detail(id), this.api.masker));
   }
 
   /** 204 once asked to stop (or when it has already ended); a run of another process is refused (409). */
@@ -81,9 +81,9 @@ export class ExecutionsController {
   @ApiNoContentResponse({ description: 'Asked to stop, or already ended.' })
   @ChangesState(false)
   @Fails(404, 409)
-  cancel(@Param('id') id: string): void {
+  async cancel(@Param('id') id: string): Promise<void> {
     if (this.api.hub.cancel(id)) return;
-    if (this.detail(id).status === 'running')
+    if ((await this.detail(id)).status === 'running')
       throw new ApiProblem(409, ErrorCodes.SERVE_CONFLICT, `run ${id} belongs to another awf process; stop it there`);
   }
 
@@ -104,7 +104,7 @@ export class ExecutionsController {
   async resume(@Param('id') id: string, @Body() body: unknown) {
     const b = objectBody(body);
     const inputs = inputsOf(b.input_overrides, 'input_overrides');
-    const from = fromStep(optionalString(b.from_step, 'from_step'), this.detail(id));
+    const from = fromStep(optionalString(b.from_step, 'from_step'), await this.detail(id));
     try {
       return envelope({ execution_id: await this.api.hub.resume(id, inputs, from), status: 'accepted' });
     } catch (err) {
@@ -136,7 +136,7 @@ export class ExecutionsController {
   @ApiNoContentResponse({ description: 'Answered.' })
   @ChangesState()
   @Fails(400, 404, 409)
-  respond(@Param('id') id: string, @Body() body: unknown): void {
+  async respond(@Param('id') id: string, @Body() body: unknown): Promise<void> {
     const response = objectBody(objectBody(body).response);
     const value = response.Value ?? response.value;
     if (typeof value !== 'string') throw badRequest('"response.Value" must be a string');
@@ -148,7 +148,7 @@ export class ExecutionsController {
         ? 'no input is pending'
         : outcome === 'other-prompt'
           ? `the pending input is not ${promptId}`
-          : this.detail(id).status === 'running'
+          : (await this.detail(id)).status === 'running'
             ? 'the run belongs to another awf process'
             : 'the run has ended';
     throw new ApiProblem(409, ErrorCodes.SERVE_CONFLICT, `cannot respond: ${why}`);
@@ -169,9 +169,9 @@ export class ExecutionsController {
     return envelope(runRecordJson(record));
   }
 
-  private detail(id: string): RunDetail {
+  private async detail(id: string): Promise<RunDetail> {
     try {
-      return this.api.index.get(id);
+      return await this.api.index.get(id);
     } catch (err) {
       if (isAwfError(err) && err.code === ErrorCodes.RUN_NOT_FOUND) throw executionNotFound(id);
       throw err;

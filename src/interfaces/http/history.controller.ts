@@ -18,8 +18,8 @@ export class HistoryController {
   @Limit(50, 1000)
   @Answers(200, 'HistoryEntries', 'The runs.')
   @Fails(400)
-  list(@Query() q: Record<string, unknown>) {
-    const runs = this.api.index.list({ ...filters(q), limit: limitOf(q.limit, 50, 1000) });
+  async list(@Query() q: Record<string, unknown>) {
+    const runs = await this.api.index.list({ ...filters(q), limit: limitOf(q.limit, 50, 1000) });
     return envelope({ entries: runs.map(historyEntryView) });
   }
 
@@ -28,8 +28,8 @@ export class HistoryController {
   @RunFilters(true)
   @Answers(200, 'HistoryStats', 'The figures.')
   @Fails(400)
-  stats(@Query() q: Record<string, unknown>) {
-    return envelope(historyStatsView(this.api.index.stats(filters(q))));
+  async stats(@Query() q: Record<string, unknown>) {
+    return envelope(historyStatsView(await this.api.index.stats(filters(q))));
   }
 }
 

@@ -134,7 +134,7 @@ describe('commands through CommandTestFactory', () => {
   it('validate without a workflow: a coded USER error, exit 1, no stack', async () => {
     const r = await awf(['validate']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^\[USER\.[A-Z_.]+\] provide a workflow name, or --dir/);
+    expect(r.stderr).toMatch(/^\[USER\.[A-Z_.]+\] provide a workflow name, --pack or --dir/);
     expect(r.stderr).not.toContain('    at ');
   });
 

@@ -86,7 +86,7 @@ describe('awf serve: approvals over HTTP', () => {
     expect(unknown.status).toBe(404);
     expect((await call(api.url, 'GET', '/api/executions/no-such-run/approvals')).status).toBe(404);
     expect((await call(api.url, 'POST', url, { body: { decision: 'deny' } })).status).toBe(200);
-    await eventually(async () => api.index.get(id).status === 'success', 60_000);
+    await eventually(async () => (await api.index.get(id)).status === 'success', 60_000);
     expect(existsSync(join(project.dir, 'denied.txt'))).toBe(false);
     const calls = (await call(api.url, 'GET', `/api/executions/${id}/tool-calls`)).json.body.steps[0].events;
     expect(calls[0].policy).toMatchObject({ decision: 'rejected', code: 'POLICY.APPROVAL_DENIED' });

@@ -155,7 +155,7 @@ describe('awf serve: its OpenAPI 3.1 description and docs page', () => {
         frame.data.kind,
         true,
       ]);
-    await eventually(() => api.index.get(id).status !== 'running');
+    await eventually(async () => (await api.index.get(id)).status !== 'running');
     await check('GET', '/api/workflows', '/api/workflows');
     await check('GET', '/api/workflows/local/hello', '/api/workflows/{scope}/{name}');
     await check('POST', '/api/workflows/local/hello/validate', '/api/workflows/{scope}/{name}/validate');

@@ -130,7 +130,9 @@ describe('awf serve: AWF routes over a real socket', () => {
       const r = await call(api.url, 'POST', '/api/workflows/local/hello/run', { body: { inputs: { who } } });
       ids.unshift(r.json.body.execution_id);
     }
-    await eventually(() => ids.every((id) => api.index.get(id).status === 'success'));
+    await eventually(async () =>
+      (await Promise.all(ids.map((id) => api.index.get(id)))).every((r) => r.status === 'success'),
+    );
     const seen: string[] = [];
     let cursor: string | null = '';
     while (cursor !== null && seen.length < 4) {

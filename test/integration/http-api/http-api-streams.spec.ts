@@ -80,8 +80,15 @@ describe('awf serve: event streams, cancel, resume, stop and restart', () => {
     await events.waitFor(1);
     expect(events.frames[0].data).toEqual({ kind: 'run.started', run_id: other, seq: 1, status: 'running' });
     const state = { Output: '', Stderr: '', ExitCode: 0, Status: 'success' as const };
-    const step = { seq: 0, name: 'build', type: 'step', status: 'success', started_at, duration_ms: 5 };
-    api.index.stepFinished(other, { ...step, exit_code: 0, tool_calls: 0, state });
+    const step = {
+      seq: 0,
+      name: 'build',
+      type: 'step' as const,
+      status: 'success' as const,
+      started_at,
+      duration_ms: 5,
+    };
+    api.index.stepFinished(other, { ...step, exit_code: 0, output: '', tool_calls: 0, state });
     api.index.finish(other, { status: 'success', finished_at: new Date().toISOString(), duration_ms: 9 });
     await events.ended;
     expect(kinds(events.frames)).toEqual(COMPLETED_RUN);
@@ -103,7 +110,7 @@ describe('awf serve: stopping (SIGTERM) and starting again over the same history
     await first.stop();
     await events.ended;
     expect(events.frames.at(-1)?.data).toMatchObject({ kind: 'workflow.failed', status: 'cancelled' });
-    expect(first.index.get(running).status).toBe('cancelled');
+    expect((await first.index.get(running)).status).toBe('cancelled');
 
     const second = await startApi(project.dir);
     try {

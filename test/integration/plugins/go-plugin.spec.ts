@@ -82,7 +82,7 @@ describeGo(`a Go plugin built on hashicorp/go-plugin${missing ? ` — SKIPPED: $
     try {
       const result = await installer.install(pluginDir, { cwd: project });
       expect(result).toMatchObject({ name: 'gogreet', version: '0.1.0', how: 'copied', operations: ['hello'] });
-      expect(readdirSync(result.dir).sort()).toEqual(['awf-plugin-gogreet', 'plugin.yaml']);
+      expect(readdirSync(result.dir).sort()).toEqual(['awf-plugin-gogreet', 'plugin.yaml', 'state.json']);
       const running = await host.acquire(readPlugin(result.dir));
       expect(running.operations.map((o) => o.name)).toEqual(['hello']);
     } finally {

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { processSettings } from '../../../domain/settings/process-settings';
 
 /** AWF's directories as templates read them (`{{.awf.scripts_dir}}`), keyed as AWF keys them. */
 export type AwfDirs = Record<string, string>;
@@ -12,16 +13,19 @@ export function homeDir(env: Readonly<Record<string, string | undefined>>): stri
 /**
  * AWF's layout (its infra/xdg): the config dir is $AWF_CONFIG_HOME, else $XDG_CONFIG_HOME/awf,
  * else ~/.config/awf, and prompts, scripts, workflows, skills and roles live under it; the data
- * dir is $XDG_DATA_HOME/awf (awf's `--storage`, $AWF_STORAGE, wins: it is where awf keeps its
+ * dir is $XDG_DATA_HOME/awf (awf's `--storage`, then $AWF_STORAGE, wins: it is where awf keeps its
  * data), and plugins live under $XDG_DATA_HOME/awf/plugins, where awf looks them up.
  */
-export function awfDirs(env: Readonly<Record<string, string | undefined>>): AwfDirs {
+export function awfDirs(
+  env: Readonly<Record<string, string | undefined>>,
+  storage: string | undefined = processSettings().storage,
+): AwfDirs {
   const home = homeDir(env);
   const config = env.AWF_CONFIG_HOME || join(env.XDG_CONFIG_HOME || join(home, '.config'), 'awf');
   const xdgData = join(env.XDG_DATA_HOME || join(home, '.local', 'share'), 'awf');
   return {
     config_dir: config,
-    data_dir: env.AWF_STORAGE || xdgData,
+    data_dir: storage || env.AWF_STORAGE || xdgData,
     prompts_dir: join(config, 'prompts'),
     scripts_dir: join(config, 'scripts'),
     workflows_dir: join(config, 'workflows'),

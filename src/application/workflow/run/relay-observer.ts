@@ -1,6 +1,6 @@
-import type { LoopData, StepStateData } from '../../../domain/workflow/interpolation.types';
+import type { LoopData } from '../../../domain/workflow/interpolation.types';
 import type { AgentMessage, RunObserver } from '../../../domain/workflow/ports/run-observer.port';
-import type { StepReport } from '../../../domain/workflow/run-report.model';
+import type { StepResult } from '../../../domain/workflow/run-report.model';
 
 /** A RunObserver that passes everything on to `inner`: a recorder overrides what it records. */
 export class RelayObserver implements RunObserver {
@@ -14,7 +14,7 @@ export class RelayObserver implements RunObserver {
     this.inner?.stepStarted(step, type, loop);
   }
 
-  stepFinished(report: StepReport, loop?: LoopData): void {
+  stepFinished(report: StepResult, loop?: LoopData): void {
     this.inner?.stepFinished(report, loop);
   }
 
@@ -26,8 +26,8 @@ export class RelayObserver implements RunObserver {
     this.inner?.agentMessage?.(step, message, loop);
   }
 
-  stepRecorded(report: StepReport, state: StepStateData, next: string | undefined): void {
-    this.inner?.stepRecorded?.(report, state, next);
+  stepRecorded(step: StepResult): void | Promise<void> {
+    return this.inner?.stepRecorded?.(step);
   }
 
   stepRetrying(step: string, attempt: number, delayMs: number): void {

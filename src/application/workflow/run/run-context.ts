@@ -2,7 +2,7 @@ import { hostname, userInfo } from 'node:os';
 import { AwfError, isAwfError } from '../../../domain/errors/awf-error';
 import type { ErrorData, LoopData, StepStateData, TemplateContext } from '../../../domain/workflow/interpolation.types';
 import type { RunObserver } from '../../../domain/workflow/ports/run-observer.port';
-import type { StepReport } from '../../../domain/workflow/run-report.model';
+import type { StepResult } from '../../../domain/workflow/run-report.model';
 import type { TraceSpan } from '../../../domain/ports/tracer.port';
 import type { WorkflowFiles } from '../../../domain/workflow/ports/workflow-files.port';
 import type { Workflow } from '../../../domain/workflow/workflow.model';
@@ -39,7 +39,7 @@ export interface RunContext {
   /** Workflow names from the top run down to this one (call_workflow). */
   callStack: string[];
   /** Every step report of this run, shared by the branches and bodies that add to it. */
-  reports: StepReport[];
+  reports: StepResult[];
   observer?: RunObserver;
   /** What script_file, prompt_file and readFile read through (absent: they fail with a coded error). */
   files?: WorkflowFiles;

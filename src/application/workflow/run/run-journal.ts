@@ -1,21 +1,25 @@
 import { isAwfError } from '../../../domain/errors/awf-error';
 import { ErrorCodes } from '../../../domain/errors/error-codes';
 import type { RunIndex, RunStart, StepRecord } from '../../../domain/ports/run-index.port';
-import type { LoopData, StepStateData } from '../../../domain/workflow/interpolation.types';
+import type { LoopData } from '../../../domain/workflow/interpolation.types';
 import type { RunObserver } from '../../../domain/workflow/ports/run-observer.port';
-import type { RunReport, StepReport } from '../../../domain/workflow/run-report.model';
+import type { RunReport, StepResult } from '../../../domain/workflow/run-report.model';
 import { RelayObserver } from './relay-observer';
 import { DEFAULT_HISTORY_OUTPUT_BYTES } from '../../../domain/workflow/output-truncation';
 import { keepHeadAndTail } from './output-cap';
 
 /**
  * Writes a run into the history as it goes, as a RunObserver next to the CLI's: the step in
- * flight when it starts, each step's state (and its audit JSONL) when it ends. The first
- * write (`begin`) may fail the run before any step; a later failure is one warning, since
- * losing the record must not kill a run that is working.
+ * flight when it starts, each step's state (and its audit JSONL) when it ends. The writes go
+ * out in order, one after the other; the run waits for each step's before the next step (its
+ * checkpoint) and for the last before it ends. The first write (`begin`) may fail the run
+ * before any step; a later failure is one warning, since losing the record must not kill a run
+ * that is working.
  */
 export class RunJournal extends RelayObserver {
   private warned = false;
+  /** The writes so far, chained: each starts when the one before it has ended. */
+  private written: Promise<void> = Promise.resolve();
 
   /**
    * Records the run's start and journals it from there. Without SQLite's native build (an install
@@ -23,16 +27,16 @@ export class RunJournal extends RelayObserver {
    * the history is an index of runs, and losing it must not stop a user from running anything.
    * Any other failure to write it stops the run before its first step.
    */
-  static begin(
+  static async begin(
     index: RunIndex,
     run: Omit<RunStart, 'started_at'>,
     seq: number,
     eventsPath: (step: string) => string | undefined,
     observer?: RunObserver,
     maxOutputBytes = DEFAULT_HISTORY_OUTPUT_BYTES,
-  ): RunJournal | undefined {
+  ): Promise<RunJournal | undefined> {
     try {
-      index.begin({ ...run, started_at: new Date().toISOString() });
+      await index.begin({ ...run, started_at: new Date().toISOString() });
     } catch (err) {
       if (!isAwfError(err) || err.code !== ErrorCodes.HISTORY_UNAVAILABLE) throw err;
       observer?.warn?.(`${err.message}; this run is not recorded in the history. ${err.hint ?? ''}`.trim());
@@ -53,38 +57,28 @@ export class RunJournal extends RelayObserver {
   }
 
   override stepStarted(step: string, type: string, loop?: LoopData): void {
-    this.safely(() => this.index.stepStarted(this.runId, step));
+    void this.safely(() => this.index.stepStarted(this.runId, step));
     super.stepStarted(step, type, loop);
   }
 
-  override stepRecorded(report: StepReport, state: StepStateData, next: string | undefined): void {
+  override async stepRecorded(step: StepResult): Promise<void> {
+    // The run goes on with the whole output; the history keeps a bounded copy (head and tail).
+    const output = keepHeadAndTail(step.state.Output, this.maxOutputBytes);
     const record: StepRecord = {
+      ...step,
       seq: this.seq++,
-      name: report.name,
-      type: report.type,
-      status: report.status,
-      started_at: new Date(Date.now() - report.duration_ms).toISOString(),
-      duration_ms: report.duration_ms,
-      exit_code: report.exit_code,
-      tool_calls: report.tool_calls,
-      // The run goes on with the whole output; the history keeps a bounded copy (head and tail).
-      state: {
-        ...state,
-        Output: keepHeadAndTail(state.Output, this.maxOutputBytes),
-        Stderr: keepHeadAndTail(state.Stderr, this.maxOutputBytes),
-      },
-      ...(next ? { next } : {}),
-      ...(report.error ? { error: { code: report.error.code, message: report.error.message } } : {}),
+      output,
+      state: { ...step.state, Output: output, Stderr: keepHeadAndTail(step.state.Stderr, this.maxOutputBytes) },
     };
-    this.safely(() =>
+    const checkpoint = this.safely(() =>
       // Agent steps' proxied calls and plugin operations' one call each have an audit trail.
-      this.index.stepFinished(this.runId, record, report.tool_calls > 0 ? this.eventsPath(report.name) : undefined),
+      this.index.stepFinished(this.runId, record, step.tool_calls > 0 ? this.eventsPath(step.name) : undefined),
     );
-    super.stepRecorded(report, state, next);
+    await Promise.all([checkpoint, super.stepRecorded(step)]);
   }
 
-  finished(report: RunReport): void {
-    this.safely(() =>
+  finished(report: RunReport): Promise<void> {
+    return this.safely(() =>
       this.index.finish(this.runId, {
         status: report.status,
         finished_at: new Date().toISOString(),
@@ -95,15 +89,14 @@ export class RunJournal extends RelayObserver {
     );
   }
 
-  private safely(write: () => void): void {
-    try {
-      write();
-    } catch (err) {
+  private safely(write: () => Promise<void>): Promise<void> {
+    this.written = this.written.then(write).catch((err: unknown) => {
       if (this.warned) return;
       this.warned = true;
       this.inner?.warn?.(
         `the run history could not be written (${err instanceof Error ? err.message : String(err)}); the run goes on`,
       );
-    }
+    });
+    return this.written;
   }
 }

@@ -1,20 +1,22 @@
 import type { AwfError } from '../../../domain/errors/awf-error';
 import { categoryOf, ErrorCodes } from '../../../domain/errors/error-codes';
 import type { ErrorData, StepStateData } from '../../../domain/workflow/interpolation.types';
-import type { RunError, RunReport, StepReport } from '../../../domain/workflow/run-report.model';
+import type { RunError, RunReport, StepResult } from '../../../domain/workflow/run-report.model';
 import type { ExecutableStep, TerminalStep } from '../../../domain/workflow/workflow.model';
 import { interpolate, type RunContext } from './run-context';
 import type { StepOutcome } from '../steps/step-outcome';
 
-export function stepReport(step: ExecutableStep, o: StepOutcome, started: number): StepReport {
+export function stepResult(step: ExecutableStep, o: StepOutcome, started: number): StepResult {
   return {
     name: step.name,
     type: step.type,
     status: o.status,
+    started_at: new Date(started).toISOString(),
     duration_ms: Date.now() - started,
     exit_code: o.state.ExitCode,
     output: o.state.Output,
-    tool_calls: o.toolCalls,
+    state: o.state,
+    tool_calls: o.tool_calls,
     ...(o.attempts > 1 ? { attempts: o.attempts } : {}),
     ...(o.error ? { error: errorJson(o.error) } : {}),
   };

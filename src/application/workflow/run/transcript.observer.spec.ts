@@ -2,7 +2,7 @@ import type { NewTranscriptEvent } from '../../../domain/model/transcript-event'
 import type { TranscriptSink } from '../../../domain/ports/transcript-store.port';
 import type { LoopData } from '../../../domain/workflow/interpolation.types';
 import type { RunObserver } from '../../../domain/workflow/ports/run-observer.port';
-import type { StepReport } from '../../../domain/workflow/run-report.model';
+import type { StepResult } from '../../../domain/workflow/run-report.model';
 import { ValueSecretMasker } from '../../secret-masker.service';
 import { TranscriptObserver } from './transcript.observer';
 
@@ -17,9 +17,11 @@ class MemorySink implements TranscriptSink {
   }
 }
 
-const report = (over: Partial<StepReport>): StepReport => ({
+const report = (over: Partial<StepResult>): StepResult => ({
   name: 'review',
   type: 'agent',
+  started_at: '2026-12-04T10:00:00.000Z',
+  state: { Output: '', Stderr: '', ExitCode: 0, Status: 'success' },
   status: 'success',
   duration_ms: 5,
   exit_code: 0,

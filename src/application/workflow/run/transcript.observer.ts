@@ -5,7 +5,7 @@ import type { SecretMasker } from '../../../domain/ports/secret-masker.port';
 import type { TranscriptSink, TranscriptStore } from '../../../domain/ports/transcript-store.port';
 import type { LoopData } from '../../../domain/workflow/interpolation.types';
 import type { AgentMessage, RunObserver } from '../../../domain/workflow/ports/run-observer.port';
-import type { RunReport, StepReport } from '../../../domain/workflow/run-report.model';
+import type { RunReport, StepResult } from '../../../domain/workflow/run-report.model';
 import { RelayObserver } from './relay-observer';
 
 /**
@@ -94,7 +94,7 @@ export class TranscriptObserver extends RelayObserver {
     super.agentMessage(step, message, loop);
   }
 
-  override stepFinished(report: StepReport, loop?: LoopData): void {
+  override stepFinished(report: StepResult, loop?: LoopData): void {
     const step = report.name;
     for (const call of report.events ?? []) this.toolCall(step, loop, call);
     this.release(stepPath(step, loop));

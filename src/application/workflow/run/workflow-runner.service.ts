@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AwfError, isAwfError } from '../../../domain/errors/awf-error';
 import { ErrorCodes } from '../../../domain/errors/error-codes';
-import type { RunReport, StepReport } from '../../../domain/workflow/run-report.model';
+import type { RunReport, StepResult } from '../../../domain/workflow/run-report.model';
 import { type ExecutableStep, findStep, type Workflow } from '../../../domain/workflow/workflow.model';
 import type { WorkflowFiles } from '../../../domain/workflow/ports/workflow-files.port';
 import type { RunTelemetry } from '../../run-telemetry.service';
@@ -14,7 +14,7 @@ import { LoopStepExecutor } from '../steps/loop-step.executor';
 import { ParallelStepExecutor } from '../steps/parallel-step.executor';
 import type { RunContext } from './run-context';
 import { startContext } from './run-start';
-import { errorData, errorJson, runReport, singleStepReport, stepReport, terminalReport } from './run-report';
+import { errorData, errorJson, runReport, singleStepReport, stepResult, terminalReport } from './run-report';
 import { failedOutcome, type StepOutcome } from '../steps/step-outcome';
 import { route } from '../steps/step-routing';
 import { PausedRun, skipTarget } from './paused-run';
@@ -99,7 +99,7 @@ export class WorkflowRunner implements StepRunner {
     }
     ctx.states[step.name] = outcome.state;
     if (!ctx.signal.aborted) await this.steps.hooks.run(step.hooks?.post, ctx, `states.${step.name}.hooks.post`, false);
-    const report = stepReport(step, outcome, started);
+    const report = stepResult(step, outcome, started);
     this.traced(ctx, report, outcome.events);
     ctx.reports.push(report);
     parent.observer?.stepFinished(report, parent.loop);
@@ -160,7 +160,8 @@ export class WorkflowRunner implements StepRunner {
       if (outcome.status === 'cancelled' || ctx.signal.aborted) return runReport(ctx, 'cancelled');
       const next = outcome.fatal ? undefined : route(step, outcome, ctx);
       // The run history keeps the top run's states, so that `awf resume` can seed them.
-      if (ctx.callStack.length === 1) ctx.observer?.stepRecorded?.(ctx.reports.at(-1)!, outcome.state, next);
+      if (ctx.callStack.length === 1)
+        await ctx.observer?.stepRecorded?.({ ...ctx.reports.at(-1)!, ...(next ? { next } : {}) });
       paused?.ran(step.name, outcome.state, next);
       if (!next) return runReport(ctx, 'failure', { error: errorJson(outcome.error ?? noRoute(step.name)) });
       ctx.current = next;
@@ -192,7 +193,7 @@ export class WorkflowRunner implements StepRunner {
   }
 
   /** Ends the step's span and adds its tool calls (agent steps) to the report. */
-  private traced(ctx: RunContext, report: StepReport, events: StepOutcome['events']): void {
+  private traced(ctx: RunContext, report: StepResult, events: StepOutcome['events']): void {
     const span = ctx.stepSpan;
     if (!span || !this.telemetry) return;
     const calls = this.telemetry.finishStep(span, report, events, ctx.workflow.name);

@@ -121,17 +121,17 @@ export class AgentStepExecutor {
       const events = this.events(session, eventsPath, watch, ctx, step.name);
       const bypass = watch?.failure(step.name);
       if (bypass)
-        return failedOutcome(bypass, { state: { ...state, Status: 'failure' }, events, toolCalls: events!.length });
-      return { status: 'success', state, attempts: 1, toolCalls: events?.length ?? 0, events };
+        return failedOutcome(bypass, { state: { ...state, Status: 'failure' }, events, tool_calls: events!.length });
+      return { status: 'success', state, attempts: 1, tool_calls: events?.length ?? 0, events };
     } catch (err) {
       const events = this.events(session, eventsPath, watch, ctx, step.name);
-      const toolCalls = events?.length ?? 0;
+      const tool_calls = events?.length ?? 0;
       if (ctx.signal.aborted)
         return {
           status: 'cancelled',
           state: { ...base, ExitCode: -1, Status: 'cancelled' },
           attempts: 1,
-          toolCalls,
+          tool_calls,
           events,
         };
       const timedOut = timeout?.aborted ?? false;
@@ -141,7 +141,7 @@ export class AgentStepExecutor {
         timedOut,
       });
       const state = { ...base, ...failedAgentState(error, timedOut), Status: 'failure' as const };
-      return failedOutcome(error, { state, toolCalls, events });
+      return failedOutcome(error, { state, tool_calls, events });
     } finally {
       unwatch?.();
       session?.close();

@@ -82,7 +82,7 @@ export class CallWorkflowStepExecutor {
       Status: report.status,
       Response: mapOutputs(step, child, states, ctx),
     };
-    const base = { state, attempts: 1, toolCalls: report.steps.reduce((n, s) => n + s.tool_calls, 0) };
+    const base = { state, attempts: 1, tool_calls: report.steps.reduce((n, s) => n + s.tool_calls, 0) };
     if (ctx.signal.aborted) return { ...base, status: 'cancelled' };
     if (deadline.aborted) {
       const error = new AwfError(

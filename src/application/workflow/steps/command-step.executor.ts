@@ -77,14 +77,14 @@ function loadScript(step: CommandStep, ctx: RunContext, sourceDir: string): stri
 
 function toOutcome(step: CommandStep, r: CommandResult, attempts: number): StepOutcome {
   const state = { Output: r.stdout, Stderr: r.stderr, ExitCode: r.exitCode, Status: 'success' as const };
-  if (r.cancelled) return { status: 'cancelled', state: { ...state, Status: 'cancelled' }, attempts, toolCalls: 0 };
+  if (r.cancelled) return { status: 'cancelled', state: { ...state, Status: 'cancelled' }, attempts, tool_calls: 0 };
   if (r.timedOut) {
     const error = new AwfError(
       ErrorCodes.EXECUTION_STEP_TIMEOUT,
       `step "${step.name}" timed out after ${step.timeoutMs} ms`,
       { step: step.name, timeout_ms: step.timeoutMs },
     );
-    return { status: 'failure', state: { ...state, Status: 'failure' }, error, attempts, toolCalls: 0 };
+    return { status: 'failure', state: { ...state, Status: 'failure' }, error, attempts, tool_calls: 0 };
   }
   if (r.exitCode !== 0) {
     const why = r.stderr.trim().split('\n').slice(-5).join('\n') || `exit code ${r.exitCode}`;
@@ -94,9 +94,9 @@ function toOutcome(step: CommandStep, r: CommandResult, attempts: number): StepO
       { step: step.name, exit_code: r.exitCode },
       shellHint(r),
     );
-    return { status: 'failure', state: { ...state, Status: 'failure' }, error, attempts, toolCalls: 0 };
+    return { status: 'failure', state: { ...state, Status: 'failure' }, error, attempts, tool_calls: 0 };
   }
-  return { status: 'success', state, attempts, toolCalls: 0 };
+  return { status: 'success', state, attempts, tool_calls: 0 };
 }
 
 /** The shell's own exit codes for a command it could not start get a hint, as AWF gives them. */

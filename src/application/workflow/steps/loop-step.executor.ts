@@ -110,7 +110,7 @@ export class LoopStepExecutor {
       state: { Output: '', Stderr: '', ExitCode: 1, Status: 'failure' },
       error,
       attempts: 1,
-      toolCalls: 0,
+      tool_calls: 0,
     };
   }
 
@@ -128,6 +128,6 @@ export class LoopStepExecutor {
       Status: status,
       Response: { iterations: n },
     };
-    return { status, state, attempts: 1, toolCalls: 0, ...extra };
+    return { status, state, attempts: 1, tool_calls: 0, ...extra };
   }
 }

@@ -33,7 +33,7 @@ export class OperationStepExecutor {
       ? await builtin.execute(inputs, signal)
       : await this.plugin(step, inputs, ctx, signal, eventsPath!);
     const events = eventsPath && this.history ? this.history.readEvents(eventsPath) : undefined;
-    const recorded = { attempts: 1, toolCalls: events?.length ?? 0, ...(events ? { events } : {}) };
+    const recorded = { attempts: 1, tool_calls: events?.length ?? 0, ...(events ? { events } : {}) };
     const state = {
       Output: JSON.stringify(result.outputs),
       Stderr: '',

@@ -71,13 +71,13 @@ export class ParallelStepExecutor {
         }),
       ),
     };
-    const toolCalls = [...results.values()].reduce((n, o) => n + o.toolCalls, 0);
+    const tool_calls = [...results.values()].reduce((n, o) => n + o.tool_calls, 0);
     if (ctx.signal.aborted)
-      return { status: 'cancelled', state: { ...state, Status: 'cancelled', ExitCode: -1 }, attempts: 1, toolCalls };
+      return { status: 'cancelled', state: { ...state, Status: 'cancelled', ExitCode: -1 }, attempts: 1, tool_calls };
     const succeeded = [...results.values()].some((o) => o.status === 'success');
     const failed =
       step.strategy === 'all_succeed' ? failures.length > 0 : step.strategy === 'any_succeed' ? !succeeded : false;
-    if (!failed) return { status: 'success', state, attempts: 1, toolCalls };
+    if (!failed) return { status: 'success', state, attempts: 1, tool_calls };
     const first = failures[0];
     const why =
       step.strategy === 'any_succeed'
@@ -88,6 +88,6 @@ export class ParallelStepExecutor {
       `parallel step "${step.name}" (${step.strategy}): ${why}`,
       { step: step.name, strategy: step.strategy, failed: failures.map((f) => f.name) },
     );
-    return { status: 'failure', state: { ...state, Status: 'failure', ExitCode: 1 }, error, attempts: 1, toolCalls };
+    return { status: 'failure', state: { ...state, Status: 'failure', ExitCode: 1 }, error, attempts: 1, tool_calls };
   }
 }

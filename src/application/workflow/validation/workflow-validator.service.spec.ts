@@ -1,4 +1,6 @@
 import { parse } from 'yaml';
+import { AwfError } from '../../../domain/errors/awf-error';
+import { ErrorCodes } from '../../../domain/errors/error-codes';
 import type { AgentProvider } from '../../../domain/ports/agent-provider.port';
 import type { PluginCatalog } from '../../../domain/ports/plugin-catalog.port';
 import type { AgentCatalog } from '../../../domain/workflow/ports/agent-catalog.port';
@@ -137,6 +139,22 @@ describe('WorkflowValidator: ADR 017 cross-checks', () => {
     ]);
   });
 
+  it('starts the plugins once for all its checks, within --validator-timeout when one is given', async () => {
+    const asked = { list: jest.fn(plugins.list) };
+    const checking = new WorkflowValidator(agents(['claude', true]), asked);
+    const both = parseWorkflow(
+      parse(
+        'name: w\nstates:\n  initial: s\n  s: {type: operation, operation: kubernetes.get, on_success: a}\n' +
+          '  a:\n    type: agent\n    provider: claude\n    prompt: hi\n' +
+          '    mcp_proxy: {enable: true, plugin_tools: [{plugin: docker, expose: [run]}]}\n' +
+          '    on_success: done\n  done: {type: terminal}\n',
+      ),
+      'w',
+    );
+    expect(await checking.validate({ file: 'w.yaml', ...both }, { pluginStartMs: 1500 })).toEqual([]);
+    expect(asked.list.mock.calls).toEqual([[{ startTimeoutMs: 1500 }]]);
+  });
+
   it('says so when an operation step names an operation of a disabled plugin', async () => {
     const doc = parse(
       'name: w\nstates:\n  initial: s\n  s:\n    type: operation\n    operation: weather.now\n    on_success: done\n  done: {type: terminal}\n',
@@ -254,5 +272,53 @@ states:
     expect(codes(await validator.validate(load('provider: script, mode: conversation')))).toEqual([
       'warning USER.AGENT.CANNOT_RESUME states.second.mode',
     ]);
+  });
+});
+
+describe('WorkflowValidator: provider options', () => {
+  const seen: Array<Record<string, unknown>> = [];
+  const strict = {
+    name: 'strict',
+    canInterceptBuiltins: true,
+    run: jest.fn(),
+    validateOptions(options: Readonly<Record<string, unknown>>) {
+      seen.push({ ...options });
+      if (options.mode !== undefined && options.mode !== 'plan')
+        throw new AwfError(ErrorCodes.AGENT_INVALID_OPTIONS, 'strict: options.mode must be one of plan');
+    },
+  } as AgentProvider;
+  const validator = new WorkflowValidator({
+    get: (n) => (n === 'strict' ? strict : undefined),
+    names: () => ['strict'],
+  });
+  const load = (options: string) => {
+    const { workflow, issues } = parseWorkflow(
+      parse(`name: w
+states:
+  initial: a
+  a: {type: agent, provider: strict, prompt: p, on_success: done, options: ${options}}
+  done: {type: terminal}
+`),
+      'w',
+    );
+    return { file: 'w.yaml', workflow, issues };
+  };
+
+  it("refuses options the provider would refuse at run time, at the step's options", async () => {
+    expect(await validator.validate(load('{mode: yolo}'))).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        code: 'USER.AGENT.INVALID_OPTIONS',
+        path: 'states.a.options',
+        message: 'strict: options.mode must be one of plan',
+      }),
+    ]);
+    expect(await validator.validate(load('{mode: plan}'))).toEqual([]);
+  });
+
+  it('leaves templated values to run time', async () => {
+    seen.length = 0;
+    expect(await validator.validate(load('{mode: "{{.env.MODE}}", model: m}'))).toEqual([]);
+    expect(seen).toEqual([{ model: 'm' }]);
   });
 });

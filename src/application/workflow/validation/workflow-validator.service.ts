@@ -1,5 +1,6 @@
 import { isAwfError } from '../../../domain/errors/awf-error';
 import { ErrorCodes } from '../../../domain/errors/error-codes';
+import type { AgentProvider } from '../../../domain/ports/agent-provider.port';
 import type { PluginCatalog } from '../../../domain/ports/plugin-catalog.port';
 import { resolveUpstreamServers, type UpstreamServerSpec } from '../../../domain/proxy/upstream-server';
 import { type ValidationIssue, issue } from '../../../domain/workflow/validation-issue.model';
@@ -23,6 +24,19 @@ const BUILTIN_TOOL_NAMES = ['Bash', 'Edit', 'Glob', 'Grep', 'Read', 'Write'];
 /** Providers whose CLIs cannot switch their own tools off, known before their adapters land. */
 const COEXISTENCE_PROVIDERS = new Set(['codex', 'copilot', 'github_copilot', 'opencode']);
 
+/** The provider's own check of the step's options; values still holding `{{…}}` are known only at run time. */
+function checkOptions(step: AgentStep, provider: AgentProvider | undefined): ValidationIssue[] {
+  if (!provider?.validateOptions) return [];
+  const known = Object.entries(step.options).filter(([, v]) => !(typeof v === 'string' && v.includes('{{')));
+  try {
+    provider.validateOptions(Object.fromEntries(known));
+    return [];
+  } catch (err) {
+    if (!isAwfError(err)) throw err;
+    return [issue(err.code, `states.${step.name}.options`, err.message)];
+  }
+}
+
 /**
  * Everything `awf validate` checks, and `awf run` before the first step: parse issues, the
  * domain rules, templates and conditions, agent providers, and ADR 017's cross-checks
@@ -41,20 +55,28 @@ export class WorkflowValidator {
     private readonly files?: FileCheckContext,
   ) {}
 
-  /** `skipPlugins` (`awf validate --skip-plugins`): no plugin is started, what they serve is not checked. */
-  async validate(loaded: LoadedWorkflow, { skipPlugins = false } = {}): Promise<ValidationIssue[]> {
+  /**
+   * `skipPlugins` (`awf validate --skip-plugins`): no plugin is started, what they serve is not
+   * checked. `pluginStartMs` (`--validator-timeout`): how long each may take to start. The
+   * plugins are listed (started) once, by the first check that needs them.
+   */
+  async validate(
+    loaded: LoadedWorkflow,
+    { skipPlugins = false, pluginStartMs }: { skipPlugins?: boolean; pluginStartMs?: number } = {},
+  ): Promise<ValidationIssue[]> {
     const wf = loaded.workflow;
     if (!wf) return loaded.issues;
     const issues = [...loadIssues(loaded), ...checkTemplates(wf)];
     issues.push(...checkExternalFiles(wf, this.files), ...checkAgentContext(wf, this.files));
     for (const step of wf.steps) if (step.type === 'agent') issues.push(...this.checkProvider(step));
     issues.push(...(await checkCalls(wf, this.workflows)));
+    const plugins = skipPlugins || !this.plugins ? undefined : listedOnce(this.plugins, pluginStartMs);
     if (!skipPlugins)
       issues.push(
-        ...(await checkPluginTools(wf, this.plugins)),
-        ...(await checkOperations(wf, this.plugins, this.builtinOperations)),
+        ...(await checkPluginTools(wf, plugins)),
+        ...(await checkOperations(wf, plugins, this.builtinOperations)),
       );
-    issues.push(...(await this.checkPolicies(wf, skipPlugins)));
+    issues.push(...(await this.checkPolicies(wf, plugins, skipPlugins)));
     issues.push(...this.checkServers(wf));
     return issues;
   }
@@ -81,11 +103,12 @@ export class WorkflowValidator {
         issue(
           ErrorCodes.AGENT_CANNOT_RESUME,
           `states.${step.name}.${field}`,
-          `provider "${step.provider}" cannot resume a conversation: each turn runs without the earlier ones (providers that can: claude, codex, gemini, opencode, openai_compatible)`,
+          `provider "${step.provider}" cannot resume a conversation: each turn runs without the earlier ones (providers that can: claude, codex, gemini, github_copilot, mistral_vibe, opencode, openai_compatible)`,
           'warning',
         ),
       );
     }
+    out.push(...checkOptions(step, provider));
     const coexists = provider ? !provider.canInterceptBuiltins : COEXISTENCE_PROVIDERS.has(step.provider.toLowerCase());
     if (step.mcpProxy?.enable && coexists) {
       out.push(
@@ -101,10 +124,13 @@ export class WorkflowValidator {
   }
 
   /** Each proxied step's effective policy against the tools it will serve (docs/policy.md). */
-  private async checkPolicies(wf: Workflow, skipPlugins: boolean): Promise<ValidationIssue[]> {
+  private async checkPolicies(
+    wf: Workflow,
+    plugins: PluginCatalog | undefined,
+    skipPlugins: boolean,
+  ): Promise<ValidationIssue[]> {
     const steps = wf.steps.filter((s) => s.mcpProxy?.enable && (s.mcpProxy.policy || this.project.policy));
     if (steps.length === 0) return [];
-    const plugins = skipPlugins ? undefined : this.plugins;
     const installed = new Map(
       (plugins ? await plugins.list() : []).map((p) => [p.name, p.operations.map((o) => o.name)]),
     );
@@ -182,4 +208,10 @@ function checkConditions(wf: Workflow): ValidationIssue[] {
     if (step.type === 'for_each' || step.type === 'while') check(step.breakWhen, `states.${step.name}.break_when`);
   }
   return out;
+}
+
+/** The catalog listed at most once (listing starts every enabled plugin), with `startTimeoutMs`. */
+function listedOnce(catalog: PluginCatalog, startTimeoutMs?: number): PluginCatalog {
+  let listed: ReturnType<PluginCatalog['list']> | undefined;
+  return { list: () => (listed ??= catalog.list(startTimeoutMs === undefined ? {} : { startTimeoutMs })) };
 }

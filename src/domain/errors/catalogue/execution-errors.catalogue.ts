@@ -140,7 +140,10 @@ export const EXECUTION_ERRORS: Record<CodesOf<'EXECUTION'>, CatalogueText> = {
 };
 
 /** SYSTEM codes (exit 4): the machine or awf itself, not the workflow. */
-export const SYSTEM_ERRORS: Record<CodesOf<'SYSTEM'>, CatalogueText> = {
+export const SYSTEM_ERRORS: Record<
+  Exclude<CodesOf<'SYSTEM'>, CodesOf<'SYSTEM.RELEASE'> | CodesOf<'SYSTEM.UPGRADE'>>,
+  CatalogueText
+> = {
   [C.QUEUE_UNAVAILABLE]: entry(
     'The queue (Redis) named in the message cannot be reached.',
     'Start Redis or fix the URL (--queue or AWF_QUEUE_URL); `redis-cli -u URL ping` must answer PONG.',
@@ -160,6 +163,14 @@ export const SYSTEM_ERRORS: Record<CodesOf<'SYSTEM'>, CatalogueText> = {
   [C.HISTORY_FAILED]: entry(
     'The run history database cannot be opened or written (not a database, corrupt, locked for too long).',
     'Move history.db out of the storage dir to start a new history; check free space and permissions.',
+  ),
+  [C.HISTORY_UNREACHABLE]: entry(
+    'The shared run history (a PostgreSQL database, --history or AWF_HISTORY_URL) does not answer.',
+    'Check that PostgreSQL runs and that the URL, user and password are right; `pg_isready -d URL` tells.',
+  ),
+  [C.HISTORY_TOO_NEW]: entry(
+    'The run history was migrated by a newer awf: its schema has versions this awf does not know.',
+    'Upgrade awf to the version that the other machines use; this one must not write to that history.',
   ),
   [C.BASH_SANDBOX_UNAVAILABLE]: entry(
     'The step requires Bash to run sandboxed (`bash_sandbox`), and the sandbox cannot start on this machine.',

@@ -4,7 +4,12 @@ import { type CatalogueText, type CodesOf, entry } from './catalogue-entry';
 /** USER codes (exit 1): something the user wrote or typed; the fix is theirs. */
 type GeneralUserCode = Exclude<
   CodesOf<'USER'>,
-  CodesOf<'USER.MCP_PROXY'> | CodesOf<'USER.POLICY'> | CodesOf<'USER.ACP'>
+  | CodesOf<'USER.MCP_PROXY'>
+  | CodesOf<'USER.POLICY'>
+  | CodesOf<'USER.ACP'>
+  | CodesOf<'USER.RELEASE'>
+  | CodesOf<'USER.PACK'>
+  | CodesOf<'USER.UPGRADE'>
 >;
 
 export const USER_ERRORS: Record<GeneralUserCode, CatalogueText> = {
@@ -195,6 +200,10 @@ export const USER_ERRORS: Record<GeneralUserCode, CatalogueText> = {
     'The queue URL is not a redis:// or rediss:// URL.',
     'Give --queue (or AWF_QUEUE_URL) as redis://[user:password@]host:port[/db].',
   ),
+  [C.HISTORY_INVALID_URL]: entry(
+    'The shared history URL (--history, AWF_HISTORY_URL) is not a postgres:// or postgresql:// URL.',
+    'Give it as postgres://[user:password@]host:port/database; without it the history stays in SQLite.',
+  ),
   [C.QUEUE_SECRET_INPUT]: entry(
     'A secret input was given with -i to a queued run: secret values never enter the queue.',
     "Set it in the workers' environment as AWF_INPUT_<NAME> (the input's name in upper case) and leave it out of -i.",
@@ -206,5 +215,9 @@ export const USER_ERRORS: Record<GeneralUserCode, CatalogueText> = {
   [C.QUEUE_RUN_ENDED]: entry(
     'The queued run has already ended, so it cannot be cancelled.',
     'See how it ended with `awf runs follow <id> --queue URL`.',
+  ),
+  [C.TUI_NO_TERMINAL]: entry(
+    '`awf tui` draws on a terminal and reads keys from it: stdin or stdout is not a terminal, TERM is not set, or TERM is `dumb`.',
+    'Start it from an interactive terminal; in scripts and CI use `awf run` to run a workflow and `awf runs` (or `awf history`) to read past runs.',
   ),
 };

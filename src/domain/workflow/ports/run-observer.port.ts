@@ -1,5 +1,5 @@
-import type { LoopData, StepStateData } from '../interpolation.types';
-import type { StepReport } from '../run-report.model';
+import type { LoopData } from '../interpolation.types';
+import type { StepResult } from '../run-report.model';
 
 /** Receives progress as the run goes, so the CLI can draw it; the runner never prints. */
 export interface RunObserver {
@@ -7,7 +7,7 @@ export interface RunObserver {
   runStarted?(runId: string, workflow: string): void;
   /** `loop`: the iteration of the loop body the step runs in, if any (every step, at any depth). */
   stepStarted(step: string, type: string, loop?: LoopData): void;
-  stepFinished(report: StepReport, loop?: LoopData): void;
+  stepFinished(report: StepResult, loop?: LoopData): void;
   /**
    * A call_workflow step starts its child run (`runId`): the observer of the child's steps, or
    * undefined for this one. The child's run ends with the step (`stepFinished`).
@@ -17,9 +17,10 @@ export interface RunObserver {
   agentMessage?(step: string, message: AgentMessage, loop?: LoopData): void;
   /**
    * The step's result is now `states.<name>` and the run goes on to `next` (absent: it ends
-   * here). What the run history keeps, so that `awf resume` can seed the states.
+   * here). What the run history keeps, so that `awf resume` can seed the states. The run waits
+   * for a promise before its next step: a step is checkpointed before the next one starts.
    */
-  stepRecorded?(report: StepReport, state: StepStateData, next: string | undefined): void;
+  stepRecorded?(step: StepResult): void | Promise<void>;
   /** A retry attempt failed and another follows after `delayMs`. */
   stepRetrying?(step: string, attempt: number, delayMs: number): void;
   /** A chunk of a command step's output as it arrives (`-o streaming|buffered`). */

@@ -32,7 +32,8 @@ export interface WorkflowRepository {
    * has it, else `load(name)`. Rejects with `USER.WORKFLOW.NOT_FOUND` like `load`.
    */
   loadCalled(name: string, fromDir?: string): Promise<LoadedWorkflow>;
-  list(): Promise<WorkflowSummary[]>;
+  /** `dirs`: only the workflows of these directories (acp-serve's workflows_dir), as source `env`. */
+  list(dirs?: readonly string[]): Promise<WorkflowSummary[]>;
   searchPaths(): string[];
 }
 

@@ -10,7 +10,8 @@ import type { SignInChannel } from './stored-oauth.provider';
 const PAGE = (text: string) =>
   `<!doctype html><meta charset="utf-8"><title>awf</title><p style="font:16px sans-serif">${text}</p>`;
 
-type Outcome = { code: string } | { error: AwfError };
+/** What the browser came back with: the callback's query (`code`, and `iss` per RFC 9207), or why not. */
+type Outcome = { callback: URLSearchParams } | { error: AwfError };
 
 /**
  * The browser's way back from the authorization server (RFC 8252's loopback redirect): an HTTP
@@ -39,7 +40,9 @@ export class LoopbackRedirect {
       res
         .writeHead(code ? 200 : 400, { 'content-type': 'text/html' })
         .end(PAGE(code ? `Signed in to ${server}: you can close this tab.` : `Sign-in failed: ${error}`));
-      const outcome = code ? { code } : { error: this.refused(error, url.searchParams.get('error_description')) };
+      const outcome = code
+        ? { callback: url.searchParams }
+        : { error: this.refused(error, url.searchParams.get('error_description')) };
       if (this.waiting) this.waiting(outcome);
       else this.arrived.push(outcome);
     });
@@ -58,8 +61,11 @@ export class LoopbackRedirect {
     return { redirectUrl: this.redirectUrl, state: this.state, open: (url) => openBrowser(url, this.server, env) };
   }
 
-  /** The next authorization code the browser comes back with; an error after `ms`. */
-  async authorizationCode(ms: number): Promise<string> {
+  /**
+   * The query of the next callback the browser comes back with, for the SDK's `finishAuth`: the
+   * code, and the `iss` it checks against the authorization server (RFC 9207); an error after `ms`.
+   */
+  async callback(ms: number): Promise<URLSearchParams> {
     let timer: NodeJS.Timeout | undefined;
     const outcome =
       this.arrived.shift() ??
@@ -71,7 +77,7 @@ export class LoopbackRedirect {
         this.waiting = undefined;
       }));
     if ('error' in outcome) throw outcome.error;
-    return outcome.code;
+    return outcome.callback;
   }
 
   close(): void {

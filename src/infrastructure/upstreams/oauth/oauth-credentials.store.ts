@@ -13,6 +13,8 @@ export function mcpAuthDir(pinsDir?: string): string {
 export interface OAuthCredentials {
   /** The server's URL when these were saved: a server moved to another URL signs in again. */
   url: string;
+  /** The authorization server (its `issuer`) the client was registered with. */
+  issuer?: string;
   client?: StoredOAuthClientInformation;
   tokens?: StoredOAuthTokens;
 }

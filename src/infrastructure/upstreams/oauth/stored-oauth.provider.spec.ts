@@ -39,4 +39,14 @@ describe('the OAuth client awf signs in with: which registered client a sign-in 
     expect(store.read().client).toEqual({ client_id: 'signed-in' });
     expect(statSync(store.file).mode & 0o777).toBe(0o600);
   });
+
+  it('a server that moved to another authorization server registers there anew and discovers afresh', () => {
+    const provider = new StoredOAuthProvider({}, store, channel);
+    provider.saveClientInformation({ client_id: 'at-as1' }, { issuer: 'https://as1.example.com' });
+    expect(provider.clientInformation({ issuer: 'https://as1.example.com' })).toEqual({ client_id: 'at-as1' });
+    expect(provider.clientInformation({ issuer: 'https://as2.example.com' })).toBeUndefined();
+    provider.saveDiscoveryState({ authorizationServerUrl: 'https://as1.example.com' } as never);
+    provider.saveTokens({ access_token: 'a', token_type: 'bearer' }, { issuer: 'https://as1.example.com' });
+    expect(provider.discoveryState()).toBeUndefined();
+  });
 });

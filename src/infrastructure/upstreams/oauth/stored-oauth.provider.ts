@@ -1,4 +1,5 @@
 import type {
+  OAuthClientInformationContext,
   OAuthClientMetadata,
   OAuthClientProvider,
   OAuthDiscoveryState,
@@ -62,14 +63,16 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     return this.channel?.state ?? randomBytes(16).toString('hex');
   }
 
-  clientInformation(): StoredOAuthClientInformation | undefined {
+  clientInformation(ctx?: OAuthClientInformationContext): StoredOAuthClientInformation | undefined {
     if (this.oauth.client_id) {
       return {
         client_id: this.oauth.client_id,
         ...(this.oauth.client_secret ? { client_secret: this.oauth.client_secret } : {}),
       };
     }
-    const { client, tokens } = this.store.read();
+    const { client, tokens, issuer } = this.store.read();
+    // The server moved to another authorization server (SEP-2352): its client is unknown there.
+    if (ctx?.issuer && issuer && issuer !== ctx.issuer) return undefined;
     // A new sign-in from another port than the one registered: register again (a server may match
     // redirect URIs exactly). Tokens to refresh keep the client they were issued to; a client named
     // by its metadata document's URL (CIMD) has no registration to redo.
@@ -79,8 +82,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   /** Kept only from a sign-in: a run that cannot reach a person would keep a client it never uses. */
-  saveClientInformation(client: StoredOAuthClientInformation): void {
-    if (!this.oauth.client_id && this.channel) this.store.update({ client });
+  saveClientInformation(client: StoredOAuthClientInformation, ctx?: OAuthClientInformationContext): void {
+    if (!this.oauth.client_id && this.channel) this.store.update({ client, ...(ctx ? { issuer: ctx.issuer } : {}) });
   }
 
   /**
@@ -92,8 +95,13 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     return this.store.read().tokens;
   }
 
-  saveTokens(tokens: StoredOAuthTokens): void {
-    this.store.update({ tokens });
+  /**
+   * Ends the flow the discovery state belonged to: a later 401 discovers afresh, so a server that
+   * moved to another authorization server is followed there (SEP-2352).
+   */
+  saveTokens(tokens: StoredOAuthTokens, ctx?: OAuthClientInformationContext): void {
+    this.store.update({ tokens, ...(ctx ? { issuer: ctx.issuer } : {}) });
+    this.discovery = undefined;
   }
 
   redirectToAuthorization(authorizationUrl: URL): void {

@@ -41,8 +41,6 @@ export class AcpServeCommand extends CommandRunner {
 
   async run(_args: string[], options: { config: string }): Promise<void> {
     const { workflowsDir } = loadAcpServeConfig(options.config);
-    // The config's directory is the one place workflows are found (and called from).
-    if (workflowsDir) process.env.AWF_WORKFLOWS_PATH = workflowsDir;
     await this.telemetry.start(resolveTelemetrySettings({ project: this.project.telemetry }));
     const env = stringEnv(process.env);
     const edge = new AcpStdioEdge(this.logger);
@@ -51,7 +49,12 @@ export class AcpServeCommand extends CommandRunner {
       editor: edge,
       masker: this.masker,
       logger: this.logger,
-      catalog: async () => (await this.workflows.list()).filter((w) => !workflowsDir || w.source === 'env'),
+      // The config's directory, when given, is the one place workflows are found; sessions run them
+      // by file. A pack's workflow is `/<pack>:<workflow>` in the editor, as AWF names it.
+      catalog: async () =>
+        (await this.workflows.list(workflowsDir ? [workflowsDir] : undefined)).map((w) =>
+          w.name.includes('/') ? { ...w, name: w.name.replace('/', ':') } : w,
+        ),
       defaults: () => ({ env: { ...env }, runsDir: runsDir(), projectInputs: this.project.inputs }),
       approvalTimeoutMs: this.approvals.timeoutMs,
     });

@@ -20,4 +20,10 @@ export class McpServeCommand extends CommandRunner {
   parseConfig(value: string): string {
     return value;
   }
+
+  // Read before the container is built (startup-argv.ts), like the global flags; declared for --help.
+  @Option({ flags: '--skip-plugins', description: 'look for no plugins (what `awf run --skip-plugins` passes on)' })
+  parseSkipPlugins(): boolean {
+    return true;
+  }
 }

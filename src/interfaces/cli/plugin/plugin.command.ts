@@ -7,6 +7,9 @@ import { PluginInitCommand } from './plugin-init.command';
 import { PluginInstallCommand } from './plugin-install.command';
 import { PluginListCommand } from './plugin-list.command';
 import { PluginRemoveCommand } from './plugin-remove.command';
+import { PluginSearchCommand } from './plugin-search.command';
+import { PluginUpdateCommand } from './plugin-update.command';
+import { PluginVerifyCommand } from './plugin-verify.command';
 import { unknownSubcommand } from '../unknown-subcommand';
 
 export const PLUGIN_SUBCOMMANDS = [
@@ -16,12 +19,15 @@ export const PLUGIN_SUBCOMMANDS = [
   PluginInitCommand,
   PluginInstallCommand,
   PluginRemoveCommand,
+  PluginUpdateCommand,
+  PluginVerifyCommand,
+  PluginSearchCommand,
 ];
 
 @Command({
   name: 'plugin',
   aliases: ['plugins'],
-  description: 'Manage gRPC plugins: list, enable, disable, init, install, remove',
+  description: 'Manage gRPC plugins: list, enable, disable, init, install, remove, update, verify, search',
   subCommands: PLUGIN_SUBCOMMANDS,
 })
 export class PluginCommand extends CommandRunner {
@@ -31,7 +37,8 @@ export class PluginCommand extends CommandRunner {
       ErrorCodes.CLI_INVALID_ARGS,
       args.length ? `unknown plugin command: ${args[0]}` : 'awf plugin needs a command',
       { args },
-      'Use one of: awf plugin list | enable <name> | disable <name> | init <name> | install <dir|tgz> | remove <name>.',
+      'Use one of: awf plugin list | enable <name> | disable <name> | init <name> | install <dir|tgz|owner/repo> | ' +
+        'remove <name> | update [name] | verify [names] | search [query].',
     );
   }
 }

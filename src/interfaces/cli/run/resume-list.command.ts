@@ -11,6 +11,6 @@ export class ResumeListCommand extends CommandRunner {
   }
 
   async run(): Promise<void> {
-    process.stdout.write(renderRunList(this.workflows.resumable(), globalFlags(this.command).format));
+    process.stdout.write(renderRunList(await this.workflows.resumable(), globalFlags(this.command).format));
   }
 }

@@ -16,7 +16,7 @@ export class ResumeCommand extends RunSessionCommand {
   async run([id]: string[], options: RunSessionOptions & { from?: string; list?: boolean }): Promise<void> {
     // AWF's `-l` lists even when an id is given.
     if (!id || options.list) {
-      process.stdout.write(renderRunList(this.workflows.resumable(), globalFlags(this.command).format));
+      process.stdout.write(renderRunList(await this.workflows.resumable(), globalFlags(this.command).format));
       return;
     }
     await this.session(options, (base) => this.workflows.resume({ ...base, runId: id, from: options.from }));

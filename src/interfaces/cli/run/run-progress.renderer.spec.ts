@@ -1,5 +1,5 @@
 import { ValueSecretMasker } from '../../../application/secret-masker.service';
-import type { RunReport, StepReport } from '../../../domain/workflow/run-report.model';
+import type { RunReport, StepResult } from '../../../domain/workflow/run-report.model';
 import { renderRunReport } from './run-report.renderer';
 import { RunProgressRenderer } from './run-progress.renderer';
 
@@ -8,9 +8,11 @@ function stream(isTTY: boolean) {
   return { chunks, out: { isTTY, write: (s: string) => (chunks.push(s), true) } as unknown as NodeJS.WriteStream };
 }
 
-const step = (r: Partial<StepReport>): StepReport => ({
+const step = (r: Partial<StepResult>): StepResult => ({
   name: 'build',
   type: 'step',
+  started_at: '2026-12-04T10:00:00.000Z',
+  state: { Output: '', Stderr: '', ExitCode: 0, Status: 'success' },
   status: 'success',
   duration_ms: 1234,
   exit_code: 0,

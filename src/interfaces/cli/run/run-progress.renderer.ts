@@ -2,11 +2,11 @@ import { formatToolCallSummary } from '../../../domain/model/tool-call-summary';
 import type { SecretMasker } from '../../../domain/ports/secret-masker.port';
 import { formatDuration } from '../../../domain/workflow/duration';
 import type { RunObserver } from '../../../domain/workflow/ports/run-observer.port';
-import type { RunError, RunReport, StepReport } from '../../../domain/workflow/run-report.model';
+import type { RunError, RunReport, StepResult } from '../../../domain/workflow/run-report.model';
 import type { StepOutputPrinter } from './step-output.printer';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
-const MARK: Record<StepReport['status'], string> = { success: '✓', failure: '✗', cancelled: '■' };
+const MARK: Record<StepResult['status'], string> = { success: '✓', failure: '✗', cancelled: '■' };
 /** Enough of a failed step's stderr tail to see why, without burying the progress. */
 const MAX_DETAIL_LINES = 10;
 
@@ -23,7 +23,7 @@ export interface ProgressStyle {
   output?: StepOutputPrinter;
 }
 
-const PAINT: Record<StepReport['status'], string> = { success: '32', failure: '31', cancelled: '33' };
+const PAINT: Record<StepResult['status'], string> = { success: '32', failure: '31', cancelled: '33' };
 const ENDED: Record<RunReport['status'], string> = { success: 'succeeded', failure: 'failed', cancelled: 'cancelled' };
 
 export class RunProgressRenderer implements RunObserver {
@@ -59,7 +59,7 @@ export class RunProgressRenderer implements RunObserver {
     this.style.output.chunk(step, stream, text);
   }
 
-  stepFinished(r: StepReport): void {
+  stepFinished(r: StepResult): void {
     this.stopSpinner();
     this.style.output?.finished(r);
     const detail = [

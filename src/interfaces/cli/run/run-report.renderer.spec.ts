@@ -16,9 +16,11 @@ const report: RunReport = {
       name: 's',
       type: 'operation',
       status: 'failure',
+      started_at: '2026-12-04T10:00:00.000Z',
       duration_ms: 1,
       exit_code: -1,
       output: '',
+      state: { Output: '', Stderr: '', ExitCode: -1, Status: 'failure' },
       tool_calls: 0,
       error,
     },
@@ -34,6 +36,20 @@ describe('-f json and --no-hints', () => {
     const { hint: _hint, ...rest } = error;
     expect(bare.error).toEqual(rest);
     expect(bare.steps[0].error).toEqual(rest);
+  });
+
+  it("prints each step's result without the history's part of it (state, started_at, next)", () => {
+    const [step] = JSON.parse(renderRunReport(report, 'json', same)).steps;
+    expect(Object.keys(step).sort()).toEqual([
+      'duration_ms',
+      'error',
+      'exit_code',
+      'name',
+      'output',
+      'status',
+      'tool_calls',
+      'type',
+    ]);
   });
 
   it('an error object has its hint unless --no-hints', () => {

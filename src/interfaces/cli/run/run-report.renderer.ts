@@ -1,4 +1,4 @@
-import type { RunReport } from '../../../domain/workflow/run-report.model';
+import { reportJson, type RunReport } from '../../../domain/workflow/run-report.model';
 import { jsonLine, type OutputFormat } from '../global-flags';
 
 /** stdout of `awf run`: the run's output (text), or the whole report as one JSON object (`--no-hints`: no hints). */
@@ -8,7 +8,7 @@ export function renderRunReport(
   mask: (s: string) => string,
   hints = true,
 ): string {
-  if (format === 'json') return mask(jsonLine(hints ? report : withoutHints(report)));
+  if (format === 'json') return mask(jsonLine(reportJson(hints ? report : withoutHints(report))));
   // A cancelled step's partial output is not the run's output.
   if (!report.output || report.status === 'cancelled') return '';
   return mask(report.output.endsWith('\n') ? report.output : `${report.output}\n`);

@@ -65,8 +65,6 @@ export class RunCommand extends RunSessionCommand {
         session,
       });
     }
-    // Inherited by every step's mcp-serve, so no process of this run looks for plugins.
-    if (options.skipPlugins) process.env.AWF_SKIP_PLUGINS = '1';
     if (options.dryRun) {
       const plan = await this.workflows.dryRun({
         target,

@@ -1,5 +1,5 @@
 import { ValueSecretMasker } from '../../../application/secret-masker.service';
-import type { StepReport } from '../../../domain/workflow/run-report.model';
+import type { StepResult } from '../../../domain/workflow/run-report.model';
 import { StepOutputPrinter } from './step-output.printer';
 
 function sinks() {
@@ -9,9 +9,11 @@ function sinks() {
   return { out, err, sinks: { stdout: sink(out), stderr: sink(err) } };
 }
 
-const done = (name: string, r: Partial<StepReport> = {}): StepReport => ({
+const done = (name: string, r: Partial<StepResult> = {}): StepResult => ({
   name,
   type: 'step',
+  started_at: '2026-12-04T10:00:00.000Z',
+  state: { Output: '', Stderr: '', ExitCode: 0, Status: 'success' },
   status: 'success',
   duration_ms: 1,
   exit_code: 0,

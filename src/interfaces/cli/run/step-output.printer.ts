@@ -1,5 +1,5 @@
 import type { SecretMasker } from '../../../domain/ports/secret-masker.port';
-import type { StepReport } from '../../../domain/workflow/run-report.model';
+import type { StepResult } from '../../../domain/workflow/run-report.model';
 
 /** `awf run -o`: `silent` prints no step output; `streaming` prints it live; `buffered` when each step ends. */
 export type OutputMode = 'silent' | 'streaming' | 'buffered';
@@ -35,7 +35,7 @@ export class StepOutputPrinter {
     this.emit(step, stream, text);
   }
 
-  finished(report: StepReport): void {
+  finished(report: StepResult): void {
     const step = report.name;
     for (const [stream, text] of this.held.get(step) ?? []) this.emit(step, stream, text);
     this.held.delete(step);

@@ -4,6 +4,7 @@ import { AwfError } from '../../../domain/errors/awf-error';
 import { ErrorCodes } from '../../../domain/errors/error-codes';
 import { RUN_INDEX, type RunIndex, type RunQuery } from '../../../domain/ports/run-index.port';
 import { globalFlags } from '../global-flags';
+import { HistoryMigrateCommand } from './history-migrate.command';
 import { historyStats, renderHistoryStats } from './history-stats.renderer';
 import { renderRunList } from './runs.renderer';
 import { instantOf, positiveInt } from './time-filter';
@@ -20,7 +21,7 @@ abstract class RunQueryCommand extends CommandRunner {
 
   async run(_args: string[], options: RunQuery & { stats?: boolean }): Promise<void> {
     const { stats, ...query } = options;
-    const runs = this.index.list(query);
+    const runs = await this.index.list(query);
     const format = globalFlags(this.command).format;
     process.stdout.write(stats ? renderHistoryStats(historyStats(runs), format) : renderRunList(runs, format));
   }
@@ -53,10 +54,11 @@ abstract class RunQueryCommand extends CommandRunner {
   }
 }
 
-/** `awf history`: past runs, newest first, from history.db; `--stats`: AWF's counts of them instead. */
+/** `awf history`: past runs, newest first, from the history; `--stats`: AWF's counts of them instead. */
 @Command({
   name: 'history',
   description: 'List past runs, newest first (filters: --workflow, --status, --since, --limit; --stats to count them)',
+  subCommands: [HistoryMigrateCommand],
 })
 export class HistoryCommand extends RunQueryCommand {
   @Option({ flags: '--stats', description: 'only the counts of the runs selected: total, success, failed, cancelled' })

@@ -29,7 +29,7 @@ export class RunsPruneCommand extends CommandRunner {
         'For example: awf runs prune --older-than 30d',
       );
     }
-    const removed = this.index.prune(options.olderThan);
+    const removed = await this.index.prune(options.olderThan);
     removed.forEach((id) => this.transcripts.remove(id));
     const format = globalFlags(this.command).format;
     if (format === 'json') process.stdout.write(jsonLine({ removed, before: options.olderThan }));

@@ -23,7 +23,7 @@ export class RunsShowCommand extends CommandRunner {
   }
 
   async run([runId]: string[]): Promise<void> {
-    const record = runToolCalls(this.index, this.runs, runId);
+    const record = await runToolCalls(this.index, this.runs, runId);
     process.stdout.write(
       globalFlags(this.command).format === 'json' ? jsonLine(runRecordJson(record)) : renderText(record),
     );

@@ -26,7 +26,8 @@ export function renderRunList(runs: RunSummary[], format: OutputFormat): string 
 
 /** `awf status <id>`: the run and each of its steps. */
 export function renderRunStatus(run: RunDetail, format: OutputFormat): string {
-  const steps = run.step_records.map(({ state, ...rest }) => ({
+  // The output is counted, not printed: `awf runs show` prints it.
+  const steps = run.step_records.map(({ state, output: _output, ...rest }) => ({
     ...rest,
     output_bytes: Buffer.byteLength(state.Output),
   }));

@@ -16,6 +16,7 @@ export class StatusCommand extends CommandRunner {
   }
 
   async run([id]: string[]): Promise<void> {
-    process.stdout.write(renderRunStatus(this.index.get(this.index.resolve(id)), globalFlags(this.command).format));
+    const run = await this.index.get(await this.index.resolve(id));
+    process.stdout.write(renderRunStatus(run, globalFlags(this.command).format));
   }
 }

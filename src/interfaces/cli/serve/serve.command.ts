@@ -3,12 +3,14 @@ import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { ExecutionHub } from '../../../application/http-api/execution-hub.service';
+import { QueuedRuns } from '../../../application/queue/queued-runs.service';
 import { WorkflowService } from '../../../application/workflow/workflow.service';
 import { AwfError } from '../../../domain/errors/awf-error';
 import { ErrorCodes } from '../../../domain/errors/error-codes';
 import type { AppLogger } from '../../../domain/ports/app-logger.port';
 import { RUN_HISTORY, type RunHistory } from '../../../domain/ports/run-history.port';
 import { RUN_INDEX, type RunIndex } from '../../../domain/ports/run-index.port';
+import { RUN_QUEUES, type RunQueues } from '../../../domain/ports/run-queue.port';
 import type { SecretMasker } from '../../../domain/ports/secret-masker.port';
 import { TELEMETRY_CONTROL, type TelemetryControl } from '../../../domain/ports/telemetry-control.port';
 import { APP_LOGGER, SECRET_MASKER, TOOL_ROUTER_FACTORY } from '../../../domain/ports/tokens';
@@ -25,6 +27,7 @@ import { loadApiTokens } from '../../http/api-tokens';
 import { globalFlags } from '../global-flags';
 import { keptApprovals } from '../../../infrastructure/policy/exact-approval.store';
 import { openServeMcp } from './serve-mcp';
+import { openServeQueue } from './serve-queue';
 import { stringEnv } from '../run/run-session.command-base';
 
 interface ServeOptions {
@@ -34,6 +37,7 @@ interface ServeOptions {
   tokenFile?: string;
   allowedHost?: string[];
   corsOrigin?: string;
+  queue?: string | true;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -59,6 +63,8 @@ export class ServeCommand extends CommandRunner {
     @Inject(TELEMETRY_CONTROL) private readonly telemetry: TelemetryControl,
     @Inject(PROJECT_CONFIG) private readonly project: ProjectConfig,
     @Inject(TOOL_ROUTER_FACTORY) private readonly routers: ToolRouterFactory,
+    @Inject(RUN_QUEUES) private readonly queues: RunQueues,
+    private readonly queued: QueuedRuns,
   ) {
     super();
   }
@@ -75,10 +81,11 @@ export class ServeCommand extends CommandRunner {
         { host },
         'Set AWF_API_TOKEN or pass --token-file (docs/serve.md), or keep --host 127.0.0.1 behind a reverse proxy.',
       );
-    this.index.list({ limit: 1 }); // the executions live in the history: without it, no server
+    await this.index.list({ limit: 1 }); // the executions live in the history: without it, no server
     await this.telemetry.start(resolveTelemetrySettings({ project: this.project.telemetry }));
     const env = stringEnv(process.env);
     delete env.AWF_API_TOKEN; // the server's secret is no step's business
+    const queue = await openServeQueue(options.queue, this.queues, this.queued);
     const hub = new ExecutionHub({
       workflows: this.workflows,
       index: this.index,
@@ -86,6 +93,7 @@ export class ServeCommand extends CommandRunner {
       logger: this.logger,
       defaults: () => ({ env: { ...env }, cwd: process.cwd(), runsDir: runsDir(), projectInputs: this.project.inputs }),
       approvalTimeoutMs: this.approvals.timeoutMs,
+      runOn: queue?.runOn,
     });
     // Nobody sits at this terminal: a call that needs a person waits for one over HTTP.
     this.approvals.mode = 'ask';
@@ -121,6 +129,7 @@ export class ServeCommand extends CommandRunner {
       },
     ).catch(async (err: unknown) => {
       await mcp.close(); // its upstream servers are running: nothing is left behind
+      await queue?.close();
       throw err;
     });
     const say = (line: string): void => {
@@ -129,7 +138,8 @@ export class ServeCommand extends CommandRunner {
     // One write, so that whoever waits for the first line has both.
     say(
       `AWF API server listening on ${server.url}${tokens.length ? ' (token required)' : ''}\n` +
-        `MCP endpoint ${server.url}/mcp (${mcp.summary})`,
+        `MCP endpoint ${server.url}/mcp (${mcp.summary})` +
+        (queue ? `\nRuns go to the workers of ${queue.label}` : ''),
     );
     await this.signals.stopped();
     say('Shutting down server...');
@@ -137,6 +147,7 @@ export class ServeCommand extends CommandRunner {
     await hub.stop();
     closeMcpApprovals();
     await mcp.close();
+    await queue?.close();
     await server.close();
     say('Server stopped.');
   }
@@ -190,6 +201,14 @@ export class ServeCommand extends CommandRunner {
       `--cors-origin "${value}" is not an origin`,
       'Give scheme, host and port only: https://ops.example.com',
     );
+  }
+
+  @Option({
+    flags: '--queue [url]',
+    description: "send the runs to a queue's workers (redis://…; alone: AWF_QUEUE_URL; docs/scale-out.md)",
+  })
+  parseQueue(value?: string): string | true {
+    return value ?? true;
   }
 }
 

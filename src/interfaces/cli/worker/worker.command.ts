@@ -5,7 +5,13 @@ import { Command, CommandRunner, Option } from 'nest-commander';
 import { QueuedRuns } from '../../../application/queue/queued-runs.service';
 import { AwfError } from '../../../domain/errors/awf-error';
 import { ErrorCodes } from '../../../domain/errors/error-codes';
+import { RUN_INDEX, type RunIndex } from '../../../domain/ports/run-index.port';
+import { METRICS_RECORDER, type MetricsRecorder } from '../../../domain/ports/metrics.port';
 import { RUN_QUEUES, type RunQueues } from '../../../domain/ports/run-queue.port';
+import { TELEMETRY_CONTROL, type TelemetryControl } from '../../../domain/ports/telemetry-control.port';
+import type { ProjectConfig } from '../../../infrastructure/config/project-config.loader';
+import { PROJECT_CONFIG } from '../../../infrastructure/config/project-config.module';
+import { resolveTelemetrySettings } from '../../../infrastructure/telemetry/telemetry-settings';
 import { ProcessSignals } from '../../../infrastructure/core/process-signals.service';
 import { runsDir } from '../../../infrastructure/workflow/workflow-paths';
 import { stringEnv } from '../run/run-session.command-base';
@@ -31,6 +37,10 @@ export class WorkerCommand extends CommandRunner {
     @Inject(RUN_QUEUES) private readonly queues: RunQueues,
     private readonly queued: QueuedRuns,
     private readonly signals: ProcessSignals,
+    @Inject(RUN_INDEX) private readonly index: RunIndex,
+    @Inject(TELEMETRY_CONTROL) private readonly telemetry: TelemetryControl,
+    @Inject(METRICS_RECORDER) private readonly metrics: MetricsRecorder,
+    @Inject(PROJECT_CONFIG) private readonly project: ProjectConfig,
   ) {
     super();
   }
@@ -41,13 +51,21 @@ export class WorkerCommand extends CommandRunner {
     const concurrency = options.concurrency ?? 1;
     const log = (line: string): void => void process.stderr.write(`${new Date().toISOString()} ${line}\n`);
     const env = stringEnv(process.env);
+    // The history is opened (and migrated) before any job is taken: one that does not answer stops the worker here.
+    const history = await this.index.migrate();
+    // The project's telemetry, as `awf run` has it: runs' spans, and the queue's metrics (awf.queue.*).
+    await this.telemetry.start(resolveTelemetrySettings({ project: this.project.telemetry }));
     const pool = await this.queues.worker(queueUrl(options.queue), {
       concurrency,
       workdir,
       log,
+      metrics: this.metrics,
       handler: (job, context) => this.queued.execute(job, { env, runsDir: runsDir() }, context),
     });
-    log(`awf worker taking runs from ${pool.label} (concurrency ${concurrency}, workdir ${workdir})`);
+    log(
+      `awf worker taking runs from ${pool.label} (concurrency ${concurrency}, workdir ${workdir},` +
+        ` history ${history.history})`,
+    );
     await this.signals.stopped();
     log('stopping: no new run; runs in flight finish their step and go back to the queue');
     await pool.stop();

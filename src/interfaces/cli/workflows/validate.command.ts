@@ -9,18 +9,22 @@ import {
 import { AwfError } from '../../../domain/errors/awf-error';
 import { ErrorCodes } from '../../../domain/errors/error-codes';
 import { parseDurationMs } from '../../../domain/workflow/duration';
+import { findPackDir } from '../../../infrastructure/workflow/pack-paths';
 import { globalFlags } from '../global-flags';
 import { renderBatch, renderValidation } from './validation.renderer';
 
 interface ValidateOptions {
   strict?: boolean;
   dir?: string;
+  pack?: string;
   skipPlugins?: boolean;
   validatorTimeout?: number;
 }
 
+type ValidateChecks = { strict: boolean; skipPlugins: boolean; pluginStartMs?: number };
+
 /**
- * `awf validate <workflow> | --dir <path>`: every problem at once; exit 1 if a file does not load
+ * `awf validate <workflow> | --dir <path> | --pack <name>`: every problem at once; exit 1 if a file does not load
  * (as AWF's validate), else 2 for a WORKFLOW problem and 1 for USER problems only.
  */
 @Command({
@@ -35,17 +39,21 @@ export class ValidateCommand extends CommandRunner {
 
   async run([target]: string[], options: ValidateOptions): Promise<void> {
     const format = globalFlags(this.command).format;
+    if (options.pack) options.dir = packWorkflowsDir(options.pack);
     if (!target && !options.dir) {
       throw new AwfError(
         ErrorCodes.CLI_INVALID_ARGS,
-        'provide a workflow name, or --dir',
+        'provide a workflow name, --pack or --dir',
         {},
         'For example: awf validate my-workflow, awf validate wf.yaml, awf validate --dir .awf/workflows',
       );
     }
-    // Read by the plugin host when validate starts a plugin to learn its operations.
-    if (options.validatorTimeout) process.env.AWF_PLUGIN_HANDSHAKE_TIMEOUT_MS = String(options.validatorTimeout);
-    const checks = { strict: options.strict === true, skipPlugins: options.skipPlugins === true };
+    const checks: ValidateChecks = {
+      strict: options.strict === true,
+      skipPlugins: options.skipPlugins === true,
+      // How long each plugin may take to start when validate asks for its operations.
+      ...(options.validatorTimeout ? { pluginStartMs: options.validatorTimeout } : {}),
+    };
     if (options.dir) return this.batch(resolve(options.dir), checks, format);
     const report = await this.workflows.validate(target, checks);
     const { stdout, stderr } = renderValidation(report, format);
@@ -57,7 +65,7 @@ export class ValidateCommand extends CommandRunner {
   /** AWF's batch mode: every `*.yaml` directly in the dir, not recursively. */
   private async batch(
     dir: string,
-    checks: { strict: boolean; skipPlugins: boolean },
+    checks: ValidateChecks,
     format: ReturnType<typeof globalFlags>['format'],
   ): Promise<void> {
     let files: string[];
@@ -119,6 +127,11 @@ export class ValidateCommand extends CommandRunner {
     return value;
   }
 
+  @Option({ flags: '--pack <name>', description: 'validate every workflow of an installed workflow pack' })
+  parsePack(value: string): string {
+    return value;
+  }
+
   @Option({
     flags: '--skip-plugins',
     description: 'start no plugin: their operations and plugin_tools are not checked',
@@ -141,4 +154,16 @@ export class ValidateCommand extends CommandRunner {
       'Use a duration such as 5s, 500ms or 1m (0: no bound of its own).',
     );
   }
+}
+
+/** The workflows folder of an installed pack, for `--pack`. */
+function packWorkflowsDir(name: string): string {
+  const pack = findPackDir(name);
+  if (pack) return join(pack.dir, 'workflows');
+  throw new AwfError(
+    ErrorCodes.PACK_NOT_FOUND,
+    `workflow pack "${name}" is not installed`,
+    { pack: name },
+    '`awf workflow list` shows the installed packs.',
+  );
 }
