@@ -30,8 +30,9 @@ const UNUSED = ['inquirer', 'cosmiconfig', '@fig/complete-commander'];
  */
 const EXTERNAL = [
   'better-sqlite3',
-  // The history's query builder (commands that read or write runs) and PostgreSQL's driver (--history).
-  'kysely',
+  // PostgreSQL's driver (--history). Kysely, the history's query builder, is bundled: `awf run` opens
+  // the history at every run, and its 280 files from node_modules cost ~50 ms more there
+  // (docs/performance.md, the start-up row of `awf run`); bundled, it is parsed, not run, elsewhere.
   'pg',
   // The queue (`--queue`, `awf worker`): required only when a command opens one.
   'bullmq',
