@@ -74,7 +74,8 @@ export class McpConfigService {
         2,
       )}\n`,
     );
-    const launch = selfCommand(['mcp-serve', `--config=${proxyConfig}`]);
+    // Written into the agent's config: this command line's own flags (-q, --log-file) are not kept.
+    const launch = selfCommand(['mcp-serve', `--config=${proxyConfig}`], undefined, false);
     const entry = renderEntry(request.client, request.name, launch);
     const merged = this.merge(request, root, env, launch);
     for (const line of reviewSnapshotEntries(root, env)) request.note?.(line);

@@ -18,10 +18,12 @@ const NODE_FLAGS = ['--max-semi-space-size=4'];
  * How to start this awf again as a child process, e.g. `awf mcp-serve` for an agent: the
  * running node binary and dist/main.js, a command a user can type as it is, with this process's
  * `--storage`, log and `--skip-plugins` flags. `awf run` and `awf mcp-config` both start the proxy
- * through this one helper.
+ * through this one helper; `inherit: false` for a command kept for later (an agent's config file),
+ * which this process's flags must not follow into.
  */
-export function selfCommand(args: string[], distDir: string = findDist(__dirname)): SelfCommand {
-  return { command: process.execPath, args: [...NODE_FLAGS, join(distDir, 'main.js'), ...args, ...childFlags()] };
+export function selfCommand(args: string[], distDir: string = findDist(__dirname), inherit = true): SelfCommand {
+  const flags = inherit ? childFlags() : [];
+  return { command: process.execPath, args: [...NODE_FLAGS, join(distDir, 'main.js'), ...args, ...flags] };
 }
 
 /** dist/ holds main.js; this file sits in dist/ (bundled) or below it (tsc output, or src/ under ts-jest). */
