@@ -115,8 +115,11 @@ describe('awf error', () => {
     expect(quiet).toEqual(codes.map((c) => c.code));
     const prefix = awf(['error', 'system.history']);
     expect(prefix.stdout).toMatch(
-      /^SYSTEM\.HISTORY\.FAILED \(exit 4\)\n {2}.+\n {2}Resolution: .+\n\nSYSTEM\.HISTORY\.UNAVAILABLE/,
+      /^SYSTEM\.HISTORY\.FAILED \(exit 4\)\n {2}.+\n {2}Resolution: .+\n\nSYSTEM\.HISTORY\./,
     );
+    const listed = prefix.stdout.split('\n').filter((l) => /^\S/.test(l));
+    expect(listed.every((l) => l.startsWith('SYSTEM.HISTORY.'))).toBe(true);
+    expect(listed).toContain('SYSTEM.HISTORY.UNAVAILABLE (exit 4)');
   });
 
   it('refuses an unknown code with a coded error, suggesting the nearest one', () => {
