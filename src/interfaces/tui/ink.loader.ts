@@ -9,8 +9,23 @@ export type Ink = typeof import('ink', { with: { 'resolution-mode': 'import' } }
 
 let loaded: Ink | undefined;
 
+/** The variables by which Ink (is-in-ci) decides it runs in CI, read once as it loads. */
+const CI_VARIABLES = ['CI', 'CONTINUOUS_INTEGRATION'] as const;
+
+/**
+ * Loads Ink once. In CI (`CI` or `CONTINUOUS_INTEGRATION` set) Ink draws nothing but its last
+ * frame, when it unmounts; the tui runs only on a terminal (checked before it loads), where a
+ * person watches it, so those variables read `false` for the moment Ink loads, then are put back.
+ */
 export async function loadInk(): Promise<Ink> {
-  loaded ??= await import('ink');
+  if (loaded) return loaded;
+  const saved = CI_VARIABLES.map((name) => [name, process.env[name]] as const);
+  for (const [name, value] of saved) if (value !== undefined) process.env[name] = 'false';
+  try {
+    loaded = await import('ink');
+  } finally {
+    for (const [name, value] of saved) if (value !== undefined) process.env[name] = value;
+  }
   return loaded;
 }
 
