@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port';
 
 /** Where Debian's postgresql package puts its binaries (.ci/run installs it); AWF_TEST_PG_BIN overrides. */
 export const PG_BIN = process.env.AWF_TEST_PG_BIN ?? '/usr/lib/postgresql/15/bin';
@@ -18,17 +18,6 @@ export interface PostgresServer {
   /** A new, empty database on the same server: one per test keeps tests apart. */
   createDatabase(name: string): string;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** PostgreSQL refuses to run as root: as root, its commands run as the `postgres` user. */

@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port';
 
 /** Where Debian's redis-server package puts it (.ci/run installs it); AWF_TEST_REDIS_SERVER overrides. */
 export const REDIS_SERVER = process.env.AWF_TEST_REDIS_SERVER ?? '/usr/bin/redis-server';
@@ -15,17 +16,6 @@ export interface RedisServer {
   url: string;
   port: number;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function accepting(port: number, until: number): Promise<void> {

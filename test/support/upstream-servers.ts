@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+
 import { join } from 'node:path';
+import { freePort } from './free-port';
 
 /** Third-party MCP servers pinned as devDependencies, started with this Node. */
 const MODULES = join(__dirname, '../../node_modules/@modelcontextprotocol');
@@ -14,16 +15,6 @@ export const CHANGING_TOOLS_SERVER = join(__dirname, '../fixtures/upstreams/chan
 export const RUG_PULL_SERVER = join(__dirname, '../fixtures/upstreams/rug-pull.server.cjs');
 
 /** A port the OS says is free on 127.0.0.1 (the servers here take PORT, not a listening socket). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** server-everything over `streamableHttp` or legacy `sse`, ready when it says it listens. */
 export async function startEverythingHttp(
