@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-
 import { join } from 'node:path';
 import { freePort } from './free-port';
 
