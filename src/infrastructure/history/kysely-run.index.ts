@@ -1,8 +1,6 @@
 import { rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
-import { AwfError } from '../../domain/errors/awf-error';
-import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { ToolCallEvent } from '../../domain/model/tool-call-event';
 import type { AppLogger } from '../../domain/ports/app-logger.port';
 import type {
@@ -18,12 +16,11 @@ import type {
   StepToolCalls,
 } from '../../domain/ports/run-index.port';
 import { notFound, type Row, stepRecord, stepRow, summary, toolCall, toolCallRow } from './history-rows';
-import { excluded, filtered, stepCount } from './history-queries';
+import { excluded, filtered, resolveRunId, runStats, stepCount } from './history-queries';
 import type { HistoryLocation } from './history-location';
 import { LazyHistory } from './lazy-history';
 import type { HistoryTables } from './history.tables';
 
-const ID_PREFIX = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 /** Tool calls per INSERT: well under SQLite's limit of bound values in one statement. */
 const CALLS_PER_INSERT = 500;
 
@@ -139,55 +136,11 @@ export class KyselyRunIndex implements RunIndex {
   }
 
   async stats(q: Omit<RunQuery, 'after' | 'limit'>): Promise<RunStats> {
-    const db = await this.db();
-    const done = await filtered(db.selectFrom('runs as r'), q)
-      .where('r.status', '!=', 'running')
-      .select((eb) => {
-        const count = (status: string) => eb.fn.count<number>(eb.case().when('r.status', '=', status).then(1).end());
-        return [
-          eb.fn.countAll<number>().as('total'),
-          count('success').as('success'),
-          count('failure').as('failure'),
-          count('cancelled').as('cancelled'),
-          eb.fn.coalesce(eb.fn.avg<number>('r.duration_ms'), eb.lit(0)).as('avg'),
-        ];
-      })
-      .executeTakeFirstOrThrow();
-    // A run marked running whose process is gone was killed: it counts as a failure (as `list` shows it).
-    const open = await filtered(db.selectFrom('runs as r'), q).where('r.status', '=', 'running').selectAll().execute();
-    const interrupted =
-      q.status === 'running' ? 0 : (open as Row[]).map(summary).filter((r) => r.status === 'interrupted').length;
-    return {
-      total: Number(done.total) + interrupted,
-      success: Number(done.success),
-      failure: Number(done.failure) + interrupted,
-      cancelled: Number(done.cancelled),
-      avg_duration_ms: Math.round(Number(done.avg)),
-    };
+    return runStats(await this.db(), q);
   }
 
   async resolve(idOrPrefix: string): Promise<string> {
-    // ID_PREFIX leaves nothing that needs quoting; substr compares the same way in both dialects.
-    if (!ID_PREFIX.test(idOrPrefix)) throw notFound(idOrPrefix);
-    const rows = await (
-      await this.db()
-    )
-      .selectFrom('runs')
-      .select('run_id')
-      .where((eb) => eb(eb.fn<string>('substr', ['run_id', eb.lit(1), eb.lit(idOrPrefix.length)]), '=', idOrPrefix))
-      .orderBy('started_at', 'desc')
-      .limit(6)
-      .execute();
-    const ids = rows.map((r) => r.run_id);
-    if (ids.includes(idOrPrefix)) return idOrPrefix;
-    if (ids.length === 1) return ids[0];
-    if (ids.length === 0) throw notFound(idOrPrefix);
-    throw new AwfError(
-      ErrorCodes.RUN_AMBIGUOUS_ID,
-      `"${idOrPrefix}" matches more than one run: ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''}`,
-      { prefix: idOrPrefix, matches: ids.slice(0, 5) },
-      'Give more characters of the run id.',
-    );
+    return resolveRunId(await this.db(), idOrPrefix);
   }
 
   async get(runId: string): Promise<RunDetail> {
