@@ -1,0 +1,68 @@
+import { createPostgresBackend, createRedisBackend, withBackend } from 'bullmq';
+import type { AnyQueue } from '../../src/infrastructure/queue/queue-backend';
+import { Redis } from 'ioredis';
+import { Client } from 'pg';
+import { NO_POSTGRES, startPostgres } from './postgres-server';
+import { NO_REDIS, startRedis } from './redis-server';
+
+/** A real server a queue runs on, for suites that run once per backend. */
+export interface QueueServer {
+  url: string;
+  /** BullMQ's Queue on it, opened as any tool but awf would (to add or remove jobs by hand). */
+  queue(name: string): AnyQueue;
+  /** Cuts every client's connection at once, as a server restart or a network blip would. */
+  dropConnections(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export interface QueueBackendCase {
+  name: 'redis-server' | 'PostgreSQL';
+  /** Why suites on this backend are skipped, or undefined when they run. */
+  skip: string | undefined;
+  start(): Promise<QueueServer>;
+}
+
+async function redisServer(): Promise<QueueServer> {
+  const server = await startRedis();
+  const { Queue: RedisQueue } = withBackend(createRedisBackend);
+  return {
+    url: server.url,
+    queue: (name) => new RedisQueue(name, { connection: { host: '127.0.0.1', port: server.port } }) as AnyQueue,
+    async dropConnections() {
+      const admin = new Redis(server.url);
+      try {
+        return Number(await admin.call('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes'));
+      } finally {
+        admin.disconnect();
+      }
+    },
+    stop: () => server.stop(),
+  };
+}
+
+async function postgresServer(): Promise<QueueServer> {
+  const server = await startPostgres();
+  const { Queue: PgQueue } = withBackend(createPostgresBackend);
+  return {
+    url: server.url,
+    queue: (name) => new PgQueue(name, { connection: { connectionString: server.url, migrate: true } }) as AnyQueue,
+    async dropConnections() {
+      const admin = new Client({ connectionString: server.url });
+      await admin.connect();
+      try {
+        const sql =
+          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND datname = $1';
+        return (await admin.query(sql, ['awf'])).rowCount ?? 0;
+      } finally {
+        await admin.end();
+      }
+    },
+    stop: () => server.stop(),
+  };
+}
+
+/** Redis, and BullMQ's PostgreSQL backend: the queue suites run on each. */
+export const QUEUE_BACKENDS: QueueBackendCase[] = [
+  { name: 'redis-server', skip: NO_REDIS, start: redisServer },
+  { name: 'PostgreSQL', skip: NO_POSTGRES, start: postgresServer },
+];
