@@ -39,7 +39,7 @@ export class BullmqWorkerPool implements RunWorkerPool {
     private readonly options: PoolOptions,
   ) {
     const backend = (this.backend = new QueueBackend(settings, options.log));
-    this.queue = backend.watch(new backend.Queue(QUEUE_NAME, { connection: backend.connection() }));
+    this.queue = backend.watch(new backend.Queue(QUEUE_NAME, { connection: backend.connection(true) }));
     this.cancels = backend.watch(new backend.QueueEvents(QUEUE_NAME, { connection: backend.connection() }));
     this.cancels.on('progress', ({ jobId, data }) => {
       if (cancelRequested(data)) this.running.get(jobId)?.abort();

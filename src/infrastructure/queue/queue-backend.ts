@@ -34,14 +34,19 @@ export class QueueBackend {
     private readonly log: (line: string) => void,
   ) {
     const factory = settings.kind === 'postgres' ? createPostgresBackend : createRedisBackend;
-    ({ Queue: this.Queue, Worker: this.Worker, QueueEvents: this.QueueEvents } = withBackend(
-      factory as Parameters<typeof withBackend<IQueueBackend, unknown>>[0],
-    ));
+    ({
+      Queue: this.Queue,
+      Worker: this.Worker,
+      QueueEvents: this.QueueEvents,
+    } = withBackend(factory as Parameters<typeof withBackend<IQueueBackend, unknown>>[0]));
   }
 
-  /** The connection for one more BullMQ object: Redis connections wait out an outage (see openRedis). */
-  connection(): unknown {
-    if (this.settings.kind === 'postgres') return postgresConfig(this.settings);
+  /**
+   * The connection for one more BullMQ object: Redis connections wait out an outage (see openRedis).
+   * `ordered`: one connection, so calls reach the server in the order they were made (a run's events).
+   */
+  connection(ordered = false): unknown {
+    if (this.settings.kind === 'postgres') return { ...postgresConfig(this.settings), ...(ordered ? { max: 1 } : {}) };
     const redis = openRedis(this.settings, (message) => this.report(message));
     redis.on('ready', () => (this.last = '')); // a later outage is reported again
     this.opened.push(redis);

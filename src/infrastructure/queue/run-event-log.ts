@@ -14,18 +14,29 @@ const backoff = (attempt: number): number => Math.min(200 * 2 ** attempt, 5000);
  * as the job: a week after it ended (KEEP).
  */
 export class RunEventLog {
-  private tail: Promise<void> = Promise.resolve();
-
   constructor(
     private readonly queue: JobLogs,
     private readonly runId: string,
   ) {}
 
-  /** Appends after every earlier add, so order holds over a pool of connections too. */
-  add(event: RunEvent): Promise<void> {
+  /**
+   * Sent at once, not after the previous write's answer: a worker killed right after a step
+   * ended has its checkpoint out already. One connection (see QueueBackend.connection) keeps the
+   * order; only a write retried after an outage may land after later ones.
+   */
+  async add(event: RunEvent): Promise<void> {
     const row = JSON.stringify(event);
-    this.tail = this.tail.catch(() => undefined).then(() => this.write(row));
-    return this.tail;
+    const until = Date.now() + RETRY_MS;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.queue.addJobLog(this.runId, row);
+        return;
+      } catch (err) {
+        // BullMQ's "Missing key for job": the job is gone (cancelled, dropped), nothing to write to.
+        if (/Missing key/.test((err as Error).message) || Date.now() > until) throw err;
+        await sleep(backoff(attempt));
+      }
+    }
   }
 
   async all(): Promise<RunEvent[]> {
@@ -42,20 +53,6 @@ export class RunEventLog {
   async ended(): Promise<boolean> {
     const { logs } = await this.queue.getJobLogs(this.runId, -1, -1, true);
     return logs.length > 0 && (JSON.parse(logs[0]) as RunEvent).t === 'end';
-  }
-
-  private async write(row: string): Promise<void> {
-    const until = Date.now() + RETRY_MS;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await this.queue.addJobLog(this.runId, row);
-        return;
-      } catch (err) {
-        // BullMQ's "Missing key for job": the job is gone (cancelled, dropped), nothing to write to.
-        if (/Missing key/.test((err as Error).message) || Date.now() > until) throw err;
-        await sleep(backoff(attempt));
-      }
-    }
   }
 }
 
