@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnAwf } from '../support/cli';
-import { QUEUE_BACKENDS, type QueueServer } from '../support/queue-servers';
+import { downUrl, QUEUE_BACKENDS, type QueueServer } from '../support/queue-servers';
 import { describeUnless } from '../support/skip';
 import { startOtlpReceiver } from '../support/telemetry-otlp-receiver';
 import { awf, workflowProject } from './workflow-support';
@@ -50,6 +50,8 @@ describe.each(QUEUE_BACKENDS)('awf worker and awf run --queue, the built CLI ove
         'long.yaml': `name: long\nstates:\n  initial: a\n  a: {type: step, command: 'echo $$ > pid; exec sleep 60', on_success: done}\n  done: {type: terminal}\n`,
       });
       env = { ...project.env, AWF_QUEUE_SECRET: 'e2e-secret-0123456789', AWF_QUEUE_LOCK_MS: '1500' };
+      // One PostgreSQL for queue and history, as docs/scale-out.md sets it up.
+      if (backend.name === 'PostgreSQL') env.AWF_HISTORY_URL = server.url;
       env.MARK = join(project.dir, 'marks');
     }, 30_000);
     afterEach(async () => {
@@ -159,6 +161,11 @@ describe.each(QUEUE_BACKENDS)('awf worker and awf run --queue, the built CLI ove
       );
       expect([...counts].sort()).toEqual(expected.sort());
       expect(byW2.has(inFlight)).toBe(true);
+      // The history holds every run to its end, each with its three steps.
+      const listed = awf(['runs', 'list', '-n', '100', '-f', 'json'], { cwd: project.dir, env });
+      const runs = (JSON.parse(listed.stdout) as { runs: { run_id: string }[] }).runs;
+      for (const id of ids)
+        expect(runs.find((r) => r.run_id === id)).toMatchObject({ run_id: id, status: 'success', steps: 3 });
     }, 120_000);
 
     it("a worker with OpenTelemetry on sends each run's wait and run time, the queue's depth, and the run's own", async () => {
@@ -188,7 +195,7 @@ describe.each(QUEUE_BACKENDS)('awf worker and awf run --queue, the built CLI ove
     }, 60_000);
 
     it('a queue that is down: a clear SYSTEM error naming the masked URL, exit 4; a bad URL: exit 1', () => {
-      const url = server.url.replace(/^(\w+:\/\/)[^@]*@?127\.0\.0\.1:\d+/, '$1awf:hunter2@127.0.0.1:1');
+      const url = downUrl(server.url);
       const masked = url.replace('hunter2', '***');
       for (const args of [
         ['run', 'ok.yaml', '--queue', url],

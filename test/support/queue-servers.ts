@@ -15,6 +15,9 @@ export interface QueueServer {
   stop(): Promise<void>;
 }
 
+/** A URL of the backend with a password, where nothing listens: for "the queue is down" tests. */
+export const downUrl = (url: string): string => url.replace(/^(\w+:\/\/)[^@/]*@?[^/]+/, '$1awf:hunter2@127.0.0.1:1');
+
 export interface QueueBackendCase {
   name: 'redis-server' | 'PostgreSQL';
   /** Why suites on this backend are skipped, or undefined when they run. */
