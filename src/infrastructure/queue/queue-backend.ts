@@ -28,6 +28,7 @@ export class QueueBackend {
   readonly QueueEvents: Classes['QueueEvents'];
   private readonly opened: Redis[] = [];
   private last = '';
+  private lastAt = 0;
 
   constructor(
     private readonly settings: QueueSettings,
@@ -64,9 +65,12 @@ export class QueueBackend {
     for (const redis of this.opened.splice(0)) redis.disconnect();
   }
 
+  /** Each message once until the queue is back (Redis: ready) or for a minute (PostgreSQL has no such signal). */
   private report(message: string): void {
-    if (message !== this.last) this.log(`queue ${this.settings.label}: ${message}; retrying`);
+    if (message === this.last && Date.now() - this.lastAt < 60_000) return;
+    this.log(`queue ${this.settings.label}: ${message}; retrying`);
     this.last = message;
+    this.lastAt = Date.now();
   }
 }
 
