@@ -1,5 +1,5 @@
 import { createPostgresBackend, createRedisBackend, withBackend } from 'bullmq';
-import type { AnyQueue } from '../../src/infrastructure/queue/queue-backend';
+import type { AnyQueue, AnyWorker } from '../../src/infrastructure/queue/queue-backend';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { NO_POSTGRES, startPostgres } from './postgres-server';
@@ -10,6 +10,8 @@ export interface QueueServer {
   url: string;
   /** BullMQ's Queue on it, opened as any tool but awf would (to add or remove jobs by hand). */
   queue(name: string): AnyQueue;
+  /** BullMQ's own Worker on it, not awf's: takes jobs and hands them to `processor`. */
+  worker(name: string, processor: () => Promise<unknown>): AnyWorker;
   /** Cuts every client's connection at once, as a server restart or a network blip would. */
   dropConnections(): Promise<number>;
   stop(): Promise<void>;
@@ -27,10 +29,12 @@ export interface QueueBackendCase {
 
 async function redisServer(): Promise<QueueServer> {
   const server = await startRedis();
-  const { Queue: RedisQueue } = withBackend(createRedisBackend);
+  const { Queue: RedisQueue, Worker: RedisWorker } = withBackend(createRedisBackend);
+  const connection = { host: '127.0.0.1', port: server.port };
   return {
     url: server.url,
-    queue: (name) => new RedisQueue(name, { connection: { host: '127.0.0.1', port: server.port } }) as AnyQueue,
+    queue: (name) => new RedisQueue(name, { connection }) as AnyQueue,
+    worker: (name, processor) => new RedisWorker(name, processor, { connection }) as AnyWorker,
     async dropConnections() {
       const admin = new Redis(server.url);
       try {
@@ -45,10 +49,12 @@ async function redisServer(): Promise<QueueServer> {
 
 async function postgresServer(): Promise<QueueServer> {
   const server = await startPostgres();
-  const { Queue: PgQueue } = withBackend(createPostgresBackend);
+  const { Queue: PgQueue, Worker: PgWorker } = withBackend(createPostgresBackend);
+  const connection = { connectionString: server.url, migrate: true };
   return {
     url: server.url,
-    queue: (name) => new PgQueue(name, { connection: { connectionString: server.url, migrate: true } }) as AnyQueue,
+    queue: (name) => new PgQueue(name, { connection }) as AnyQueue,
+    worker: (name, processor) => new PgWorker(name, processor, { connection }) as AnyWorker,
     async dropConnections() {
       const admin = new Client({ connectionString: server.url });
       await admin.connect();

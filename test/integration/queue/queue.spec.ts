@@ -123,6 +123,20 @@ states:
       expect((await following).report).toMatchObject({ status: 'cancelled', steps: [] });
     }, 30_000);
 
+    it('ends the follow of a run whose job failed with no ending from an awf worker, with the reason', async () => {
+      const id = await h.enqueue(stepsYaml(['a'], 0));
+      const following = h.follow(id);
+      const stranger = h.server.worker('awf-runs', () => Promise.reject(new Error('not an awf worker')));
+      try {
+        expect((await following).report).toMatchObject({
+          status: 'failure',
+          error: { code: 'EXECUTION.QUEUE.JOB_FAILED', message: expect.stringContaining('not an awf worker') },
+        });
+      } finally {
+        await stranger.close();
+      }
+    }, 30_000);
+
     it('rides out a queue that drops every connection mid-run: the run succeeds, each step once', async () => {
       const id = await h.enqueue(stepsYaml(['a', 'b', 'c'], 1));
       await h.worker();
