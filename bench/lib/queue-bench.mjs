@@ -1,7 +1,8 @@
 // Runs on a real redis-server (127.0.0.1, a temp dir) through the built CLI: runs per minute with
 // 1, 2 and 4 `awf worker` processes on sleep-bound runs; enqueue-to-start with an idle worker
 // (BullMQ's own timestamps: added → processedOn); and 1,000 queued runs drained by two workers,
-// each checked to have ended in success on BullMQ (nothing lost, nothing failed).
+// each checked to have ended in success on BullMQ (nothing lost, nothing failed). Then the same
+// runs/min with 1 and 4 workers, and enqueue-to-start, on BullMQ's PostgreSQL backend, side by side.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { connect, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { percentile } from './mcp-measure.mjs';
+import { PG_BIN, startPostgres } from './shared-history-bench.mjs';
 
 const REDIS_SERVER = '/usr/bin/redis-server';
 const SLEEP_RUNS = 16;
@@ -42,10 +44,32 @@ export async function queueBench({ main, work, notes }) {
     for (const workers of [1, 2, 4]) scale[workers] = await runsPerMinute(cli, queue, workers);
     const startMs = await enqueueToStart(cli, queue);
     const drain = await drained(cli, queue);
-    return { scale, sleepRuns: SLEEP_RUNS, start: startMs, drain };
+    const postgres = await onPostgres({ main, dir, env, notes });
+    return { scale, sleepRuns: SLEEP_RUNS, start: startMs, drain, postgres };
   } finally {
     await queue.close();
     await redis.stop();
+  }
+}
+
+/** Runs/min with 1 and 4 workers and enqueue-to-start, on BullMQ's PostgreSQL backend. */
+async function onPostgres({ main, dir, env, notes }) {
+  if (!existsSync(join(PG_BIN, 'pg_ctl'))) {
+    notes.push(`queue: ${PG_BIN}/pg_ctl is not installed (apt-get install postgresql); PostgreSQL rows left out`);
+    return null;
+  }
+  const pg = startPostgres();
+  const { withBackend, createPostgresBackend } = createRequire(join(dirname(main), '..', 'package.json'))('bullmq');
+  const { Queue } = withBackend(createPostgresBackend);
+  const queue = new Queue('awf-runs', { connection: { connectionString: pg.url, migrate: true } });
+  const cli = { main, dir, env, url: pg.url };
+  try {
+    const scale = {};
+    for (const workers of [1, 4]) scale[workers] = await runsPerMinute(cli, queue, workers);
+    return { scale, start: await enqueueToStart(cli, queue) };
+  } finally {
+    await queue.close();
+    pg.stop();
   }
 }
 
@@ -61,6 +85,19 @@ export function queueTable(q) {
     ),
     `| enqueue to start, idle worker, ${LATENCY_RUNS} runs one at a time: p50 ms (p95 ${f(q.start.p95, 1)}) | ${f(q.start.p50, 1)} | | ≤ ${QUEUE_TARGETS.startMs} ms |`,
     `| ${q.drain.runs} queued runs drained by 2 workers × 8: ms (ended in success / lost or failed) | ${f(q.drain.ms)} | ${q.drain.succeeded} / ${q.drain.runs - q.drain.succeeded} | all, none lost |`,
+    ...(q.postgres ? postgresRows(q, f) : []),
+  ];
+}
+
+/** The PostgreSQL backend's rows, each beside the same figure on redis-server. */
+function postgresRows(q, f) {
+  const pg = q.postgres;
+  return [
+    ...[1, 4].map(
+      (n) =>
+        `| same on PostgreSQL (BullMQ's backend), ${n} worker(s): runs/min | ${f(pg.scale[n].perMin, 1)} | redis-server ${f(q.scale[n].perMin, 1)}${n === 4 ? `; ${f(pg.scale[4].perMin / pg.scale[1].perMin, 2)}× one worker` : ''} | |`,
+    ),
+    `| same on PostgreSQL, enqueue to start: p50 ms (p95 ${f(pg.start.p95, 1)}) | ${f(pg.start.p50, 1)} | redis-server ${f(q.start.p50, 1)} | |`,
   ];
 }
 

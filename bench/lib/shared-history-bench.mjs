@@ -13,7 +13,7 @@ import { median } from './mcp-measure.mjs';
 const RUNS = 100_000;
 const BATCH = 1_000;
 const WORKFLOWS = 50;
-const PG_BIN = process.env.AWF_TEST_PG_BIN ?? '/usr/lib/postgresql/15/bin';
+export const PG_BIN = process.env.AWF_TEST_PG_BIN ?? '/usr/lib/postgresql/15/bin';
 export const SHARED_HISTORY_TARGET_MS = 200;
 
 export async function sharedHistoryBench({ main, work, notes, rounds = 30 }) {
@@ -112,7 +112,7 @@ async function measure({ openHistory, KyselyRunIndex }, location, rounds) {
 }
 
 /** As test/support/postgres-server.ts: as root, PostgreSQL's commands run as the `postgres` user. */
-function startPostgres() {
+export function startPostgres() {
   const dir = mkdtempSync(join(process.env.TMPDIR ?? '/tmp', 'awf-bench-pg-'));
   const root = process.getuid?.() === 0;
   const run = (cmd, args) =>

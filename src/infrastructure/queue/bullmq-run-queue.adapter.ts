@@ -1,32 +1,30 @@
-import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { CancelOutcome, RunEvent, RunJob, RunQueue } from '../../domain/ports/run-queue.port';
 import type { RunReport } from '../../domain/workflow/run-report.model';
 import { signJob } from './job-signature';
 import type { QueueSettings } from './queue-settings';
-import { openRedis } from './redis-connection';
-import { CANCEL_CHANNEL, cancelKey, RunEventStream } from './run-event-stream';
-
-export const QUEUE_NAME = 'awf-runs';
+import { type AnyQueue, QUEUE_NAME, QueueBackend } from './queue-backend';
+import { CANCEL_PROGRESS, RunEventLog } from './run-event-log';
 
 /** Finished jobs are kept a week (what `awf runs follow` can still show), then BullMQ drops them. */
 export const KEEP = { age: 7 * 24 * 3600 };
 
-/** `awf run --queue`, `awf runs follow|cancel`: BullMQ's Queue, plus the run's event stream. */
+/** How often a follower looks for new events while the run is quiet. */
+const POLL_MS = 100;
+
+/** `awf run --queue`, `awf runs follow|cancel`: BullMQ's Queue, on Redis or PostgreSQL; events are job logs. */
 export class BullmqRunQueue implements RunQueue {
-  private readonly queue: Queue;
-  private readonly redis: Redis;
-  private reader?: Redis;
+  private readonly backend: QueueBackend;
+  private readonly queue: AnyQueue;
 
   constructor(
     private readonly settings: QueueSettings,
-    private readonly log: (line: string) => void,
+    log: (line: string) => void,
   ) {
-    this.redis = openRedis(settings, log);
-    this.queue = new Queue(QUEUE_NAME, { connection: this.redis });
-    this.queue.on('error', () => undefined); // the connection's own handler reports it once
+    this.backend = new QueueBackend(settings, log);
+    this.queue = this.backend.watch(new this.backend.Queue(QUEUE_NAME, { connection: this.backend.connection() }));
   }
 
   get label(): string {
@@ -42,39 +40,40 @@ export class BullmqRunQueue implements RunQueue {
   }
 
   async follow(runId: string, onEvent: (e: RunEvent) => void, signal: AbortSignal): Promise<RunReport | undefined> {
-    if (!(await this.queue.getJob(runId)) && !(await new RunEventStream(this.redis, runId).all()).length)
-      throw notFound(runId, this.label);
-    this.reader ??= openRedis(this.settings, this.log);
-    const stream = new RunEventStream(this.reader, runId);
-    let lastId = '0-0';
+    const events = new RunEventLog(this.queue, runId);
+    const job = await this.queue.getJob(runId);
+    if (!job && !(await events.all()).length) throw notFound(runId, this.label);
+    let seen = 0;
     let checked = Date.now();
     while (!signal.aborted) {
-      const read = await stream.after(lastId, 500);
-      lastId = read.lastId;
-      for (const event of read.events) {
+      const read = await events.from(seen);
+      seen += read.length;
+      for (const event of read) {
         if (event.t === 'end') return event.report;
         onEvent(event);
       }
+      if (read.length) continue;
+      await sleep(POLL_MS, undefined, { signal }).catch(() => undefined);
       // A job that failed or went away with no ending from a worker would be waited for forever.
-      if (read.events.length || Date.now() - checked < 2000) continue;
+      if (Date.now() - checked < 1000) continue;
       checked = Date.now();
-      const gaveUp = await this.gaveUp(runId);
-      // A cancel removes the job and then writes its ending: wait a moment for one before giving up.
-      if (gaveUp && !(await stream.after(lastId, 1000)).events.length) return gaveUp;
+      const gaveUp = await this.gaveUp(runId, job?.name ?? '');
+      // A worker may write the ending just after the job failed: one last look before giving up.
+      if (gaveUp && !(await events.from(seen)).length) return gaveUp;
     }
     return undefined;
   }
 
   /** The run's report when BullMQ failed or dropped its job without a worker's ending (taken over too often). */
-  private async gaveUp(runId: string): Promise<RunReport | undefined> {
+  private async gaveUp(runId: string, workflow: string): Promise<RunReport | undefined> {
     const job = await this.queue.getJob(runId);
-    const state = job ? await job.getState() : 'gone';
-    if (state !== 'failed' && state !== 'gone') return undefined;
-    const why = job?.failedReason ?? 'its job is no longer on the queue';
+    // A job removed before a worker took it (`awf runs cancel`, or by hand) never ran: cancelled.
+    if (!job) return cancelledBeforeStart(runId, workflow);
+    if ((await job.getState()) !== 'failed') return undefined;
     return {
-      ...cancelledBeforeStart(runId, job?.name ?? ''),
+      ...cancelledBeforeStart(runId, job.name),
       status: 'failure',
-      error: { code: ErrorCodes.QUEUE_JOB_FAILED, message: `the queue gave up on run ${runId}: ${why}` },
+      error: { code: ErrorCodes.QUEUE_JOB_FAILED, message: `the queue gave up on run ${runId}: ${job.failedReason}` },
     };
   }
 
@@ -82,7 +81,7 @@ export class BullmqRunQueue implements RunQueue {
     const job = await this.queue.getJob(runId);
     if (!job) throw notFound(runId, this.label);
     const state = await job.getState();
-    if (state === 'completed' || state === 'failed') {
+    if (state === 'completed' || state === 'failed' || (await new RunEventLog(this.queue, runId).ended())) {
       throw new AwfError(
         ErrorCodes.QUEUE_RUN_ENDED,
         `run ${runId} has already ended`,
@@ -93,21 +92,18 @@ export class BullmqRunQueue implements RunQueue {
     if (state !== 'active') {
       try {
         await job.remove();
-        await new RunEventStream(this.redis, runId).add({ t: 'end', report: cancelledBeforeStart(runId, job.name) });
         return 'removed';
       } catch {
         // a worker took it meanwhile: it is told to stop, as a running one is
       }
     }
-    await this.redis.set(cancelKey(runId), '1', 'EX', 24 * 3600);
-    await this.redis.publish(CANCEL_CHANNEL, runId);
+    await job.updateProgress(CANCEL_PROGRESS);
     return 'signalled';
   }
 
   async close(): Promise<void> {
     await this.queue.close();
-    this.reader?.disconnect();
-    this.redis.disconnect();
+    this.backend.disconnect();
   }
 }
 

@@ -2,9 +2,12 @@ import type { RunQueue, RunWorkerPool, WorkerOptions } from '../../domain/ports/
 import { BullmqRunQueue } from './bullmq-run-queue.adapter';
 import { BullmqWorkerPool } from './bullmq-worker-pool.adapter';
 import type { QueueSettings } from './queue-settings';
-import { checkReachable } from './redis-connection';
+import { checkReachable } from './queue-backend';
 
-/** The queue on Redis through BullMQ. Required by LazyRunQueues only when a command uses a queue. */
+/**
+ * The queue through BullMQ, on Redis or on BullMQ's PostgreSQL backend. Required by LazyRunQueues
+ * only when a command uses a queue.
+ */
 export class BullmqRunQueues {
   async client(settings: QueueSettings, log: (line: string) => void): Promise<RunQueue> {
     await checkReachable(settings);

@@ -1,18 +1,16 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
-import { type Job, Queue, UnrecoverableError, WaitingError, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
+import { type Job, UnrecoverableError, WaitingError } from 'bullmq';
 import { verifyBundle } from '../../application/queue/run-bundle';
 import { type AwfError, isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { RunEvent, RunJob, RunWorkerPool, WorkerOptions } from '../../domain/ports/run-queue.port';
 import type { RunReport } from '../../domain/workflow/run-report.model';
-import { QUEUE_NAME } from './bullmq-run-queue.adapter';
 import { openJob } from './job-signature';
+import { type AnyQueue, type AnyQueueEvents, type AnyWorker, QUEUE_NAME, QueueBackend } from './queue-backend';
 import type { QueueSettings } from './queue-settings';
-import { openRedis } from './redis-connection';
-import { CANCEL_CHANNEL, cancelKey, RunEventStream } from './run-event-stream';
+import { cancelRequested, RunEventLog } from './run-event-log';
 
 /** How the pool runs a job: where its files go, and what the application does with it. */
 export interface PoolOptions extends WorkerOptions {
@@ -22,16 +20,17 @@ export interface PoolOptions extends WorkerOptions {
 }
 
 /**
- * `awf worker`: BullMQ's Worker over the runs queue. Each job is checked (signature, digests),
- * its files written to `<workdir>/<run id>/`, and run from the checkpoint its events hold.
- * A worker killed outright loses its lock; BullMQ's stalled-job check gives the run to another.
+ * `awf worker`: BullMQ's Worker over the runs queue, on Redis or PostgreSQL. Each job is checked
+ * (signature, digests), its files written to `<workdir>/<run id>/`, and run from the checkpoint
+ * its events (the job's log) hold. A worker killed outright loses its lock; BullMQ's stalled-job
+ * check gives the run to another. A cancel arrives as the job's progress, through QueueEvents.
  */
 export class BullmqWorkerPool implements RunWorkerPool {
   readonly name = `${hostname()}:${process.pid}`;
-  private readonly redis: Redis;
-  private readonly subscriber: Redis;
-  private readonly connection: Redis;
-  private readonly worker: Worker;
+  private readonly backend: QueueBackend;
+  private readonly queue: AnyQueue;
+  private readonly cancels: AnyQueueEvents;
+  private readonly worker: AnyWorker;
   private readonly running = new Map<string, AbortController>();
   private draining = false;
 
@@ -39,25 +38,24 @@ export class BullmqWorkerPool implements RunWorkerPool {
     private readonly settings: QueueSettings,
     private readonly options: PoolOptions,
   ) {
-    this.redis = openRedis(settings, options.log);
-    this.subscriber = openRedis(settings, options.log);
-    void this.subscriber.subscribe(CANCEL_CHANNEL);
-    this.subscriber.on('message', (_channel: string, runId: string) => this.running.get(runId)?.abort());
-    this.connection = openRedis(settings, options.log);
-    this.worker = new Worker(QUEUE_NAME, (job, token) => this.process(job, token), {
-      connection: this.connection,
+    const backend = (this.backend = new QueueBackend(settings, options.log));
+    this.queue = backend.watch(new backend.Queue(QUEUE_NAME, { connection: backend.connection(true) }));
+    this.cancels = backend.watch(new backend.QueueEvents(QUEUE_NAME, { connection: backend.connection() }));
+    this.cancels.on('progress', ({ jobId, data }) => {
+      if (cancelRequested(data)) this.running.get(jobId)?.abort();
+    });
+    this.worker = new backend.Worker(QUEUE_NAME, (job, token) => this.process(job, token), {
+      connection: backend.connection(),
       concurrency: options.concurrency,
       lockDuration: options.lockMs,
       stalledInterval: options.lockMs,
       // A run that outlives several workers is still a run: it resumes at its checkpoint each time.
       maxStalledCount: 5,
     });
-    this.worker.on('error', () => undefined); // the connections' handlers report outages once
+    backend.watch(this.worker);
     if (options.metrics?.enabled) {
-      const queue = new Queue(QUEUE_NAME, { connection: this.redis });
-      queue.on('error', () => undefined);
       options.metrics.observeQueue(async () => {
-        const counts = await queue.getJobCounts('waiting', 'active', 'delayed');
+        const counts = await this.queue.getJobCounts('waiting', 'active', 'delayed');
         return { waiting: counts.waiting ?? 0, active: counts.active ?? 0, delayed: counts.delayed ?? 0 };
       });
     }
@@ -69,7 +67,7 @@ export class BullmqWorkerPool implements RunWorkerPool {
 
   private async process(job: Job, token: string | undefined): Promise<string> {
     const runId = job.id ?? '';
-    const events = new RunEventStream(this.redis, runId);
+    const events = new RunEventLog(this.queue, runId);
     const previous = await events.all();
     const ended = previous.find((e): e is Extract<RunEvent, { t: 'end' }> => e.t === 'end');
     if (ended) return ended.report.status; // it ended before the lock was lost: nothing runs twice
@@ -85,7 +83,9 @@ export class BullmqWorkerPool implements RunWorkerPool {
     }
     const controller = new AbortController();
     this.running.set(runId, controller);
-    if (await this.redis.exists(cancelKey(runId))) controller.abort();
+    // A cancel that came before this worker listened for it is in the job's progress.
+    if (cancelRequested(job.progress) || cancelRequested((await this.queue.getJob(runId))?.progress))
+      controller.abort();
     this.options.log(`run ${runId} (${run.workflow}) taken${previous.length ? ', resuming' : ''}`);
     const taken = Date.now();
     const dir = join(this.options.workdir, runId);
@@ -128,7 +128,8 @@ export class BullmqWorkerPool implements RunWorkerPool {
   async stop(): Promise<void> {
     this.draining = true;
     await this.worker.close();
-    for (const redis of [this.subscriber, this.redis, this.connection]) redis.disconnect();
+    await Promise.all([this.cancels.close(), this.queue.close()]);
+    this.backend.disconnect();
   }
 }
 

@@ -9,7 +9,7 @@ const LOCK_MS = 30_000;
 
 /**
  * The RunQueues port for every command that may use a queue: the URL and AWF_QUEUE_SECRET are
- * checked first, and BullMQ (with ioredis) is required only then, so `awf run` without
+ * checked first, and BullMQ (with ioredis or pg) is required only then, so `awf run` without
  * `--queue` never loads it. The password and the secret go to the masker before anything connects.
  */
 export class LazyRunQueues implements RunQueues {

@@ -16,7 +16,14 @@ describe('queue settings', () => {
     expect(s).toMatchObject({ label: 'redis://u:***@h:1', password: 'p@ss', secret: secret.AWF_QUEUE_SECRET });
   });
 
-  it('refuses a URL that is not redis:// with a USER code, naming it masked', () => {
+  it('takes redis:// and rediss:// for Redis, postgres:// and postgresql:// for the PostgreSQL backend', () => {
+    expect(queueSettings('rediss://h:1', secret).kind).toBe('redis');
+    expect(queueSettings('postgresql://h/db', secret).kind).toBe('postgres');
+    const pg = queueSettings('postgres://awf:s3cret@db:5432/awf', secret);
+    expect(pg).toMatchObject({ kind: 'postgres', label: 'postgres://awf:***@db:5432/awf', password: 's3cret' });
+  });
+
+  it('refuses a URL that is not redis:// or postgres:// with a USER code, naming it masked', () => {
     expect(() => queueSettings('http://u:pw@h', secret)).toThrow(
       expect.objectContaining({ code: 'USER.QUEUE.INVALID_URL', message: expect.stringContaining('http://u:***@h') }),
     );

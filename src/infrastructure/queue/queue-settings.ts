@@ -2,9 +2,20 @@ import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import { maskUrl } from '../core/masked-url';
 
+/** Which of BullMQ's backends the URL names: Redis, or its PostgreSQL backend. */
+export type QueueKind = 'redis' | 'postgres';
+
+const KINDS: Record<string, QueueKind> = {
+  'redis:': 'redis',
+  'rediss:': 'redis',
+  'postgres:': 'postgres',
+  'postgresql:': 'postgres',
+};
+
 /** What a queue needs before it connects: its URL, the URL as messages show it, and the signing secret. */
 export interface QueueSettings {
   url: string;
+  kind: QueueKind;
   /** The URL with its password masked: the only form that reaches a message or a log. */
   label: string;
   password?: string;
@@ -23,12 +34,14 @@ export function queueSettings(url: string, env: NodeJS.ProcessEnv): QueueSetting
     parsed = undefined;
   }
   const label = maskUrl(url);
-  if (!parsed || (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') || !parsed.hostname) {
+  const kind = parsed && KINDS[parsed.protocol];
+  if (!parsed || !kind || !parsed.hostname) {
     throw new AwfError(
       ErrorCodes.QUEUE_INVALID_URL,
-      `the queue URL ${label} is not a redis:// URL`,
+      `the queue URL ${label} is not a redis:// or postgres:// URL`,
       { url: label },
-      'Give --queue (or AWF_QUEUE_URL) as redis://[user:password@]host:port[/db].',
+      'Give --queue (or AWF_QUEUE_URL) as redis://[user:password@]host:port[/db] ' +
+        'or postgres://[user:password@]host:port/database.',
     );
   }
   const secret = env.AWF_QUEUE_SECRET ?? '';
@@ -42,5 +55,10 @@ export function queueSettings(url: string, env: NodeJS.ProcessEnv): QueueSetting
       'Set the same AWF_QUEUE_SECRET for `awf run --queue` and every `awf worker`, e.g. `openssl rand -hex 32`.',
     );
   }
-  return { url, label, secret, ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}) };
+  return { url, kind, label, secret, ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}) };
+}
+
+/** An error message of a driver with the URL's password, should it quote it, masked. */
+export function maskPassword(message: string, settings: QueueSettings): string {
+  return settings.password ? message.split(settings.password).join('***') : message;
 }

@@ -1,4 +1,4 @@
-// QueueModule: the queue on Redis (BullMQ) behind RUN_QUEUES. Its provider loads nothing of
+// QueueModule: the queue (BullMQ on Redis or PostgreSQL) behind RUN_QUEUES. Its provider loads nothing of
 // BullMQ: LazyRunQueues requires it when a command opens a queue (docs/scale-out.md).
 import { Module } from '@nestjs/common';
 import { RUN_QUEUES } from '../../domain/ports/run-queue.port';

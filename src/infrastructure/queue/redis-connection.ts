@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
-import type { QueueSettings } from './queue-settings';
+import { maskPassword, type QueueSettings } from './queue-settings';
 
 /** Reconnect back-off: 0.2 s, 0.4 s, … up to 5 s, forever; a queue that blinks is waited for. */
 const backoff = (attempt: number): number => Math.min(attempt * 200, 5000);
@@ -13,18 +13,14 @@ const backoff = (attempt: number): number => Math.min(attempt * 200, 5000);
  */
 export function openRedis(settings: QueueSettings, onError: (message: string) => void): Redis {
   const redis = new Redis(settings.url, { maxRetriesPerRequest: null, retryStrategy: backoff });
-  let last = '';
   redis.on('error', (err: Error) => {
-    const message = mask(err.message, settings);
-    if (message !== last) onError(`queue ${settings.label}: ${message}; retrying`);
-    last = message;
+    onError(maskPassword(err.message, settings));
   });
-  redis.on('ready', () => (last = ''));
   return redis;
 }
 
 /** At start, one try: a queue that is not there is a clear SYSTEM error, not an endless retry. */
-export async function checkReachable(settings: QueueSettings): Promise<void> {
+export async function checkRedis(settings: QueueSettings): Promise<void> {
   const probe = new Redis(settings.url, {
     lazyConnect: true,
     maxRetriesPerRequest: 0,
@@ -40,15 +36,11 @@ export async function checkReachable(settings: QueueSettings): Promise<void> {
   } catch (err) {
     throw new AwfError(
       ErrorCodes.QUEUE_UNAVAILABLE,
-      `cannot reach the queue at ${settings.label}: ${mask((cause ?? (err as Error)).message, settings)}`,
+      `cannot reach the queue at ${settings.label}: ${maskPassword((cause ?? (err as Error)).message, settings)}`,
       { url: settings.label },
       'Start Redis or fix --queue / AWF_QUEUE_URL; `redis-cli -u URL ping` must answer PONG.',
     );
   } finally {
     probe.disconnect();
   }
-}
-
-function mask(message: string, settings: QueueSettings): string {
-  return settings.password ? message.split(settings.password).join('***') : message;
 }

@@ -9,7 +9,7 @@ import type { RunReport } from '../../../src/domain/workflow/run-report.model';
 import { ProjectConfigModule } from '../../../src/infrastructure/config/project-config.module';
 import { CoreModule } from '../../../src/infrastructure/core/core.module';
 import { QueuedRunsModule } from '../../../src/infrastructure/queue/queued-runs.module';
-import { type RedisServer, startRedis } from '../../support/redis-server';
+import type { QueueBackendCase, QueueServer } from '../../support/queue-servers';
 
 export const SECRET = 'test-secret-0123456789abcdef';
 
@@ -24,11 +24,11 @@ export function stepsYaml(steps: string[], sleep = 1, extra = ''): string {
 
 /**
  * The queue's two ends in one Nest container wired as the CLI wires `awf run` and `awf worker`,
- * over a private redis-server: enqueue as `awf run --queue` does, run workers as `awf worker` does.
+ * over a private server of the backend: enqueue as `awf run --queue` does, run workers as `awf worker` does.
  */
-export function queueHarness() {
+export function queueHarness(backend: QueueBackendCase) {
   const h = {
-    redis: undefined as unknown as RedisServer,
+    server: undefined as unknown as QueueServer,
     queues: undefined as unknown as RunQueues,
     queued: undefined as unknown as QueuedRuns,
     client: undefined as unknown as RunQueue,
@@ -47,7 +47,7 @@ export function queueHarness() {
     },
     async worker(env: Record<string, string> = {}, concurrency = 1): Promise<RunWorkerPool> {
       const workdir = join(h.dir, `worker-${h.pools.length}`);
-      const pool = await h.queues.worker(h.redis.url, {
+      const pool = await h.queues.worker(h.server.url, {
         concurrency,
         workdir,
         log: (line) => h.logs.push(line),
@@ -74,14 +74,14 @@ export function queueHarness() {
   beforeAll(async () => {
     process.env.AWF_QUEUE_SECRET = SECRET;
     process.env.AWF_QUEUE_LOCK_MS = '1500';
-    h.redis = await startRedis();
+    h.server = await backend.start();
     app = await Test.createTestingModule({
       imports: [ProjectConfigModule.forRoot(), CoreModule, QueuedRunsModule],
     }).compile();
     await app.init();
     h.queues = app.get(RUN_QUEUES);
     h.queued = app.get(QueuedRuns);
-    h.client = await h.queues.client(h.redis.url);
+    h.client = await h.queues.client(h.server.url);
   }, 30_000);
   beforeEach(() => {
     h.dir = mkdtempSync(join(tmpdir(), 'awf-queue-'));
@@ -94,7 +94,7 @@ export function queueHarness() {
   afterAll(async () => {
     await h.client?.close();
     await app?.close();
-    await h.redis?.stop();
+    await h.server?.stop();
     process.env.AWF_QUEUE_SECRET = saved.AWF_QUEUE_SECRET;
     process.env.AWF_QUEUE_LOCK_MS = saved.AWF_QUEUE_LOCK_MS;
     if (saved.AWF_QUEUE_SECRET === undefined) delete process.env.AWF_QUEUE_SECRET;

@@ -119,7 +119,7 @@ export const EXECUTION_ERRORS: Record<CodesOf<'EXECUTION'>, CatalogueText> = {
   ),
   [C.QUEUE_BAD_SIGNATURE]: entry(
     'A worker refused a job whose HMAC signature is missing or wrong: it was not queued by an awf with the same AWF_QUEUE_SECRET, or it was changed in the queue.',
-    'Give `awf run --queue` and the workers the same AWF_QUEUE_SECRET; if it is the same, someone else writes to the queue: check who can reach Redis.',
+    'Give `awf run --queue` and the workers the same AWF_QUEUE_SECRET; if it is the same, someone else writes to the queue: check who can reach the queue (Redis or PostgreSQL).',
   ),
   [C.QUEUE_BAD_DIGEST]: entry(
     "A worker refused a job whose files do not match their SHA-256 digests, or whose paths leave the run's directory.",
@@ -145,8 +145,8 @@ export const SYSTEM_ERRORS: Record<
   CatalogueText
 > = {
   [C.QUEUE_UNAVAILABLE]: entry(
-    'The queue (Redis) named in the message cannot be reached.',
-    'Start Redis or fix the URL (--queue or AWF_QUEUE_URL); `redis-cli -u URL ping` must answer PONG.',
+    "The queue (Redis, or PostgreSQL for BullMQ's PostgreSQL backend) named in the message cannot be reached.",
+    'Start it or fix the URL (--queue or AWF_QUEUE_URL); `redis-cli -u URL ping` must answer PONG, or `psql URL -c "select 1"` answer.',
   ),
   [C.SYSTEM_INTERNAL]: entry(
     'An error awf did not expect: a bug in awf.',

@@ -197,8 +197,8 @@ export const USER_ERRORS: Record<GeneralUserCode, CatalogueText> = {
     'Set the same AWF_QUEUE_SECRET for `awf run --queue` and every `awf worker`, e.g. from `openssl rand -hex 32`.',
   ),
   [C.QUEUE_INVALID_URL]: entry(
-    'The queue URL is not a redis:// or rediss:// URL.',
-    'Give --queue (or AWF_QUEUE_URL) as redis://[user:password@]host:port[/db].',
+    'The queue URL is not a redis://, rediss://, postgres:// or postgresql:// URL.',
+    'Give --queue (or AWF_QUEUE_URL) as redis://[user:password@]host:port[/db] or postgres://[user:password@]host:port/database.',
   ),
   [C.HISTORY_INVALID_URL]: entry(
     'The shared history URL (--history, AWF_HISTORY_URL) is not a postgres:// or postgresql:// URL.',

@@ -149,7 +149,8 @@ export class RunCommand extends RunSessionCommand {
 
   @Option({
     flags: '--queue [url]',
-    description: 'run it on a worker through this queue (redis://…; alone: AWF_QUEUE_URL) and follow it',
+    description:
+      'run it on a worker through this queue (redis://… or postgres://…; alone: AWF_QUEUE_URL) and follow it',
   })
   parseQueue(value?: string): string | true {
     return value ?? true;

@@ -205,7 +205,8 @@ export class ServeCommand extends CommandRunner {
 
   @Option({
     flags: '--queue [url]',
-    description: "send the runs to a queue's workers (redis://…; alone: AWF_QUEUE_URL; docs/scale-out.md)",
+    description:
+      "send the runs to a queue's workers (redis://… or postgres://…; alone: AWF_QUEUE_URL; docs/scale-out.md)",
   })
   parseQueue(value?: string): string | true {
     return value ?? true;

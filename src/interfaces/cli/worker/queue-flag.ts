@@ -9,6 +9,6 @@ export function queueUrl(flag: string | true | undefined, env: NodeJS.ProcessEnv
     ErrorCodes.CLI_INVALID_ARGS,
     'no queue given',
     {},
-    'Give --queue redis://host:port, or set AWF_QUEUE_URL (docs/scale-out.md).',
+    'Give --queue redis://host:port or postgres://host/db, or set AWF_QUEUE_URL (docs/scale-out.md).',
   );
 }

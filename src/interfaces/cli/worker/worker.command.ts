@@ -74,7 +74,7 @@ export class WorkerCommand extends CommandRunner {
 
   @Option({
     flags: '--queue <url>',
-    description: 'the queue: redis://[user:password@]host:port (default AWF_QUEUE_URL)',
+    description: 'the queue: redis://[user:password@]host:port or postgres://…/db (default AWF_QUEUE_URL)',
   })
   parseQueue(value: string): string {
     return value;
