@@ -99,8 +99,9 @@ describe('two runs refreshing one OAuth token at once: a file lock, one refresh,
   let server: { url: string; child: ChildProcess };
   let p: ReturnType<typeof workflowProject>;
 
-  // The first refresh is held until both proxies were refused (401), so they surely race.
-  beforeAll(async () => (server = await guardedServer({ OAUTH_REFRESH_BARRIER: '2' })));
+  // The first refresh is answered after 5 s, or as soon as a second refresh comes: both proxies,
+  // refused (401) at once, surely race. Without the lock the second spends the refresh token again.
+  beforeAll(async () => (server = await guardedServer({ OAUTH_REFRESH_HOLD_MS: '5000' })));
   afterAll(() => server.child.kill());
   beforeEach(() => {
     p = workflowProject({ '.awf/config.yaml': `mcp_servers:\n  guarded:\n    url: ${server.url}\n` });
@@ -133,7 +134,7 @@ describe('two runs refreshing one OAuth token at once: a file lock, one refresh,
       await Promise.all(sessions.map((s) => s.close()));
     }
     const counts = (await (await fetch(new URL('/test/counts', server.url))).json()) as Record<string, number>;
-    expect(counts).toEqual({ unauthorized: 2, refreshes: 1 });
+    expect(counts).toEqual({ unauthorized: 2, refreshes: 1, spent: 0 });
     expect(tokens().refresh_token).not.toBe(signedIn.refresh_token);
     expect(tokens().access_token).not.toBe(signedIn.access_token);
   });

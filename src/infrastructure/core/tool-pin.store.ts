@@ -110,11 +110,11 @@ export class ToolPinStore {
   }
 
   /**
-   * Pins `tools` of package `version` whatever was pinned (`awf plugin install|update`: the user
-   * installed them). The same version and tools as pinned is no change and writes nothing.
+   * Pins a package version the user installed (`awf plugin install|update`). The version pinned
+   * already keeps its pin: a definition that changed under it still needs `awf mcp trust`.
    */
   repin(pin: PinFile, was = this.read(pin.server, 'pin')): void {
-    if (was && was.package_version === pin.package_version && was.digest === pin.digest) return;
+    if (was && was.package_version === pin.package_version) return;
     this.write(pin.server, 'pin', pin);
     rmSync(this.path(pin.server, 'seen'), { force: true });
     this.audit(pin, was ? 'repinned' : 'pinned', was);
