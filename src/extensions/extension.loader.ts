@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { AwfError } from '../domain/errors/awf-error';
 import { ErrorCodes } from '../domain/errors/error-codes';
+import { type ExtensionPackage, markExtensionPackage } from '../domain/ports/markers';
 import { shareHostModules } from './host-modules';
 
 type NestModuleRef = (abstract new (...args: never[]) => unknown) | { module: unknown };
@@ -11,7 +13,9 @@ const MODULE_METADATA_KEYS = ['imports', 'providers', 'exports', 'controllers'];
 /**
  * Loads the Nest modules named in `extensions:`. An entry is a path (relative to the
  * project dir) or a package name; its export is `default`, or else the one export that is
- * a Nest module (a `@Module()` class or a dynamic module object).
+ * a Nest module (a `@Module()` class or a dynamic module object). Each module is marked with the
+ * package it comes from (the nearest package.json above its file), whose version keys the pins
+ * of its tools (ADR 305).
  */
 export function loadExtensionModules(entries: readonly string[], projectDir: string = process.cwd()): NestModuleRef[] {
   // A require rooted in the project, not this file's: inside the bundle, the module-level
@@ -21,8 +25,10 @@ export function loadExtensionModules(entries: readonly string[], projectDir: str
   return entries.map((entry) => {
     const target = entry.startsWith('.') || isAbsolute(entry) ? resolve(projectDir, entry) : entry;
     let exported: Record<string, unknown>;
+    let file: string;
     try {
-      exported = projectRequire(projectRequire.resolve(target)) as Record<string, unknown>;
+      file = projectRequire.resolve(target);
+      exported = projectRequire(file) as Record<string, unknown>;
     } catch (err) {
       throw new AwfError(
         ErrorCodes.EXTENSION_LOAD_FAILED,
@@ -40,8 +46,26 @@ export function loadExtensionModules(entries: readonly string[], projectDir: str
         'Export a class decorated with @Module() (as default, or as the only module export).',
       );
     }
-    return candidates[0];
+    const module = candidates[0];
+    const moduleClass = typeof module === 'function' ? module : module.module;
+    if (typeof moduleClass === 'function') markExtensionPackage(moduleClass, packageOf(file, moduleClass.name));
+    return module;
   });
+}
+
+/** The nearest package.json above `file` with a name; none: the module's class name, no version. */
+function packageOf(file: string, fallback: string): ExtensionPackage {
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown };
+      if (typeof pkg.name === 'string') {
+        return { name: pkg.name, ...(typeof pkg.version === 'string' ? { version: pkg.version } : {}) };
+      }
+    } catch {
+      // none here, or not JSON: look further up
+    }
+    if (dirname(dir) === dir) return { name: fallback };
+  }
 }
 
 function isNestModule(value: unknown): value is NestModuleRef {

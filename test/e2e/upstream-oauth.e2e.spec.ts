@@ -10,8 +10,10 @@ const FIXTURES = join(__dirname, '..', 'fixtures');
 const BROWSER = `${process.execPath} ${join(__dirname, '..', 'conformance', 'browser.mjs')}`;
 
 /** A remote MCP server guarded by OAuth (the SDK's authorization-server router), on a loopback port. */
-async function guardedServer(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [join(FIXTURES, 'upstreams', 'oauth-protected.server.cjs')]);
+async function guardedServer(env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [join(FIXTURES, 'upstreams', 'oauth-protected.server.cjs')], {
+    env: { ...process.env, ...env },
+  });
   let out = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   while (!/listening (\S+)/.test(out)) await once(child.stdout!, 'data');
@@ -90,5 +92,50 @@ describe('remote MCP servers that ask for OAuth: awf mcp login, then runs with t
     const [code] = await once(login, 'exit');
     expect(code).toBe(0);
     expect(out).toContain('signed in to MCP server "guarded"');
+  });
+});
+
+describe('two runs refreshing one OAuth token at once: a file lock, one refresh, both served', () => {
+  let server: { url: string; child: ChildProcess };
+  let p: ReturnType<typeof workflowProject>;
+
+  // The first refresh is answered after 5 s, or as soon as a second refresh comes: both proxies,
+  // refused (401) at once, surely race. Without the lock the second spends the refresh token again.
+  beforeAll(async () => (server = await guardedServer({ OAUTH_REFRESH_HOLD_MS: '5000' })));
+  afterAll(() => server.child.kill());
+  beforeEach(() => {
+    p = workflowProject({ '.awf/config.yaml': `mcp_servers:\n  guarded:\n    url: ${server.url}\n` });
+  });
+  afterEach(() => p.cleanup());
+
+  it('only one process refreshes (refresh tokens are single-use); the other reads the fresh token', async () => {
+    expect(awf(['mcp', 'login', 'guarded'], { cwd: p.dir, env: { ...p.env, BROWSER } }).status).toBe(0);
+    const file = join(p.env.XDG_DATA_HOME, 'awf', 'mcp-auth', 'guarded.json');
+    const tokens = () => (JSON.parse(readFileSync(file, 'utf8')) as { tokens: Record<string, string> }).tokens;
+    const signedIn = tokens();
+    expect(signedIn.refresh_token).toEqual(expect.any(String));
+    await fetch(new URL('/test/expire', server.url), { method: 'POST' }); // every access token expires
+
+    const config = {
+      intercept_builtins: false,
+      root_dir: p.dir,
+      upstreams: [{ name: 'guarded', url: server.url }],
+      pins_dir: join(p.env.XDG_DATA_HOME, 'awf', 'mcp-pins'),
+    };
+    const sessions = await Promise.all(
+      [1, 2].map(() => connectMcpServe(p.dir, config, { env: { ...p.env, BROWSER: '' } })),
+    );
+    try {
+      for (const session of sessions) {
+        const result = await session.client.callTool({ name: 'guarded_whoami', arguments: {} });
+        expect(result.content).toEqual([{ type: 'text', text: expect.stringMatching(/^client \S+/) }]);
+      }
+    } finally {
+      await Promise.all(sessions.map((s) => s.close()));
+    }
+    const counts = (await (await fetch(new URL('/test/counts', server.url))).json()) as Record<string, number>;
+    expect(counts).toEqual({ unauthorized: 2, refreshes: 1, spent: 0 });
+    expect(tokens().refresh_token).not.toBe(signedIn.refresh_token);
+    expect(tokens().access_token).not.toBe(signedIn.access_token);
   });
 });

@@ -30,7 +30,8 @@ export async function connectMcpServe(
   } = {},
 ): Promise<McpSession> {
   const file = join(dir, `proxy-${Math.random().toString(36).slice(2)}.json`);
-  const full = { version: 1, intercept_builtins: true, plugin_tools: [], ...config };
+  // The tool pins go where `awf run` would put them, never in the data dir of whoever runs the tests.
+  const full = { version: 1, intercept_builtins: true, plugin_tools: [], pins_dir: join(dir, 'mcp-pins'), ...config };
   writeFileSync(file, JSON.stringify(full), { mode: 0o600 });
   const { command, args } = (options.launch ?? PLAIN).launch(file, full as unknown as ProxyConfig);
   const transport = new StdioClientTransport({

@@ -38,9 +38,11 @@ const REFUSALS: Record<PolicyRefusalCode, CatalogueText> = {
     'Approve it at the `awf run` terminal when asked, or drop the `approve` rule.',
   ),
   [POLICY_REFUSAL.changed]: entry(
-    "An upstream MCP server's tool differs from what awf pinned of it (description, schemas, annotations, " +
-      'or a tool new on a pinned server): awf hides it and refuses its calls.',
-    'Run `awf mcp trust <server>` to see what changed and pin it again, if you trust the change.',
+    'A tool of an upstream MCP server, a plugin or an extension module differs from what awf pinned of it ' +
+      '(description, schemas, annotations, or a new tool; for a plugin or module, under the same version): ' +
+      'awf hides it and refuses its calls.',
+    'Run `awf mcp trust <server|plugin:name|module:Name>` (the refusal names it) to see what changed and pin ' +
+      'it again, if you trust the change; a plugin or module of a new version is pinned anew.',
   ),
 };
 

@@ -1,7 +1,8 @@
 /**
- * Tool pinning (the "rug pull" defence, docs/policy.md, ADR 253): what awf records of an
- * upstream server's tools the first time it sees them, and how a later listing is compared
- * with that record. Pure: the digest (sha256) and the file live in infrastructure/core.
+ * Tool pinning (the "rug pull" defence, docs/policy.md, ADR 253, ADR 305): what awf records of
+ * the tools of an upstream server, a plugin or an extension module the first time it sees them,
+ * and how a later listing is compared with that record. Pure: the digest (sha256) and the file
+ * live in infrastructure/core.
  */
 
 /** The parts of a tool an agent reads and acts on: a change to any of them is a change. */
@@ -24,10 +25,25 @@ export interface PinnedTool {
   definition: PinnableTool;
 }
 
-/** One server's tools as pinned (`<server>.json`) or as last seen changed (`<server>.seen.json`). */
+/**
+ * Whose tools a pin holds: an upstream MCP server's name (`docs`), or a tool source with a
+ * package version, `plugin:<name>` or `module:<name>` (ADR 305).
+ */
+export type PinKey = string;
+
+/** Whose tools, for a person: `MCP server "docs"`, `plugin "kv"`, `extension module "tickets"`. */
+export function pinOwner(key: PinKey): string {
+  const [kind, name] = key.includes(':') ? key.split(':', 2) : ['mcp', key];
+  return `${kind === 'plugin' ? 'plugin' : kind === 'module' ? 'extension module' : 'MCP server'} "${name}"`;
+}
+
+/** One source's tools as pinned (`<server>.json`) or as last seen changed (`<server>.seen.json`). */
 export interface PinFile {
   version: 1;
-  server: string;
+  /** The pin key (historically always a server's name). */
+  server: PinKey;
+  /** The package version of a plugin or extension module: a new version is pinned anew. */
+  package_version?: string;
   /** `sha256:<hex>` of the canonical JSON of every tool's digest by name. */
   digest: string;
   at: string;
@@ -89,6 +105,25 @@ export function describeChange(change: ToolChange): string {
   const fields = change.fields.length ? change.fields : ['definition'];
   const list = fields.length > 1 ? `${fields.slice(0, -1).join(', ')} and ${fields[fields.length - 1]}` : fields[0];
   return `its ${list} changed`;
+}
+
+/**
+ * Why a tool is hidden and refused (`ToolDefinition.changed`): what changed and the one command
+ * that shows the change and pins it again, `awf mcp trust <key>`, for every kind of source.
+ */
+export function changedReason(change: ToolChange, key: PinKey, version?: string): string {
+  const trust = `\`awf mcp trust ${key}\``;
+  if (version === undefined) {
+    return (
+      `${describeChange(change)} since awf pinned the tools of ${pinOwner(key)}. ` +
+      `A person can review the change and pin it with ${trust}`
+    );
+  }
+  return (
+    `${describeChange(change)} since awf pinned the tools of ${pinOwner(key)} ${version}, whose version ` +
+    `is still ${version}. Installing a new version pins its tools anew; a person can review this ` +
+    `change and pin it with ${trust}`
+  );
 }
 
 /**

@@ -27,3 +27,21 @@ export const ProvidesAgent = (): (<T extends AnyClass>(target: T) => T) => mark(
 export function hasMark(instance: unknown, symbol: symbol): boolean {
   return typeof instance === 'object' && instance !== null && (instance as Record<symbol, unknown>)[symbol] === true;
 }
+
+/** The package an extension module was loaded from (ADR 305): its tools are pinned by its version. */
+export interface ExtensionPackage {
+  name: string;
+  version?: string;
+}
+
+const EXTENSION_PACKAGE_MARK = Symbol.for('awf.extension-package');
+
+/** Set by the extension loader on each module class it loads from `extensions:`. */
+export function markExtensionPackage(moduleClass: object, pkg: ExtensionPackage): void {
+  Object.defineProperty(moduleClass, EXTENSION_PACKAGE_MARK, { value: pkg, configurable: true });
+}
+
+export function extensionPackageOf(moduleClass: unknown): ExtensionPackage | undefined {
+  if (typeof moduleClass !== 'function') return undefined;
+  return Object.getOwnPropertyDescriptor(moduleClass, EXTENSION_PACKAGE_MARK)?.value as ExtensionPackage | undefined;
+}

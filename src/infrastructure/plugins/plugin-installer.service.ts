@@ -4,12 +4,15 @@ import { basename, join, resolve } from 'node:path';
 import { Injectable } from '@nestjs/common';
 import { AwfError, isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
+import type { PinFile } from '../../domain/policy/tool-pin';
 import { PluginDiscovery } from './plugin-discovery.service';
 import { PluginHost } from './plugin-host.service';
 import { type DiscoveredPlugin, readPlugin } from './plugin-manifest';
 import { pluginSearchDirs } from './plugin-paths';
 import { PluginStateStore } from './plugin-state.store';
+import { pluginPin } from './plugin-pins';
 import { runtimeFilter } from './runtime-packages';
+import { ToolPinStore } from '../core/tool-pin.store';
 import { folderDigest, writeInstallState } from '../releases/install-state';
 import { unpackArchive } from '../releases/release-archive';
 
@@ -67,13 +70,14 @@ export class PluginInstaller {
           `Pass --force to replace it, or remove it first: awf plugin remove ${plugin.name}.`,
         );
       }
-      const operations = await this.startCheck(plugin);
+      const { operations, pin } = await this.startCheck(plugin);
       const record = { repository: from, version: plugin.version };
       if (!options.link) recordFolder(staged, plugin.name, record);
       rmSync(target, { recursive: true, force: true });
       if (options.link) symlinkSync(from, target, 'dir');
       else renameSync(join(staging, plugin.name), target);
       this.state.recordInstall(plugin.name, record);
+      new ToolPinStore().repin(pin);
       const how = options.link ? 'linked' : kind === 'dir' ? 'copied' : 'unpacked';
       return { name: plugin.name, version: plugin.version, dir: target, how, source: from, operations };
     } finally {
@@ -123,11 +127,14 @@ export class PluginInstaller {
     return dest;
   }
 
-  /** Starts the plugin once, as a step would, and stops it: what it offers, or why it cannot run. */
-  async startCheck(plugin: DiscoveredPlugin): Promise<string[]> {
+  /**
+   * Starts the plugin once, as a step would, and stops it: what it offers and the pin of its
+   * tools (for the caller to write once the plugin is in place), or why it cannot run.
+   */
+  async startCheck(plugin: DiscoveredPlugin): Promise<{ operations: string[]; pin: PinFile }> {
     try {
       const running = await this.host.acquire(plugin);
-      return running.operations.map((o) => o.name);
+      return { operations: running.operations.map((o) => o.name), pin: pluginPin(plugin, running.operations) };
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       throw new AwfError(

@@ -3,6 +3,8 @@ import { basename, dirname, join } from 'node:path';
 import { Injectable } from '@nestjs/common';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
+import type { PinFile } from '../../domain/policy/tool-pin';
+import { ToolPinStore } from '../core/tool-pin.store';
 import { folderDigest, readInstallState, writeInstallState } from '../releases/install-state';
 import { ReleaseInstaller } from '../releases/release-installer';
 import { parseReleaseSource, type ReleaseSource } from '../releases/release-source';
@@ -105,6 +107,7 @@ export class PluginReleases {
     installedAt?: string,
   ) {
     let operations: string[] = [];
+    let pin: PinFile | undefined;
     const done = await this.releases.install({
       source,
       parentDir,
@@ -120,7 +123,7 @@ export class PluginReleases {
         renameSync(root, dir);
         const plugin = readPlugin(dir);
         if (plugin.problem) throw invalidRelease(source, plugin.problem);
-        operations = await this.installer.startCheck(plugin);
+        ({ operations, pin } = await this.installer.startCheck(plugin));
         return { name: folder, dir };
       },
       exists: (target) =>
@@ -133,6 +136,7 @@ export class PluginReleases {
     });
     const plugin = readPlugin(done.dir);
     this.state.recordInstall(plugin.name, { repository: done.repository, version: done.version });
+    if (pin) new ToolPinStore().repin(pin);
     return { ...done, plugin: plugin.name, operations };
   }
 }

@@ -8,9 +8,11 @@ import { ProvidesTools } from '../../domain/ports/markers';
 import { APP_LOGGER } from '../../domain/ports/tokens';
 import type { ToolCallContext, ToolScope } from '../../domain/ports/tool-scope';
 import type { ToolProvider } from '../../domain/ports/tool-provider.port';
+import { changedReason } from '../../domain/policy/tool-pin';
 import { PluginDiscovery } from './plugin-discovery.service';
 import { PluginHost, type RunningPlugin } from './plugin-host.service';
 import type { DiscoveredPlugin } from './plugin-manifest';
+import { checkPluginPins, pluginPinKey } from './plugin-pins';
 import { mapExecuteResult, mapOperationTool } from './plugin-schema.mapper';
 import { PluginStateStore } from './plugin-state.store';
 
@@ -25,7 +27,9 @@ const EXIT_WAIT_MS = 300;
  * The operations a step exposes (`plugin_tools`) as `<plugin>_<operation>` tools. Only
  * the plugins the scope names are started, all at once; an unknown plugin or operation
  * fails the listing with a USER error, so `mcp-serve` exits before serving anything.
- * When a scope's dispatcher closes, the plugins no other open scope uses are stopped.
+ * When a scope's dispatcher closes, the plugins no other open scope uses are stopped. Each
+ * plugin's operations are checked against the pin of its version (ADR 305): one that differs
+ * is marked `changed`, so the policy hides it and refuses its calls.
  */
 @ProvidesTools()
 @Injectable()
@@ -59,7 +63,7 @@ export class PluginToolProvider implements ToolProvider {
     });
     this.users.set(scope, new Set(wanted.map((w) => w.plugin.name)));
     try {
-      return await this.startAndMap(wanted);
+      return await this.startAndMap(wanted, scope.pinsDir);
     } catch (err) {
       await this.close(scope);
       throw err;
@@ -77,6 +81,7 @@ export class PluginToolProvider implements ToolProvider {
 
   private async startAndMap(
     wanted: Array<{ spec: ToolScope['pluginTools'][number]; plugin: DiscoveredPlugin }>,
+    pinsDir: string | undefined,
   ): Promise<ToolDefinition[]> {
     const started = await Promise.allSettled(wanted.map((w) => this.host.acquire(w.plugin)));
     const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
@@ -84,6 +89,7 @@ export class PluginToolProvider implements ToolProvider {
     const tools: ToolDefinition[] = [];
     wanted.forEach(({ spec, plugin }, index) => {
       const running = (started[index] as PromiseFulfilledResult<RunningPlugin>).value;
+      const changes = checkPluginPins(plugin, running.operations, pinsDir);
       for (const opName of [...new Set(spec.expose)]) {
         const op = running.operations.find((o) => o.name === opName);
         if (!op) {
@@ -94,7 +100,9 @@ export class PluginToolProvider implements ToolProvider {
             `Plugin ${plugin.name} offers: ${running.operations.map((o) => o.name).join(', ') || '(no operations)'}.`,
           );
         }
+        const change = changes.get(op.name);
         const tool = mapOperationTool(plugin.name, op);
+        if (change) tool.changed = changedReason(change, pluginPinKey(plugin.name), plugin.version);
         this.routes.set(tool.name, { plugin, operation: op.name });
         tools.push(tool);
       }

@@ -18,6 +18,7 @@ import type { UpstreamServerSpec } from '../../domain/proxy/upstream-server';
 import { LoopbackRedirect } from './oauth/loopback-redirect';
 import { OAuthCredentialsStore } from './oauth/oauth-credentials.store';
 import { type SignInChannel, StoredOAuthProvider } from './oauth/stored-oauth.provider';
+import { refreshLockedFetch } from './oauth/token-refresh.lock';
 
 /** The first POST's answers that mean "no Streamable HTTP here" (MCP's backwards-compatibility rule). */
 const LEGACY_SSE_STATUSES = [400, 404, 405];
@@ -62,10 +63,12 @@ export async function connectRemote(
   const signIn =
     store && canAsk ? new RemoteSignIn(spec.name, await LoopbackRedirect.start(spec.name), log) : undefined;
   const provider = store && oauthProvider(spec, store, signIn?.channel(auth.env));
+  // Processes refreshing this server's token take turns (its refresh token may be single-use).
+  const options = { requestInit, authProvider: provider, ...(store ? { fetch: refreshLockedFetch(store) } : {}) };
   let transport: Transport | undefined;
   const transports = {
-    http: () => (transport = new StreamableHTTPClientTransport(url, { requestInit, authProvider: provider })),
-    sse: () => (transport = new SSEClientTransport(url, { requestInit, authProvider: provider })),
+    http: () => (transport = new StreamableHTTPClientTransport(url, options)),
+    sse: () => (transport = new SSEClientTransport(url, options)),
   };
   try {
     const connected = signIn

@@ -3,7 +3,7 @@ import { withStderrTail } from '../../domain/errors/stderr-tail';
 import type { ToolDefinition, ToolInputSchema } from '../../domain/model/tool-definition';
 import { errorResult, type ToolResult } from '../../domain/model/tool-result';
 import type { AppLogger } from '../../domain/ports/app-logger.port';
-import { describeChange, type ToolChange } from '../../domain/policy/tool-pin';
+import { changedReason, type ToolChange } from '../../domain/policy/tool-pin';
 import { ProvidesTools } from '../../domain/ports/markers';
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
 import { APP_LOGGER, SECRET_MASKER } from '../../domain/ports/tokens';
@@ -138,7 +138,7 @@ export class UpstreamToolProvider implements ToolProvider {
           ...(t.title !== undefined ? { title: t.title } : {}),
           ...(t.outputSchema !== undefined ? { outputSchema: t.outputSchema as ToolInputSchema } : {}),
           ...(t.annotations !== undefined ? { annotations: t.annotations as Record<string, unknown> } : {}),
-          ...(change ? { changed: changedText(change, spec.name) } : {}),
+          ...(change ? { changed: changedReason(change, spec.name) } : {}),
         };
       });
   }
@@ -171,12 +171,4 @@ export class UpstreamToolProvider implements ToolProvider {
     }
     return errorResult(this.masker.mask(`MCP server "${server}": ${tool} failed: ${(err as Error).message}`));
   }
-}
-
-/** The refusal's reason: what changed, and the command that shows it and pins it again. */
-function changedText(change: ToolChange, server: string): string {
-  return (
-    `${describeChange(change)} since awf pinned the tools of MCP server "${server}". ` +
-    `A person can review the change and pin it with \`awf mcp trust ${server}\``
-  );
 }

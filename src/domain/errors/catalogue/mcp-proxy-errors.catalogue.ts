@@ -69,12 +69,12 @@ export const MCP_PROXY_ERRORS: Record<CodesOf<'USER.MCP_PROXY'>, CatalogueText> 
     'Plugin authors: use string, integer, number or boolean inputs, and pass structured data as a JSON string.',
   ),
   [C.MCP_PIN_INVALID]: entry(
-    "A file of awf's tool pins (`<data dir>/mcp-pins/<server>.json`) is not a pin file awf wrote.",
-    'Remove the file the message names: the next run pins the tools the server lists then (docs/policy.md).',
+    "A file of awf's tool pins (`<data dir>/mcp-pins/<key>.json`) is not a pin file awf wrote.",
+    'Remove the file the message names: the next run pins the tools listed then (docs/policy.md).',
   ),
   [C.MCP_PIN_NONE]: entry(
-    '`awf mcp trust` names a server whose tools no proxy has pinned yet (under this data dir).',
-    'Run a step that uses the server first, with the same --storage, then trust it if its tools changed.',
+    '`awf mcp trust` names a server, plugin or module whose tools no proxy has pinned yet (under this data dir).',
+    'Run a step that uses it first, with the same --storage, then trust it if its tools changed.',
   ),
   [C.MCP_AUTH_REQUIRED]: entry(
     'A remote MCP server asks for OAuth sign-in and awf has no usable token for it, and no person to ask.',

@@ -18,7 +18,7 @@ export class McpCommand extends CommandRunner {
       ErrorCodes.CLI_INVALID_ARGS,
       args.length ? `unknown mcp command: ${args[0]}` : 'awf mcp needs a command',
       { args },
-      'Use: awf mcp trust <server>, awf mcp login <server> or awf mcp logout <server>.',
+      'Use: awf mcp trust <server|plugin:name|module:Name>, awf mcp login <server> or awf mcp logout <server>.',
     );
   }
 }
