@@ -9,6 +9,8 @@ module.exports = {
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
   moduleFileExtensions: ['ts', 'js', 'json'],
   globalSetup: '<rootDir>/test/agents/agents.global-setup.ts',
+  // Each test file's own data dir, never the developer's (test/support/private-data-dir.setup.ts).
+  setupFilesAfterEnv: ['<rootDir>/test/support/private-data-dir.setup.ts'],
   maxWorkers: 2,
   // The CLIs take 1–10 s per run on a quiet machine; this one is shared and slow.
   testTimeout: 240_000,

@@ -16,6 +16,8 @@ module.exports = {
   testTimeout: 30000,
   // Every skipped test is listed with its reason after the run (a skip without one fails it).
   // The `installed` launch path (test/support/launch-paths.ts): npm pack + install, once per build.
+  // Each test file's own data dir, never the developer's (test/support/private-data-dir.setup.ts).
+  setupFilesAfterEnv: ['<rootDir>/test/support/private-data-dir.setup.ts'],
   globalSetup: '<rootDir>/test/support/installed-package.setup.ts',
   globalTeardown: '<rootDir>/test/support/installed-package.teardown.ts',
   // After it, the launch-path parity matrix: each parameterised suite × launch path × ripgrep variant.
