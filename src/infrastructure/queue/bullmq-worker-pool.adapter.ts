@@ -1,6 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { type Job, Queue, UnrecoverableError, WaitingError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { verifyBundle } from '../../application/queue/run-bundle';
@@ -13,6 +12,8 @@ import { openJob } from './job-signature';
 import type { QueueSettings } from './queue-settings';
 import { openRedis } from './redis-connection';
 import { CANCEL_CHANNEL, cancelKey, RunEventStream } from './run-event-stream';
+import { writeRunFiles } from './run-files';
+import { BullmqBranchPool } from './bullmq-branch-pool';
 
 /** How the pool runs a job: where its files go, and what the application does with it. */
 export interface PoolOptions extends WorkerOptions {
@@ -34,6 +35,7 @@ export class BullmqWorkerPool implements RunWorkerPool {
   private readonly worker: Worker;
   private readonly running = new Map<string, AbortController>();
   private draining = false;
+  private readonly branches?: BullmqBranchPool;
 
   constructor(
     private readonly settings: QueueSettings,
@@ -53,6 +55,14 @@ export class BullmqWorkerPool implements RunWorkerPool {
       maxStalledCount: 5,
     });
     this.worker.on('error', () => undefined); // the connections' handlers report outages once
+    const { branchHandler: handler, concurrency, lockMs, workdir, log } = options;
+    // Fan-out (ADR 290): child jobs on a Worker and connection of their own.
+    this.branches =
+      handler &&
+      new BullmqBranchPool(this.redis, openRedis(settings, log), {
+        ...{ handler, concurrency, lockMs, workdir, log, running: this.running },
+        ...{ worker: this.name, secret: settings.secret, label: settings.label },
+      });
     if (options.metrics?.enabled) {
       const queue = new Queue(QUEUE_NAME, { connection: this.redis });
       queue.on('error', () => undefined);
@@ -100,6 +110,7 @@ export class BullmqWorkerPool implements RunWorkerPool {
             publish: (e) => void events.add(e).catch(() => undefined),
             signal: controller.signal,
             draining: () => this.draining,
+            ...(this.branches ? { branches: this.branches.runnerFor(job, run) } : {}),
           }),
         )
         .catch((err: unknown) => failed(runId, run.workflow, err));
@@ -128,15 +139,9 @@ export class BullmqWorkerPool implements RunWorkerPool {
   async stop(): Promise<void> {
     this.draining = true;
     await this.worker.close();
+    // Only now: until the runs in flight ended their step, their children are taken here too.
+    await this.branches?.close();
     for (const redis of [this.subscriber, this.redis, this.connection]) redis.disconnect();
-  }
-}
-
-/** The job's files in the run's own directory, private to the worker's user. */
-function writeRunFiles(dir: string, run: RunJob): void {
-  for (const file of run.files) {
-    mkdirSync(dirname(join(dir, file.path)), { recursive: true, mode: 0o700 });
-    writeFileSync(join(dir, file.path), file.text, { mode: 0o600 });
   }
 }
 
