@@ -121,14 +121,31 @@ states:
       expect(Date.now() - started).toBeLessThan(15_000);
       expect(readdirSync(h.dir).filter((f) => f === 'marks.long')).toEqual([]);
 
-      const loop = await h.enqueue(
+      const loopFails = await h.enqueue(
         FOR_EACH.replace('sleep 0.6;', 'sleep 0.2; [ {{.loop.Item}} = c ] && exit 4;').replace('fanned', 'loopfail'),
       );
-      const failed = await h.follow(loop);
+      const failed = await h.follow(loopFails);
       expect(failed.report).toMatchObject({
         status: 'failure',
         error: { code: 'EXECUTION.LOOP.FAILED', message: expect.stringContaining('iteration 3: step "work" failed') },
       });
+    }, 60_000);
+
+    it('cancelling a run mid fan-out stops its running children and drops its waiting ones', async () => {
+      const yaml = FOR_EACH.replace('sleep 0.6;', 'echo $$ > $MARK.pid.{{.loop.Item}}; sleep 20;').replace(
+        'fanned',
+        'stopped',
+      );
+      const id = await h.enqueue(yaml);
+      for (let i = 0; i < 2; i++) await h.worker();
+      const pidFiles = (): string[] => readdirSync(h.dir).filter((f) => f.startsWith('marks.pid.'));
+      while (pidFiles().length < 2) await new Promise((r) => setTimeout(r, 50));
+      await expect(h.client.cancel(id)).resolves.toBe('signalled');
+      const { report } = await h.follow(id);
+      expect(report).toMatchObject({ status: 'cancelled' });
+      // Only the two running items ever started; their processes are gone.
+      expect(pidFiles()).toHaveLength(2);
+      for (const f of pidFiles()) expect(() => process.kill(Number(readFileSync(join(h.dir, f), 'utf8')), 0)).toThrow();
     }, 60_000);
   },
 );
