@@ -8,6 +8,7 @@ import type { RunObserver } from '../../domain/workflow/ports/run-observer.port'
 import type { WorkflowFiles } from '../../domain/workflow/ports/workflow-files.port';
 import type { WorkflowRepository } from '../../domain/workflow/ports/workflow-repository.port';
 import type { RunReport } from '../../domain/workflow/run-report.model';
+import type { BranchResult } from '../../domain/workflow/ports/branch-runner.port';
 import type { WorkflowService } from '../workflow/workflow.service';
 import { RunInputs } from '../workflow/run/run-inputs';
 import { bundleFiles } from './run-bundle';
@@ -77,18 +78,20 @@ export class QueuedRuns {
    */
   async execute(job: RunJob, run: JobRun, context: JobContext): Promise<RunReport> {
     const target = join(context.dir, job.entry);
-    const workflow = await this.workflows.describe(target);
-    const secrets: Record<string, string> = {};
-    for (const def of workflow.inputs.filter((d) => d.secret && job.inputs[d.name] === undefined)) {
-      const value = run.env[secretInputVariable(def.name)];
-      if (value !== undefined) secrets[def.name] = value;
-    }
     const mask = (s: string): string => this.masker.mask(s);
+    const { branches } = context;
     const report = await this.workflows.runQueued({
       target,
       runId: job.run_id,
       ...checkpointOf(context.previous),
-      inputs: { ...job.inputs, ...secrets },
+      inputs: await this.inputsOf(job, target, run),
+      // The states a child job carries are masked: a secret never enters the queue (ADR 290).
+      ...(branches && {
+        branches: {
+          where: branches.where,
+          run: (batch) => branches.run({ ...batch, states: maskDeep(batch.states, mask) }),
+        },
+      }),
       env: run.env,
       cwd: context.dir,
       runsDir: run.runsDir,
@@ -97,5 +100,37 @@ export class QueuedRuns {
       gate: { pausesAt: () => context.draining(), before: async () => 'abort' },
     });
     return maskDeep(report, mask);
+  }
+
+  /** A child job (ADR 290): its task, with its steps published to its run's events; its result masked. */
+  async executeTask(job: RunJob, run: JobRun, context: JobContext): Promise<BranchResult> {
+    const part = job.fan_out!;
+    const target = join(context.dir, job.entry);
+    const mask = (s: string): string => this.masker.mask(s);
+    const result = await this.workflows.runTask({
+      target,
+      runId: part.parent_run,
+      step: part.step,
+      task: part.task,
+      states: part.states,
+      inputs: await this.inputsOf(job, target, run),
+      env: run.env,
+      cwd: context.dir,
+      runsDir: run.runsDir,
+      signal: context.signal,
+      observer: new PublishingObserver(context.publish, context.worker, mask),
+    });
+    return maskDeep(result, mask);
+  }
+
+  /** The job's inputs, and the secret ones from the worker's environment. */
+  private async inputsOf(job: RunJob, target: string, run: JobRun): Promise<Record<string, string>> {
+    const workflow = await this.workflows.describe(target);
+    const secrets: Record<string, string> = {};
+    for (const def of workflow.inputs.filter((d) => d.secret && job.inputs[d.name] === undefined)) {
+      const value = run.env[secretInputVariable(def.name)];
+      if (value !== undefined) secrets[def.name] = value;
+    }
+    return { ...job.inputs, ...secrets };
   }
 }

@@ -12,6 +12,7 @@ import type { RunReport } from '../../domain/workflow/run-report.model';
 import { formatIssue } from '../../domain/workflow/validation-issue.model';
 import type { StepStateData } from '../../domain/workflow/interpolation.types';
 import type { StepGate } from '../../domain/workflow/ports/step-gate.port';
+import type { BranchResult, BranchRunner, BranchTask } from '../../domain/workflow/ports/branch-runner.port';
 import { findStep, type Workflow } from '../../domain/workflow/workflow.model';
 import { type DryRunPlan, dryRunPlan } from './run/dry-run-plan';
 import { stepEventsPath } from './steps/agent-step.executor';
@@ -49,6 +50,16 @@ export interface QueuedRunRequest extends RunRequest {
   /** The steps earlier attempts recorded, and the one that was running when they stopped. */
   done: StepRecord[];
   current?: string;
+  /** Where its `fan_out: true` steps send their tasks: child jobs (ADR 290). */
+  branches?: BranchRunner;
+}
+
+/** A child job on a worker: one task of run `runId`'s step `step`, on the states the run had. */
+export interface BranchTaskRequest extends Omit<RunRequest, 'gate' | 'transcriptMirror' | 'userInput'> {
+  runId: string;
+  step: string;
+  task: BranchTask;
+  states: Record<string, StepStateData>;
 }
 
 /** `awf run -s <step> -m states.x.Output=…`: one step alone, on mocked states. */
@@ -173,6 +184,17 @@ export class WorkflowService {
     return this.execute(workflow, file, inputs, request, { runId: request.runId, ...plan });
   }
 
+  /** A child job's task: not a run of its own (no history, no hooks); what it set goes back to its run. */
+  async runTask(request: BranchTaskRequest): Promise<BranchResult> {
+    // Loaded quietly: the run's warnings were said when it started, not again per child.
+    const { workflow } = await this.loadValid(request.target);
+    const inputs = this.inputs.resolve(workflow, request.inputs, request);
+    this.inputs.maskSecrets(workflow, inputs);
+    const { env, signal, cwd, runsDir, observer, runId, states } = request;
+    const options = { inputs, env, signal, cwd, runsDir, observer, runId, seedStates: states };
+    return this.runner.runTask(workflow, options, request.step, request.task);
+  }
+
   /** Runs `resume` can continue, newest first: failed, cancelled, or killed mid-step. */
   async resumable(limit = 50): Promise<RunSummary[]> {
     const index = this.requireIndex();
@@ -198,7 +220,7 @@ export class WorkflowService {
     workflow: Workflow,
     file: string,
     inputs: Record<string, string>,
-    request: Omit<RunRequest, 'target' | 'inputs'>,
+    request: Omit<RunRequest, 'target' | 'inputs'> & { branches?: BranchRunner },
     start: { runId: string; seq: number; startAt?: string; states?: RunOptions['seedStates'] },
   ): Promise<RunReport> {
     const secret = this.inputs.maskSecrets(workflow, inputs);
@@ -226,6 +248,7 @@ export class WorkflowService {
         seedStates: start.states,
         userInput: request.userInput,
         gate: request.gate,
+        branches: request.branches,
       });
       transcript?.finished(report);
     } finally {

@@ -1,4 +1,6 @@
 import type { MetricsRecorder } from './metrics.port';
+import type { StepStateData } from '../workflow/interpolation.types';
+import type { BranchResult, BranchRunner, BranchTask } from '../workflow/ports/branch-runner.port';
 import type { RunReport, StepResult } from '../workflow/run-report.model';
 
 /** One file a queued run carries: its path relative to the workflow's directory, its text and digest. */
@@ -21,6 +23,16 @@ export interface RunJob {
   files: BundleFile[];
   inputs: Record<string, string>;
   enqueued_at: string;
+  /** A child job: one task of a `fan_out: true` step of run `parent_run` (ADR 290). */
+  fan_out?: FanOutPart;
+}
+
+/** What a child job runs: one branch or item of its parent run's step, from the parent's (masked) states. */
+export interface FanOutPart {
+  parent_run: string;
+  step: string;
+  task: BranchTask;
+  states: Record<string, StepStateData>;
 }
 
 /**
@@ -71,15 +83,21 @@ export interface JobContext {
   signal: AbortSignal;
   /** True once the worker is stopping: the run stops before its next step and is handed back. */
   draining(): boolean;
+  /** A run's `fan_out: true` steps send their tasks here, as child jobs (absent in a child job). */
+  branches?: BranchRunner;
 }
 
 export type JobHandler = (job: RunJob, context: JobContext) => Promise<RunReport>;
+/** What a worker does with a child job: runs its task, publishing to the parent run's events. */
+export type BranchHandler = (job: RunJob, context: JobContext) => Promise<BranchResult>;
 
 export interface WorkerOptions {
   concurrency: number;
   /** Where each run gets its own directory, `<workdir>/<run id>/` (default: the process's cwd). */
   workdir?: string;
   handler: JobHandler;
+  /** Given: the worker also takes child jobs (fan-out tasks of any run) and its runs may fan out. */
+  branchHandler?: BranchHandler;
   /** One line about each job (taken, ended, refused, handed back), for the worker's log. */
   log(line: string): void;
   /** Where each run's wait and run time, and the queue's depth, are recorded (awf.queue.*). */

@@ -11,7 +11,7 @@ import {
 import { isMap, type Raw, text } from './raw-yaml';
 
 /** The fields every step shares, already parsed by workflow.parser.ts. */
-type Base = Omit<ParallelStep, 'type' | 'branches' | 'strategy' | 'maxConcurrent'>;
+type Base = Omit<ParallelStep, 'type' | 'branches' | 'strategy' | 'maxConcurrent' | 'fanOut'>;
 
 const STRATEGIES: ParallelStrategy[] = ['all_succeed', 'any_succeed', 'best_effort'];
 
@@ -27,23 +27,36 @@ export function parseParallel(base: Base, raw: Raw, at: string, issues: Validati
       ),
     );
   }
-  const max = raw.max_concurrent === undefined ? 0 : Number(raw.max_concurrent);
-  if (!Number.isInteger(max) || max < 0) {
-    issues.push(
-      issue(
-        ErrorCodes.WORKFLOW_INVALID_FIELD,
-        `${at}.max_concurrent`,
-        'max_concurrent must be an integer ≥ 0 (0: all branches at once)',
-      ),
-    );
-  }
   return {
     ...base,
     type: 'parallel',
     branches,
     strategy: strategy as ParallelStrategy,
-    maxConcurrent: Number.isInteger(max) && max > 0 ? max : 0,
+    maxConcurrent: maxConcurrent(raw, at, 'branches', issues),
+    ...fanOut(raw, at, issues),
   };
+}
+
+/** `max_concurrent`: an integer ≥ 0, 0 (the default) for all at once. */
+function maxConcurrent(raw: Raw, at: string, what: string, issues: ValidationIssue[]): number {
+  const max = raw.max_concurrent === undefined ? 0 : Number(raw.max_concurrent);
+  if (Number.isInteger(max) && max >= 0) return max;
+  issues.push(
+    issue(
+      ErrorCodes.WORKFLOW_INVALID_FIELD,
+      `${at}.max_concurrent`,
+      `max_concurrent must be an integer ≥ 0 (0: all ${what} at once)`,
+    ),
+  );
+  return 0;
+}
+
+/** `fan_out`: true or false; absent is false (ADR 290). */
+function fanOut(raw: Raw, at: string, issues: ValidationIssue[]): { fanOut?: true } {
+  if (raw.fan_out === undefined || raw.fan_out === false) return {};
+  if (raw.fan_out === true) return { fanOut: true };
+  issues.push(issue(ErrorCodes.WORKFLOW_INVALID_FIELD, `${at}.fan_out`, 'fan_out must be true or false'));
+  return {};
 }
 
 export function parseLoop(
@@ -71,6 +84,7 @@ export function parseLoop(
           'a for_each needs items (a list, a JSON array, or a template giving one)',
         ),
       );
+    parseFanOutLoop(step, raw, at, issues);
   } else {
     step.condition = text(raw.while);
     if (!step.condition)
@@ -91,6 +105,35 @@ export function parseLoop(
     );
   } else step.maxIterations = n;
   return step;
+}
+
+/**
+ * A fanned-out for_each runs its items at once, each on its own: `max_concurrent` bounds them,
+ * and `break_when` (which reads one iteration after another) cannot apply. Without `fan_out`,
+ * `max_concurrent` would be a key that does nothing: refused, as the iterations run one by one.
+ */
+function parseFanOutLoop(step: LoopStep, raw: Raw, at: string, issues: ValidationIssue[]): void {
+  Object.assign(step, fanOut(raw, at, issues));
+  if (!step.fanOut) {
+    if (raw.max_concurrent !== undefined)
+      issues.push(
+        issue(
+          ErrorCodes.WORKFLOW_INVALID_FIELD,
+          `${at}.max_concurrent`,
+          'max_concurrent on a for_each needs fan_out: true (without it the items run one after another)',
+        ),
+      );
+    return;
+  }
+  step.maxConcurrent = maxConcurrent(raw, at, 'items', issues);
+  if (step.breakWhen)
+    issues.push(
+      issue(
+        ErrorCodes.WORKFLOW_INVALID_FIELD,
+        `${at}.break_when`,
+        'break_when cannot combine with fan_out: true (the items run at once, not one after another)',
+      ),
+    );
 }
 
 /** AWF parses the fields flat on the step; its docs show them nested under `call_workflow:`, so both are read. */

@@ -138,6 +138,8 @@ export interface ParallelStep extends StepBase {
   strategy: ParallelStrategy;
   /** 0: every branch at once. */
   maxConcurrent: number;
+  /** `fan_out: true`: on a queue worker, each branch runs as a child job on any worker (ADR 290). */
+  fanOut?: boolean;
 }
 
 export const DEFAULT_MAX_ITERATIONS = 100;
@@ -156,6 +158,12 @@ export interface LoopStep extends StepBase {
   maxIterationsExpr?: string;
   breakWhen?: string;
   onComplete?: string;
+  /**
+   * for_each `fan_out: true`: the items are independent and run at once, at most `maxConcurrent`
+   * (0: all), each as a child job on any worker when the run is on a queue (ADR 290).
+   */
+  fanOut?: boolean;
+  maxConcurrent?: number;
 }
 
 export const DEFAULT_CALL_TIMEOUT_MS = 300_000;

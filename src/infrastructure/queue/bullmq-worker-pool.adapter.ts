@@ -1,6 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { type Job, UnrecoverableError, WaitingError } from 'bullmq';
 import { verifyBundle } from '../../application/queue/run-bundle';
 import { type AwfError, isAwfError } from '../../domain/errors/awf-error';
@@ -11,6 +10,8 @@ import { openJob } from './job-signature';
 import { type AnyQueue, type AnyQueueEvents, type AnyWorker, QUEUE_NAME, QueueBackend } from './queue-backend';
 import type { QueueSettings } from './queue-settings';
 import { cancelRequested, RunEventLog } from './run-event-log';
+import { writeRunFiles } from './run-files';
+import { BullmqBranchPool } from './bullmq-branch-pool';
 
 /** How the pool runs a job: where its files go, and what the application does with it. */
 export interface PoolOptions extends WorkerOptions {
@@ -33,6 +34,7 @@ export class BullmqWorkerPool implements RunWorkerPool {
   private readonly worker: AnyWorker;
   private readonly running = new Map<string, AbortController>();
   private draining = false;
+  private readonly branches?: BullmqBranchPool;
 
   constructor(
     private readonly settings: QueueSettings,
@@ -53,6 +55,14 @@ export class BullmqWorkerPool implements RunWorkerPool {
       maxStalledCount: 5,
     });
     backend.watch(this.worker);
+    const { branchHandler: handler, concurrency, lockMs, workdir, log } = options;
+    // Fan-out (ADR 290): child jobs on a Worker of their own.
+    this.branches =
+      handler &&
+      new BullmqBranchPool(backend, this.queue, {
+        ...{ handler, concurrency, lockMs, workdir, log, running: this.running },
+        ...{ worker: this.name, secret: settings.secret, label: settings.label },
+      });
     if (options.metrics?.enabled) {
       options.metrics.observeQueue(async () => {
         const counts = await this.queue.getJobCounts('waiting', 'active', 'delayed');
@@ -100,6 +110,7 @@ export class BullmqWorkerPool implements RunWorkerPool {
             publish: (e) => void events.add(e).catch(() => undefined),
             signal: controller.signal,
             draining: () => this.draining,
+            ...(this.branches ? { branches: this.branches.runnerFor(job, run) } : {}),
           }),
         )
         .catch((err: unknown) => failed(runId, run.workflow, err));
@@ -128,16 +139,10 @@ export class BullmqWorkerPool implements RunWorkerPool {
   async stop(): Promise<void> {
     this.draining = true;
     await this.worker.close();
+    // Only now: until the runs in flight ended their step, their children are taken here too.
+    await this.branches?.close();
     await Promise.all([this.cancels.close(), this.queue.close()]);
     this.backend.disconnect();
-  }
-}
-
-/** The job's files in the run's own directory, private to the worker's user. */
-function writeRunFiles(dir: string, run: RunJob): void {
-  for (const file of run.files) {
-    mkdirSync(dirname(join(dir, file.path)), { recursive: true, mode: 0o700 });
-    writeFileSync(join(dir, file.path), file.text, { mode: 0o600 });
   }
 }
 

@@ -53,6 +53,8 @@ export function queueHarness(backend: QueueBackendCase) {
         log: (line) => h.logs.push(line),
         handler: (job, context) =>
           h.queued.execute(job, { env: { ...h.env(), ...env }, runsDir: join(h.dir, 'runs') }, context),
+        branchHandler: (job, context) =>
+          h.queued.executeTask(job, { env: { ...h.env(), ...env }, runsDir: join(h.dir, 'runs') }, context),
       });
       h.pools.push(pool);
       return pool;

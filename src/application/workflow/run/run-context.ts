@@ -6,6 +6,7 @@ import type { StepResult } from '../../../domain/workflow/run-report.model';
 import type { TraceSpan } from '../../../domain/ports/tracer.port';
 import type { WorkflowFiles } from '../../../domain/workflow/ports/workflow-files.port';
 import type { Workflow } from '../../../domain/workflow/workflow.model';
+import type { BranchRunner } from '../../../domain/workflow/ports/branch-runner.port';
 import type { AwfDirs } from './awf-dirs';
 import type { ConversationRecord } from '../steps/agent-conversation';
 import { templateInputs } from './input-resolver';
@@ -45,6 +46,8 @@ export interface RunContext {
   files?: WorkflowFiles;
   /** `.awf.*`: AWF's directories, also the global side of the local-before-global rewrite. */
   awf: AwfDirs;
+  /** Where `fan_out: true` steps send their tasks (a queue worker's child jobs); absent: this process. */
+  branches?: BranchRunner;
 }
 
 /**

@@ -33,5 +33,6 @@ export function startContext(
     userInput: options.userInput,
     files,
     awf: awfDirs(options.env),
+    ...(options.branches ? { branches: options.branches } : {}),
   };
 }

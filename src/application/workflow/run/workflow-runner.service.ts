@@ -4,6 +4,8 @@ import { ErrorCodes } from '../../../domain/errors/error-codes';
 import type { RunReport, StepResult } from '../../../domain/workflow/run-report.model';
 import { type ExecutableStep, findStep, type Workflow } from '../../../domain/workflow/workflow.model';
 import type { WorkflowFiles } from '../../../domain/workflow/ports/workflow-files.port';
+import type { BranchResult, BranchTask } from '../../../domain/workflow/ports/branch-runner.port';
+import { changedStates } from '../steps/fan-out';
 import type { RunTelemetry } from '../../run-telemetry.service';
 import type { AgentStepExecutor } from '../steps/agent-step.executor';
 import type { CallWorkflowStepExecutor } from '../steps/call-workflow-step.executor';
@@ -78,6 +80,31 @@ export class WorkflowRunner implements StepRunner {
     if (!startError && !options.only) await this.endHooks(ctx, report);
     if (runSpan) this.telemetry?.finishRun(runSpan, report, ctx.runDir, ctx.startedAt);
     return { report, states: ctx.states };
+  }
+
+  /**
+   * One task of a fanned-out step, run here for a child job (ADR 290): a parallel branch or a
+   * for_each item, on the states the parent run had, with no workflow hooks and no fan-out of
+   * its own. What it set (states, step reports) goes back to the parent run. Never rejects.
+   */
+  async runTask(workflow: Workflow, options: RunOptions, stepName: string, task: BranchTask): Promise<BranchResult> {
+    const ctx = startContext(workflow, options.runId ?? randomUUID(), { ...options, branches: undefined }, this.files);
+    const step = findStep(workflow, stepName);
+    const seed = { ...ctx.states };
+    let result: BranchResult;
+    if (task.kind === 'branch' && step?.type === 'parallel')
+      result = await this.parallel.runBranch(task.branch, ctx, this);
+    else if (task.kind === 'item' && step?.type === 'for_each')
+      result = await this.loops.runItem(step, task.loop, ctx, this);
+    else {
+      const error = new AwfError(
+        ErrorCodes.WORKFLOW_MISSING_STATE,
+        `no fanned-out step "${stepName}" in ${workflow.name}`,
+      );
+      const state = failedOutcome(error).state;
+      result = { status: 'failure', state, error: errorJson(error), states: {}, reports: [], tool_calls: 0 };
+    }
+    return { ...result, states: { ...changedStates(seed, ctx.states), ...result.states }, reports: ctx.reports };
   }
 
   /** Runs one state in `parent`'s scope: pre hooks, the step, its state, post hooks, report, span. */

@@ -1,7 +1,9 @@
 import { isAwfError } from '../../../domain/errors/awf-error';
 import type { LoopData, StepStateData } from '../../../domain/workflow/interpolation.types';
 import { type ExecutableStep, findStep, type LoopStep } from '../../../domain/workflow/workflow.model';
+import type { BranchResult } from '../../../domain/workflow/ports/branch-runner.port';
 import { Condition } from '../template/condition-evaluator';
+import { branchRunnerFor, changedStates, gather } from './fan-out';
 import { loopError, maxIterations, parseItems } from './loop-limits';
 import { interpolate, type RunContext, scopedContext } from '../run/run-context';
 import type { StepOutcome } from './step-outcome';
@@ -41,6 +43,7 @@ export class LoopStepExecutor {
       );
       items = items.slice(0, limit);
     }
+    if (items && step.fanOut) return this.fanOut(step, ctx, runner, items);
     const total = items ? items.length : limit;
     let done = 0;
     for (let i = 0; i < total; i++) {
@@ -84,6 +87,66 @@ export class LoopStepExecutor {
       }
     }
     return this.result(step, done, 'success');
+  }
+
+  /**
+   * `fan_out: true`: every item at once (at most `max_concurrent`), each with its own copy of the
+   * states, through the run's BranchRunner; gathered in item order. The first item (in order)
+   * that failed or left the loop decides, as the first one would in a loop one by one, and
+   * stops the items still running.
+   */
+  private async fanOut(step: LoopStep, ctx: RunContext, runner: StepRunner, items: unknown[]): Promise<StepOutcome> {
+    const loop = (i: number): LoopData => ({
+      Item: items[i],
+      Index: i,
+      Index1: i + 1,
+      First: i === 0,
+      Last: i === items.length - 1,
+      Length: items.length,
+      Parent: ctx.loop ?? null,
+    });
+    const results = await branchRunnerFor(step, ctx, items.length).run({
+      step: step.name,
+      tasks: items.map((_, i) => ({ kind: 'item', loop: loop(i) })),
+      width: step.maxConcurrent ?? 0,
+      signal: ctx.signal,
+      states: ctx.states,
+      runHere: (task, signal) =>
+        this.runItem(step, task.kind === 'item' ? task.loop : loop(0), { ...ctx, signal }, runner),
+      stopAfter: (result) => result.status !== 'success' || result.next !== undefined,
+    });
+    gather(ctx, results);
+    const done = results.filter(Boolean).length;
+    if (ctx.signal.aborted) return this.result(step, done, 'cancelled');
+    const decisive = results.findIndex((r) => r && (r.status === 'failure' || r.next !== undefined));
+    const first = results[decisive];
+    if (first?.next !== undefined)
+      return this.result(step, done, first.status === 'failure' ? 'failure' : 'success', { next: first.next });
+    if (first) {
+      const why = first.error?.message ?? `exit code ${first.state.ExitCode}`;
+      const message = `iteration ${decisive + 1}: step "${first.failedStep}" failed: ${why}`;
+      return this.result(step, done, 'failure', { error: loopError(step, message) });
+    }
+    if (results.some((r) => r?.status === 'cancelled')) return this.result(step, done, 'cancelled');
+    return this.result(step, done, 'success');
+  }
+
+  /** One item of a fanned-out for_each: its body on its own copy of the states; what it set comes back. */
+  async runItem(step: LoopStep, loop: LoopData, ctx: RunContext, runner: StepRunner): Promise<BranchResult> {
+    const states = { ...ctx.states };
+    const body = { ...scopedContext(ctx, { loop, parentSpan: ctx.stepSpan ?? ctx.parentSpan }), states };
+    const it = await this.iteration(step, body, runner);
+    const changed = changedStates(ctx.states, states);
+    const last = states[step.body.at(-1) ?? ''] ?? { Output: '', Stderr: '', ExitCode: 0, Status: 'success' };
+    const base = { states: changed, reports: [], tool_calls: 0 };
+    if (it.kind === 'cancelled') return { ...base, status: 'cancelled', state: last };
+    if (it.kind === 'failed') {
+      const { outcome } = it;
+      const error = outcome.error && { code: outcome.error.code, message: outcome.error.message };
+      return { ...base, status: 'failure', state: outcome.state, failedStep: it.step, ...(error ? { error } : {}) };
+    }
+    if (it.kind === 'exit') return { ...base, status: it.failed ? 'failure' : 'success', state: last, next: it.next };
+    return { ...base, status: 'success', state: last };
   }
 
   private async iteration(step: LoopStep, ctx: RunContext, runner: StepRunner): Promise<Iteration> {

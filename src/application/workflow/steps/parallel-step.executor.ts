@@ -1,8 +1,11 @@
 import { AwfError } from '../../../domain/errors/awf-error';
 import { ErrorCodes } from '../../../domain/errors/error-codes';
 import type { StepStateData } from '../../../domain/workflow/interpolation.types';
+import type { BranchResult } from '../../../domain/workflow/ports/branch-runner.port';
 import { type ExecutableStep, findStep, type ParallelStep } from '../../../domain/workflow/workflow.model';
 import { type RunContext, scopedContext } from '../run/run-context';
+import { errorJson } from '../run/run-report';
+import { branchRunnerFor, gather } from './fan-out';
 import type { StepOutcome } from './step-outcome';
 import type { StepRunner } from './step-runner';
 
@@ -16,42 +19,58 @@ const NOT_STARTED: StepStateData = { Output: '', Stderr: '', ExitCode: -1, Statu
  * success; best_effort runs all and never fails. Stopping goes through the branches' shared
  * signal, so a losing branch's process group and its agent's `mcp-serve` end as on Ctrl-C.
  * Branch states stay readable afterwards (`.states.<branch>.Output`); `.states.<this>.Response`
- * holds each branch's Status, ExitCode and Output.
+ * holds each branch's Status, ExitCode and Output. With `fan_out: true` on a queue worker, the
+ * branches run as child jobs on any worker (ADR 290); elsewhere in this process.
  */
 export class ParallelStepExecutor {
   async execute(step: ParallelStep, ctx: RunContext, runner: StepRunner): Promise<StepOutcome> {
-    const stop = new AbortController();
-    const scope = scopedContext(ctx, {
-      signal: AbortSignal.any([ctx.signal, stop.signal]),
-      parentSpan: ctx.stepSpan ?? ctx.parentSpan,
+    const scope = scopedContext(ctx, { parentSpan: ctx.stepSpan ?? ctx.parentSpan });
+    const failures: { name: string; result: BranchResult }[] = [];
+    const branches = branchRunnerFor(step, ctx, step.branches.length);
+    const results = await branches.run({
+      step: step.name,
+      tasks: step.branches.map((branch) => ({ kind: 'branch', branch })),
+      width: step.maxConcurrent,
+      signal: ctx.signal,
+      states: ctx.states,
+      runHere: (task, signal) =>
+        this.runBranch(task.kind === 'branch' ? task.branch : '', { ...scope, signal }, runner),
+      stopAfter: (result, i) => {
+        if (result.status === 'failure') failures.push({ name: step.branches[i], result });
+        return (
+          (step.strategy === 'all_succeed' && result.status === 'failure') ||
+          (step.strategy === 'any_succeed' && result.status === 'success')
+        );
+      },
     });
-    const results = new Map<string, StepOutcome>();
-    const failures: { name: string; outcome: StepOutcome }[] = [];
-    const queue = [...step.branches];
-    const worker = async (): Promise<void> => {
-      for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
-        if (scope.signal.aborted) continue;
-        const outcome = await runner.runStep(findStep(ctx.workflow, name) as ExecutableStep, scope);
-        results.set(name, outcome);
-        if (outcome.status === 'failure') failures.push({ name, outcome });
-        if (
-          (step.strategy === 'all_succeed' && outcome.status === 'failure') ||
-          (step.strategy === 'any_succeed' && outcome.status === 'success')
-        )
-          stop.abort();
-      }
+    gather(ctx, results);
+    const ran = new Map<string, BranchResult>();
+    step.branches.forEach((name, i) => {
+      const result = results[i];
+      if (result) ran.set(name, result);
+      else ctx.states[name] = NOT_STARTED;
+    });
+    return this.outcome(step, ctx, ran, failures);
+  }
+
+  /** One branch, as an ordinary state in the step's scope. */
+  async runBranch(name: string, scope: RunContext, runner: StepRunner): Promise<BranchResult> {
+    const outcome = await runner.runStep(findStep(scope.workflow, name) as ExecutableStep, scope);
+    return {
+      status: outcome.status,
+      state: outcome.state,
+      ...(outcome.error ? { error: errorJson(outcome.error) } : {}),
+      states: { [name]: outcome.state },
+      reports: [],
+      tool_calls: outcome.tool_calls,
     };
-    const width = step.maxConcurrent > 0 ? Math.min(step.maxConcurrent, step.branches.length) : step.branches.length;
-    await Promise.all(Array.from({ length: width }, worker));
-    for (const name of step.branches) if (!results.has(name)) ctx.states[name] = NOT_STARTED;
-    return this.outcome(step, ctx, results, failures);
   }
 
   private outcome(
     step: ParallelStep,
     ctx: RunContext,
-    results: Map<string, StepOutcome>,
-    failures: { name: string; outcome: StepOutcome }[],
+    results: Map<string, BranchResult>,
+    failures: { name: string; result: BranchResult }[],
   ): StepOutcome {
     const ran = step.branches.filter((b) => results.has(b));
     const state: StepStateData = {
@@ -81,8 +100,8 @@ export class ParallelStepExecutor {
     const first = failures[0];
     const why =
       step.strategy === 'any_succeed'
-        ? `none of its ${step.branches.length} branches succeeded (first failure: "${first?.name}": ${first?.outcome.error?.message ?? 'failed'})`
-        : `branch "${first.name}" failed: ${first.outcome.error?.message ?? `exit code ${first.outcome.state.ExitCode}`}`;
+        ? `none of its ${step.branches.length} branches succeeded (first failure: "${first?.name}": ${first?.result.error?.message ?? 'failed'})`
+        : `branch "${first.name}" failed: ${first.result.error?.message ?? `exit code ${first.result.state.ExitCode}`}`;
     const error = new AwfError(
       ErrorCodes.EXECUTION_PARALLEL_FAILED,
       `parallel step "${step.name}" (${step.strategy}): ${why}`,

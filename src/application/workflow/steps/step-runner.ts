@@ -1,6 +1,7 @@
 import type { TraceSpan } from '../../../domain/ports/tracer.port';
 import type { StepStateData } from '../../../domain/workflow/interpolation.types';
 import type { RunObserver } from '../../../domain/workflow/ports/run-observer.port';
+import type { BranchRunner } from '../../../domain/workflow/ports/branch-runner.port';
 import type { StepGate } from '../../../domain/workflow/ports/step-gate.port';
 import type { RunReport } from '../../../domain/workflow/run-report.model';
 import type { ExecutableStep, Workflow } from '../../../domain/workflow/workflow.model';
@@ -39,6 +40,8 @@ export interface RunOptions {
   gate?: StepGate;
   /** Where `mode: conversation` steps read the user's next turns. */
   userInput?: (step: string) => Promise<string | undefined>;
+  /** Where `fan_out: true` steps send their branches and items (ADR 290); absent: this process. */
+  branches?: BranchRunner;
 }
 
 export interface WorkflowResult {

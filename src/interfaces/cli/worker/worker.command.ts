@@ -61,6 +61,8 @@ export class WorkerCommand extends CommandRunner {
       log,
       metrics: this.metrics,
       handler: (job, context) => this.queued.execute(job, { env, runsDir: runsDir() }, context),
+      // Child jobs: the branches and items of any run's `fan_out: true` steps (ADR 290).
+      branchHandler: (job, context) => this.queued.executeTask(job, { env, runsDir: runsDir() }, context),
     });
     log(
       `awf worker taking runs from ${pool.label} (concurrency ${concurrency}, workdir ${workdir},` +
