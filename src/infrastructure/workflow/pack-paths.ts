@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { homeDir } from '../../application/workflow/run/awf-dirs';
 
@@ -58,6 +58,20 @@ export function packWorkflowFile(target: string, env: NodeJS.ProcessEnv = proces
   const m = /^([a-z][a-z0-9-]*)\/([a-z][a-z0-9_-]*)(\.yaml)?$/.exec(target);
   const pack = m ? findPackDir(m[1], env, cwd) : undefined;
   return pack && m ? join(pack.dir, 'workflows', `${m[2]}.yaml`) : undefined;
+}
+
+/**
+ * The installed pack a workflow file belongs to: its name when the file is
+ * `<a packs dir>/<pack>/workflows/<name>.yaml` (how `awf run pack/wf` finds it, and how a
+ * resumed or called workflow of that pack is found again), else undefined.
+ */
+export function packOf(file: string, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string | undefined {
+  const workflows = dirname(resolve(file));
+  if (basename(workflows) !== 'workflows') return undefined;
+  const packDir = dirname(workflows);
+  const pack = basename(packDir);
+  if (!PACK_NAME.test(pack)) return undefined;
+  return packDirs(env, cwd).some(({ dir }) => dir === dirname(packDir)) ? pack : undefined;
 }
 
 function isDir(path: string): boolean {
