@@ -84,10 +84,11 @@ function isDir(path: string): boolean {
 
 /**
  * The workflows of the installed packs, as AWF lists them: `<pack>/<workflow>`, for each pack
- * (the first found of a name) whose `state.json` says it is enabled, from its manifest's list.
+ * (the first found of a name) whose `state.json` says it is enabled, from its manifest's list,
+ * with the manifest's version (AWF's version of a pack's workflow).
  */
 export function packWorkflows(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()) {
-  const found: { name: string; file: string; pack: string }[] = [];
+  const found: { name: string; file: string; pack: string; version?: string }[] = [];
   const seen = new Set<string>();
   for (const { dir } of packDirs(env, cwd)) {
     for (const pack of isDir(dir) ? readdirSync(dir).sort() : []) {
@@ -95,10 +96,15 @@ export function packWorkflows(env: NodeJS.ProcessEnv = process.env, cwd = proces
       seen.add(pack);
       const folder = join(dir, pack);
       if (readJson(join(folder, 'state.json'))?.enabled !== true) continue;
-      const listed = (parse(readText(join(folder, 'manifest.yaml')) ?? '') as { workflows?: unknown })?.workflows;
+      const manifest = parse(readText(join(folder, 'manifest.yaml')) ?? '') as {
+        workflows?: unknown;
+        version?: unknown;
+      };
+      const listed = manifest?.workflows;
+      const version = manifest?.version === undefined ? undefined : String(manifest.version);
       for (const wf of Array.isArray(listed) ? listed.map(String).filter((w) => PACK_NAME.test(w)) : []) {
         const file = join(folder, 'workflows', `${wf}.yaml`);
-        if (existsSync(file)) found.push({ name: `${pack}/${wf}`, file, pack });
+        if (existsSync(file)) found.push({ name: `${pack}/${wf}`, file, pack, version });
       }
     }
   }

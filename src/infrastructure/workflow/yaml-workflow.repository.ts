@@ -67,9 +67,9 @@ export class YamlWorkflowRepository implements WorkflowRepository {
       }
     }
     // Installed packs are found unless the caller named its directories.
-    for (const { name, file, pack } of only ? [] : packWorkflows(this.env, this.cwd())) {
+    for (const { name, file, pack, version } of only ? [] : packWorkflows(this.env, this.cwd())) {
       const wf = loadFile(file, this.env, this.cwd()).workflow;
-      seen.set(name, { name, file, source: pack, version: wf?.version, description: wf?.description ?? '' });
+      seen.set(name, { name, file, source: pack, version, description: wf?.description ?? '' });
     }
     return [...seen.values()];
   }
