@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { spawnAwf } from '../support/cli';
 import { processesWith } from '../support/run-watch';
 import { tmuxSession } from '../support/tmux-session';
 import { ttySession } from '../support/tty-session';
@@ -94,6 +96,38 @@ describeUnless(noTmux, 'awf tui in a real terminal (tmux)', () => {
       for (let i = 0; i < 50 && processesWith(marker).length; i++) await sleep(100);
       expect(processesWith(marker)).toEqual([]);
     } finally {
+      term.close();
+      p.cleanup();
+    }
+  });
+
+  it('Monitoring shows a run started by `awf run` in another terminal, from the history', async () => {
+    const p = workflowProject({
+      '.awf/workflows/gated.yaml': `name: gated
+states:
+  initial: first
+  first: {type: step, command: 'echo one', on_success: wait}
+  wait: {type: step, command: 'while [ ! -f go ]; do sleep 0.1; done', on_success: done}
+  done: {type: terminal, status: success}
+`,
+    });
+    const term = tmuxSession(['tui'], { cwd: p.dir, env: p.env });
+    const other = spawnAwf(['run', 'gated'], { cwd: p.dir, env: p.env });
+    const otherExit = once(other, 'exit').then(([code]) => code as number | null);
+    try {
+      await term.until('› gated');
+      await term.keys('2');
+      const running = await term.until(/✓ first\s+step/);
+      expect(running).toMatch(/gated\s+running\s+run [0-9a-f-]{36}/);
+      expect(running).toContain('started elsewhere, now at wait');
+      writeFileSync(join(p.dir, 'go'), '');
+      await term.until(/gated\s+success/);
+      expect(await otherExit).toBe(0);
+      await term.keys('q');
+      expect(await term.exited()).toBe(0);
+    } finally {
+      writeFileSync(join(p.dir, 'go'), '');
+      await otherExit;
       term.close();
       p.cleanup();
     }

@@ -28,7 +28,8 @@ export function workflowListView(list: WorkflowSummary[]) {
     workflows: list.map((w) => ({
       name: w.name,
       scope: w.source,
-      workflow: w.name,
+      // AWF's bare workflow name: a pack's `<pack>/<workflow>` without its pack.
+      workflow: w.name.startsWith(`${w.source}/`) ? w.name.slice(w.source.length + 1) : w.name,
       version: w.version ?? '',
       description: w.description ?? '',
     })),

@@ -221,6 +221,8 @@ export interface Workflow {
   file?: string;
   /** Directory of the file; relative `dir:` values resolve against it. */
   sourceDir?: string;
+  /** The installed workflow pack the file belongs to (`.awf.pack_name`; its scripts and prompts tiers). */
+  pack?: string;
 }
 
 export function findStep(workflow: Workflow, name: string): Step | undefined {

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { homeDir } from '../../application/workflow/run/awf-dirs';
 
@@ -60,6 +60,20 @@ export function packWorkflowFile(target: string, env: NodeJS.ProcessEnv = proces
   return pack && m ? join(pack.dir, 'workflows', `${m[2]}.yaml`) : undefined;
 }
 
+/**
+ * The installed pack a workflow file belongs to: its name when the file is
+ * `<a packs dir>/<pack>/workflows/<name>.yaml` (how `awf run pack/wf` finds it, and how a
+ * resumed or called workflow of that pack is found again), else undefined.
+ */
+export function packOf(file: string, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string | undefined {
+  const workflows = dirname(resolve(file));
+  if (basename(workflows) !== 'workflows') return undefined;
+  const packDir = dirname(workflows);
+  const pack = basename(packDir);
+  if (!PACK_NAME.test(pack)) return undefined;
+  return packDirs(env, cwd).some(({ dir }) => dir === dirname(packDir)) ? pack : undefined;
+}
+
 function isDir(path: string): boolean {
   try {
     return statSync(path).isDirectory();
@@ -70,10 +84,11 @@ function isDir(path: string): boolean {
 
 /**
  * The workflows of the installed packs, as AWF lists them: `<pack>/<workflow>`, for each pack
- * (the first found of a name) whose `state.json` says it is enabled, from its manifest's list.
+ * (the first found of a name) whose `state.json` says it is enabled, from its manifest's list,
+ * with the manifest's version (AWF's version of a pack's workflow).
  */
 export function packWorkflows(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()) {
-  const found: { name: string; file: string; pack: string }[] = [];
+  const found: { name: string; file: string; pack: string; version?: string }[] = [];
   const seen = new Set<string>();
   for (const { dir } of packDirs(env, cwd)) {
     for (const pack of isDir(dir) ? readdirSync(dir).sort() : []) {
@@ -81,10 +96,15 @@ export function packWorkflows(env: NodeJS.ProcessEnv = process.env, cwd = proces
       seen.add(pack);
       const folder = join(dir, pack);
       if (readJson(join(folder, 'state.json'))?.enabled !== true) continue;
-      const listed = (parse(readText(join(folder, 'manifest.yaml')) ?? '') as { workflows?: unknown })?.workflows;
+      const manifest = parse(readText(join(folder, 'manifest.yaml')) ?? '') as {
+        workflows?: unknown;
+        version?: unknown;
+      };
+      const listed = manifest?.workflows;
+      const version = manifest?.version === undefined ? undefined : String(manifest.version);
       for (const wf of Array.isArray(listed) ? listed.map(String).filter((w) => PACK_NAME.test(w)) : []) {
         const file = join(folder, 'workflows', `${wf}.yaml`);
-        if (existsSync(file)) found.push({ name: `${pack}/${wf}`, file, pack });
+        if (existsSync(file)) found.push({ name: `${pack}/${wf}`, file, pack, version });
       }
     }
   }

@@ -12,7 +12,7 @@ import type {
 import { closest } from '../../domain/workflow/unknown-keys.rules';
 import { parseWorkflow } from '../../domain/workflow/workflow.parser';
 import { FsStepTemplates, stepTemplateDirs } from './step-template.files';
-import { packWorkflowFile, packWorkflows } from './pack-paths';
+import { packOf, packWorkflowFile, packWorkflows } from './pack-paths';
 import { type WorkflowDir, workflowDirs } from './workflow-paths';
 import { offsetPastErrorBudget } from './yaml-error-budget';
 import { yamlSyntaxIssue } from './yaml-syntax-issue';
@@ -67,9 +67,9 @@ export class YamlWorkflowRepository implements WorkflowRepository {
       }
     }
     // Installed packs are found unless the caller named its directories.
-    for (const { name, file, pack } of only ? [] : packWorkflows(this.env, this.cwd())) {
+    for (const { name, file, pack, version } of only ? [] : packWorkflows(this.env, this.cwd())) {
       const wf = loadFile(file, this.env, this.cwd()).workflow;
-      seen.set(name, { name, file, source: pack, version: wf?.version, description: wf?.description ?? '' });
+      seen.set(name, { name, file, source: pack, version, description: wf?.description ?? '' });
     }
     return [...seen.values()];
   }
@@ -148,6 +148,8 @@ export function loadFile(file: string, env: NodeJS.ProcessEnv = process.env, cwd
   if (workflow) {
     workflow.file = file;
     workflow.sourceDir = dirname(file);
+    const pack = packOf(file, env, cwd);
+    if (pack) workflow.pack = pack;
   }
   return { file, workflow, issues };
 }

@@ -7,19 +7,22 @@ export const envelope = <T>(body: T): { body: T } => ({ body });
 
 const REPO_SCOPES = new Set(['local', 'global', 'env']);
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+/** AWF's pack and pack-workflow names (its validation.ValidateName). */
+const PACK_NAME = /^[a-z][a-z0-9-]*$/;
 
 /**
  * AWF's `/api/workflows/{scope}/{name}`: `local`, `global` and `env` mean the name as the
- * lookup dirs resolve it; any other scope is an AWF workflow pack, which awf has none of.
- * Only names reach the repository, never paths (no `/`, no `..`, no `.yaml` file of the cwd).
+ * lookup dirs resolve it; any other scope is an installed workflow pack, and the target is
+ * `<pack>/<name>`, found as `awf run <pack>/<name>` finds it (AWF's recomposeIdentifier). Only
+ * names reach the repository: no `..`, no `.yaml` file of the cwd, no path but `<pack>/<name>`.
  */
 export function workflowTarget(scope: string, name: string): string {
-  if (REPO_SCOPES.has(scope) && NAME.test(name) && !name.includes('..') && !/\.ya?ml$/i.test(name)) return name;
+  if (REPO_SCOPES.has(scope)) {
+    if (NAME.test(name) && !name.includes('..') && !/\.ya?ml$/i.test(name)) return name;
+  } else if (PACK_NAME.test(scope) && PACK_NAME.test(name)) return `${scope}/${name}`;
   const id = REPO_SCOPES.has(scope) ? name : `${scope}/${name}`;
   throw new ApiProblem(404, ErrorCodes.WORKFLOW_NOT_FOUND, `workflow not found: ${id}`, {
-    hint: REPO_SCOPES.has(scope)
-      ? 'GET /api/workflows lists the workflows this server finds.'
-      : 'awf has no workflow packs: the scopes are local, global and env.',
+    hint: 'GET /api/workflows lists the workflows this server finds.',
   });
 }
 

@@ -66,8 +66,9 @@ export const WorkflowPath = () =>
   applyDecorators(
     ApiParam({
       name: 'scope',
-      description: 'Where the name is looked up: `local`, `global` or `env` (any other scope is a workflow pack: 404).',
-      schema: { type: 'string', enum: ['local', 'global', 'env'] },
+      description:
+        'Where the name is looked up: `local`, `global` or `env`; any other scope is the name of an installed workflow pack.',
+      schema: { type: 'string', examples: ['local', 'speckit'] },
     }),
     PathParam('name', 'The workflow name, as GET /api/workflows lists it.'),
   );

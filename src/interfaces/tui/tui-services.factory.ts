@@ -18,10 +18,11 @@ export function tuiServices(deps: {
   env?: NodeJS.ProcessEnv;
 }): TuiServices {
   const env = deps.env ?? process.env;
+  const history = historyReader(deps.index);
   return {
     workflows: deps.workflows,
-    runs: new TuiRuns(deps.workflows, deps.masker, deps.defaults),
-    history: historyReader(deps.index),
+    runs: new TuiRuns(deps.workflows, deps.masker, deps.defaults, history),
+    history,
     auditSource: (runId) => {
       if (env.AWF_AUDIT_LOG === 'off') return undefined;
       if (env.AWF_AUDIT_LOG) return { file: env.AWF_AUDIT_LOG };

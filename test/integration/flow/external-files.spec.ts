@@ -1,25 +1,9 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { Injectable, Module } from '@nestjs/common';
-import type { AgentProvider, AgentRunRequest, AgentRunResult } from '../../../src/domain/ports/agent-provider.port';
-import { ProvidesAgent } from '../../../src/domain/ports/markers';
 import type { RunReport } from '../../../src/domain/workflow/run-report.model';
+import { EchoPromptModule } from '../../support/echo-prompt.agent';
 import { wiredWorkflowService } from '../../support/wired-workflow-service';
-
-/** An agent whose answer is the prompt it was handed: what prompt_file delivered. */
-@Injectable()
-@ProvidesAgent()
-class EchoPromptAgent implements AgentProvider {
-  readonly name = 'echo_prompt';
-  readonly canInterceptBuiltins = true;
-  async run(request: AgentRunRequest): Promise<AgentRunResult> {
-    return { output: request.prompt, exitCode: 0 };
-  }
-}
-
-@Module({ providers: [EchoPromptAgent] })
-class EchoPromptModule {}
 
 describe('script_file, prompt_file, @prompts/ inputs and .awf dirs, Nest-wired over real files and a real shell', () => {
   let root: string;

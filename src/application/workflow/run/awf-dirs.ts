@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { processSettings } from '../../../domain/settings/process-settings';
+import type { Workflow } from '../../../domain/workflow/workflow.model';
 
 /** AWF's directories as templates read them (`{{.awf.scripts_dir}}`), keyed as AWF keys them. */
 export type AwfDirs = Record<string, string>;
@@ -33,4 +34,13 @@ export function awfDirs(
     skills_dir: join(config, 'skills'),
     roles_dir: join(config, 'roles'),
   };
+}
+
+/** `.awf.*` as one workflow sees them: AWF's directories, and `pack_name` for a pack's workflow (AWF). */
+export function awfDirsOf(
+  workflow: Pick<Workflow, 'pack'>,
+  env: Readonly<Record<string, string | undefined>>,
+): AwfDirs {
+  const dirs = awfDirs(env);
+  return workflow.pack ? { ...dirs, pack_name: workflow.pack } : dirs;
 }

@@ -1,5 +1,5 @@
 import type { Step, Workflow } from '../../../domain/workflow/workflow.model';
-import { awfDirs } from './awf-dirs';
+import { awfDirsOf } from './awf-dirs';
 import type { RunContext } from './run-context';
 import { reachableSteps, renderOrRaw, stepText, stepTransitions } from './step-plan';
 
@@ -55,7 +55,7 @@ export function dryRunPlan(
     cwd: workflow.sourceDir ?? '',
     callStack: [workflow.id],
     reports: [],
-    awf: awfDirs({}),
+    awf: awfDirsOf(workflow, {}),
   };
   return {
     workflow: workflow.name,

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { WorkflowFiles } from '../../../domain/workflow/ports/workflow-files.port';
 import type { Workflow } from '../../../domain/workflow/workflow.model';
-import { awfDirs } from './awf-dirs';
+import { awfDirsOf } from './awf-dirs';
 import type { RunContext } from './run-context';
 import type { RunOptions } from '../steps/step-runner';
 import { workflowEnv } from './workflow-env';
@@ -32,7 +32,7 @@ export function startContext(
     observer: options.observer,
     userInput: options.userInput,
     files,
-    awf: awfDirs(options.env),
+    awf: awfDirsOf(workflow, options.env),
     ...(options.branches ? { branches: options.branches } : {}),
   };
 }

@@ -6,6 +6,7 @@ import type { AppLogger } from '../../../domain/ports/app-logger.port';
 import type { AgentCatalog } from '../../../domain/workflow/ports/agent-catalog.port';
 import type { AgentStep } from '../../../domain/workflow/workflow.model';
 import { stepAgentContext } from './agent-context';
+import { placesFor } from '../validation/awf-path-tiers';
 import { externalFilePath, readExternalFile } from '../validation/external-files';
 import { interpolate, interpolateDeep, type RunContext } from '../run/run-context';
 
@@ -67,8 +68,8 @@ export function agentStepInput(
 function promptText(step: AgentStep, ctx: RunContext): string {
   if (step.promptFile === undefined) return step.prompt;
   const rendered = interpolate(ctx, step.promptFile, step.name, 'prompt_file');
-  const path = ctx.files
-    ? externalFilePath(rendered, ctx.workflow.sourceDir ?? ctx.cwd, ctx.awf, ctx.files, ctx.env)
-    : rendered;
-  return readExternalFile(ctx.files, path, `states.${step.name}.prompt_file`);
+  const sourceDir = ctx.workflow.sourceDir ?? ctx.cwd;
+  const path = ctx.files ? externalFilePath(rendered, sourceDir, ctx.awf, ctx.files, ctx.env, ctx.cwd) : rendered;
+  const searched = placesFor(rendered, sourceDir, ctx.awf, ctx.cwd);
+  return readExternalFile(ctx.files, path, `states.${step.name}.prompt_file`, searched);
 }

@@ -6,7 +6,8 @@ import type { CommandExecutor, CommandResult } from '../../../domain/workflow/po
 import type { RunObserver } from '../../../domain/workflow/ports/run-observer.port';
 import type { CommandStep, RetryConfig } from '../../../domain/workflow/workflow.model';
 import { CAPTURE_OUTPUT_BYTES } from '../../../domain/workflow/output-truncation';
-import { externalFilePath, readExternalFile, rewriteAwfPaths } from '../validation/external-files';
+import { placesFor, rewriteAwfPaths } from '../validation/awf-path-tiers';
+import { externalFilePath, readExternalFile } from '../validation/external-files';
 import { interpolate, type RunContext } from '../run/run-context';
 import type { StepOutcome } from './step-outcome';
 
@@ -21,9 +22,9 @@ export class CommandStepExecutor {
     const sourceDir = ctx.workflow.sourceDir ?? ctx.cwd;
     const field = step.scriptFile !== undefined ? 'script_file' : 'command';
     const text = step.scriptFile !== undefined ? loadScript(step, ctx, sourceDir) : step.command;
-    const command = rewriteAwfPaths(interpolate(ctx, text, step.name, field), sourceDir, ctx.awf, ctx.files);
+    const command = rewriteAwfPaths(interpolate(ctx, text, step.name, field), sourceDir, ctx.awf, ctx.files, ctx.cwd);
     const rendered = step.dir ? interpolate(ctx, step.dir, step.name, 'dir') : undefined;
-    const dir = rendered && rewriteAwfPaths(rendered, sourceDir, ctx.awf, ctx.files);
+    const dir = rendered && rewriteAwfPaths(rendered, sourceDir, ctx.awf, ctx.files, ctx.cwd);
     const cwd = dir ? (isAbsolute(dir) ? dir : resolve(ctx.cwd, dir)) : ctx.cwd;
     const script = step.scriptFile !== undefined && command.startsWith('#!');
     const env = { ...ctx.env, ...ctx.inputs };
@@ -71,8 +72,8 @@ function warnTruncated(step: string, cut: { stdout: number; stderr: number }, ob
 function loadScript(step: CommandStep, ctx: RunContext, sourceDir: string): string {
   const field = `states.${step.name}.script_file`;
   const rendered = interpolate(ctx, step.scriptFile!, step.name, 'script_file');
-  const path = ctx.files ? externalFilePath(rendered, sourceDir, ctx.awf, ctx.files, ctx.env) : rendered;
-  return readExternalFile(ctx.files, path, field);
+  const path = ctx.files ? externalFilePath(rendered, sourceDir, ctx.awf, ctx.files, ctx.env, ctx.cwd) : rendered;
+  return readExternalFile(ctx.files, path, field, placesFor(rendered, sourceDir, ctx.awf, ctx.cwd));
 }
 
 function toOutcome(step: CommandStep, r: CommandResult, attempts: number): StepOutcome {

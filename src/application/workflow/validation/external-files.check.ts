@@ -3,7 +3,8 @@ import { ErrorCodes } from '../../../domain/errors/error-codes';
 import type { WorkflowFiles } from '../../../domain/workflow/ports/workflow-files.port';
 import { type ValidationIssue, issue } from '../../../domain/workflow/validation-issue.model';
 import type { Workflow } from '../../../domain/workflow/workflow.model';
-import { awfDirs } from '../run/awf-dirs';
+import { awfDirsOf } from '../run/awf-dirs';
+import { placesFor } from './awf-path-tiers';
 import { externalFilePath, readExternalFile } from './external-files';
 import { renderTemplate } from '../template/template-engine';
 import { checkTemplate } from '../template/template-references';
@@ -25,7 +26,8 @@ export interface FileCheckContext {
  */
 export function checkExternalFiles(wf: Workflow, context: FileCheckContext | undefined): ValidationIssue[] {
   if (!context) return [];
-  const dirs = awfDirs(context.env);
+  const dirs = awfDirsOf(wf, context.env);
+  const sourceDir = wf.sourceDir ?? context.cwd();
   const out: ValidationIssue[] = [];
   for (const step of wf.steps) {
     const entry =
@@ -43,10 +45,10 @@ export function checkExternalFiles(wf: Workflow, context: FileCheckContext | und
     } catch {
       continue; // reads inputs, states or env: known only when the step runs
     }
-    const path = externalFilePath(rendered, wf.sourceDir ?? context.cwd(), dirs, context.files, context.env);
+    const path = externalFilePath(rendered, sourceDir, dirs, context.files, context.env, context.cwd());
     const checkedByAwf = field === 'prompt_file' && !raw.includes('{{');
     try {
-      const text = readExternalFile(context.files, path, at);
+      const text = readExternalFile(context.files, path, at, placesFor(rendered, sourceDir, dirs, context.cwd()));
       out.push(...checkTemplate(wf, text, `${at} (${path})`, { step: step.name, severity: 'warning' }));
     } catch (err) {
       if (!isAwfError(err)) throw err;

@@ -4,7 +4,8 @@ import { dirname, join } from 'node:path';
 import { awfFailure } from '../../../../test/support/awf-failure';
 import { FsWorkflowFiles } from '../../../infrastructure/core/fs-workflow-files';
 import { awfDirs } from '../run/awf-dirs';
-import { externalFilePath, localOverGlobal, readExternalFile, rewriteAwfPaths } from './external-files';
+import { localOverGlobal, rewriteAwfPaths } from './awf-path-tiers';
+import { externalFilePath, readExternalFile } from './external-files';
 import { promptSearchPaths, resolvePromptInputs } from '../run/prompt-inputs';
 
 const files = new FsWorkflowFiles();

@@ -34,6 +34,8 @@ const KEPT_LINES = 2000;
  */
 export class RunViewStore implements RunObserver {
   runId?: string;
+  /** Followed from the history (started elsewhere): the step it is at now, the last step seq fed. */
+  elsewhere?: { at?: string; seq?: number };
   status: 'starting' | 'running' | RunReport['status'] = 'starting';
   error?: string;
   steps: StepView[] = [];
@@ -96,9 +98,16 @@ export class RunViewStore implements RunObserver {
     });
   }
 
-  finished(report: RunReport): void {
+  finished(report: Pick<RunReport, 'status'> & { error?: { message: string } }): void {
     this.status = report.status;
     if (report.error) this.error = this.masker.mask(report.error.message);
+    this.changed();
+  }
+
+  /** A run followed from the history: the step it is at now (undefined once it has ended). */
+  movedTo(step: string | undefined): void {
+    if (this.elsewhere?.at === step) return;
+    this.elsewhere = { ...this.elsewhere, at: step };
     this.changed();
   }
 

@@ -8,7 +8,7 @@ import { WorkflowsTab } from './workflows.tab';
 
 const TABS = [
   { title: 'Workflows', view: WorkflowsTab, keys: 'enter launch  v validate  / filter  ↑↓ move' },
-  { title: 'Monitoring', view: MonitoringTab, keys: '↑/k ↓/j step  f follow  pgup/pgdn scroll' },
+  { title: 'Monitoring', view: MonitoringTab, keys: '↑/k ↓/j step  f follow  n next run  pgup/pgdn scroll' },
   { title: 'History', view: HistoryTab, keys: 'enter detail  esc back  / filter  tab status  ↑↓ move' },
   { title: 'Logs', view: LogsTab, keys: 'f follow  ↑↓ scroll' },
 ] as const;

@@ -12,12 +12,20 @@ const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', 
  * AWF's Monitoring tab: the step tree of the run launched last, the selected step's output
  * and conversation, and an input line when the run waits for the person (a conversation's
  * next turn). ↑/k ↓/j select a step (and stop following), `f` follows the running one.
+ * Beyond AWF: runs started elsewhere are found in the history and shown too; `n` shows the next.
  */
 export function MonitoringTab({ services, active, capture, rows }: TabProps) {
-  const { Text } = ink();
+  const { Text, useInput } = ink();
   useSyncExternalStore(services.runs.subscribe, () => services.runs.version);
+  useEffect(() => services.runs.watch(), [services.runs]);
   const run = services.runs.current;
-  if (!run) return h(Text, { dimColor: true }, 'No active execution. Launch a workflow from the Workflows tab (1).');
+  useInput((input) => input === 'n' && services.runs.next(), { isActive: active && !run?.question });
+  if (!run)
+    return h(
+      Text,
+      { dimColor: true },
+      'No active execution. Launch a workflow from the Workflows tab (1); runs started elsewhere show here.',
+    );
   return h(RunView, { key: run.workflow + String(services.runs.version), run, active, capture, rows });
 }
 
@@ -79,6 +87,14 @@ function RunView({
       h(Text, { dimColor: true }, run.runId ? `  run ${run.runId}` : ''),
       follow ? h(Text, { dimColor: true }, '  (following)') : null,
     ),
+    run.elsewhere
+      ? h(
+          Text,
+          { dimColor: true },
+          `started elsewhere${run.elsewhere.at ? `, now at ${run.elsewhere.at}` : ''}` +
+            ' (from the history: outcomes only, its output is not shown)',
+        )
+      : null,
     run.error ? h(Text, { color: 'red' }, run.error) : null,
     ...tree.items.map((s, i) =>
       h(
