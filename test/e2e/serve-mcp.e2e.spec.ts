@@ -60,7 +60,7 @@ describe("awf serve's /mcp: the proxy over Streamable HTTP", () => {
     ]);
     expect(existsSync(join(project.dir, 'x.txt'))).toBe(false);
     await client.close();
-    // The v1 SDK speaks 2025-11-25: the stateless fallback answers it.
+    // The v1 SDK speaks 2025-11-25: it gets a session.
     const old = new ClientV1({ name: 'old', version: '1.0.0' });
     await old.connect(new TransportV1(new URL(`${server.url}/mcp`)));
     expect((await old.listTools()).tools.map((t) => t.name).sort()).toEqual(['Glob', 'Grep', 'Read']);
