@@ -22,7 +22,7 @@ describe('/mcp over HTTP: 2025-era sessions and 2026-07-28 stateless requests', 
 
   /** The caller is the `x-test-caller` header here; in `awf serve` it is the token's name. */
   const listen = async (limits: SessionLimits = DEFAULT_SESSION_LIMITS): Promise<void> => {
-    edge = openMcpHttp(router, () => undefined, limits);
+    edge = openMcpHttp(router, () => undefined, { limits });
     http = createServer((req, res) => void edge.handle(req, res, String(req.headers['x-test-caller'] ?? 'a')));
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;

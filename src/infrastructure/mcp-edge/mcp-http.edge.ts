@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
+import type { McpCatalog } from '../../domain/ports/mcp-catalog.port';
 import type { ToolRouter } from '../../domain/ports/tool-router.port';
 import { AWF_VERSION } from '../../version';
 import { DEFAULT_SESSION_LIMITS, McpSessions, type SessionLimits } from './mcp-sessions';
@@ -24,22 +25,24 @@ const MAX_BODY_BYTES = 1024 * 1024;
  * request (stateless, its protocol version in its `_meta`) goes to the SDK's `createMcpHandler`,
  * one server per request; a 2025-era one (2024-11-05 to 2025-11-25) to its session (mcp-sessions.ts),
  * opened by `initialize` and reused until DELETE or idle expiry. Both build the same server
- * (tool-server.ts) over the same router: what a call meets — policy, audit, spans — is the router's.
+ * (tool-server.ts) over the same router: what a call meets — policy, audit, spans — is the router's;
+ * with a `catalog`, the upstream servers' prompts, resources and completions besides.
  */
 export function openMcpHttp(
   router: ToolRouter,
   onError: (err: Error) => void,
-  limits: SessionLimits = DEFAULT_SESSION_LIMITS,
+  options: { limits?: SessionLimits; catalog?: McpCatalog } = {},
 ): McpHttpEndpoint {
+  const { limits = DEFAULT_SESSION_LIMITS, catalog } = options;
   const inFlight = newInFlight();
   const info = { name: MCP_SERVER_NAME, version: AWF_VERSION };
-  const modern = createMcpHandler(() => toolServer(info, router, inFlight), {
+  const modern = createMcpHandler(() => toolServer(info, router, inFlight, false, catalog), {
     legacy: 'reject',
     maxRequestBodySize: MAX_BODY_BYTES,
     onerror: onError,
   });
   // A session can carry an upstream server's request (elicitation) back to its client.
-  const sessions = new McpSessions(() => toolServer(info, router, inFlight, true), {
+  const sessions = new McpSessions(() => toolServer(info, router, inFlight, true, catalog), {
     limits,
     maxBodyBytes: MAX_BODY_BYTES,
     onError,
