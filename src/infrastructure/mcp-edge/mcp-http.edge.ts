@@ -47,6 +47,11 @@ export function openMcpHttp(
     maxBodyBytes: MAX_BODY_BYTES,
     onError,
   });
+  // A change of the tools reaches each session (on its GET stream) and 2026-07-28 listeners.
+  const unwatch = router.onToolsChanged?.(() => {
+    sessions.tellAll((server) => server.sendToolListChanged());
+    modern.notify.toolsChanged();
+  });
   const node = toNodeHandler(
     {
       // The caller travels as the SDK's pass-through `authInfo` (the adapter reads it from `req.auth`).
@@ -64,6 +69,7 @@ export function openMcpHttp(
       return sessions.size;
     },
     close: async () => {
+      unwatch?.();
       await Promise.all([modern.close(), sessions.close()]);
     },
   };

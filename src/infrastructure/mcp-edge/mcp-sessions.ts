@@ -45,13 +45,18 @@ export class McpSessions {
     return this.open.size;
   }
 
+  /** Runs `tell` on the server of each open session (a change its client should hear of). */
+  tellAll(tell: (server: Server) => Promise<void>): void {
+    for (const s of this.open.values()) void tell(s.server).catch(() => undefined);
+  }
+
   async fetch(request: Request, caller: string): Promise<Response> {
     const id = request.headers.get('mcp-session-id');
     if (id === null) return request.method === 'POST' ? this.start(request, caller) : noSession(400);
     const session = this.open.get(id);
     if (!session || session.caller !== caller) return noSession(404);
     session.lastSeen = Date.now();
-    return session.transport.handleRequest(request);
+    return endsWithClient(request, await session.transport.handleRequest(request));
   }
 
   /** A request without a session: the transport answers (an `initialize` opens one, anything else is 400). */
@@ -94,6 +99,29 @@ export class McpSessions {
     clearInterval(this.sweeper);
     await Promise.all([...this.open].map(([id, s]) => this.end(id, s)));
   }
+}
+
+/**
+ * A stream that ends when its client goes. The Node adapter notices a closed connection only when
+ * the next chunk is due (the keep-alive, 15 s on): until then the transport keeps the stream, and
+ * a client resuming it with `Last-Event-ID` would get 409. The request's signal (aborted by the
+ * adapter when the connection closes) cancels it at once instead.
+ */
+function endsWithClient(request: Request, response: Response): Response {
+  if (!response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) return response;
+  const reader = response.body.getReader();
+  const cancel = () => void reader.cancel().catch(() => undefined);
+  if (request.signal.aborted) cancel();
+  else request.signal.addEventListener('abort', cancel, { once: true });
+  const body = new ReadableStream<Uint8Array>({
+    pull: async (controller) => {
+      const { value, done } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel,
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 /** 400 for a request that needs a session and names none, 404 for one the server does not have (any more). */
