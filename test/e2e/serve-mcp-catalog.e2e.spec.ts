@@ -81,4 +81,29 @@ describe("awf serve's /mcp passes on an upstream server's prompts, resources and
       ]),
     );
   });
+
+  it("merges several servers' listings, each prompt going to its own server", async () => {
+    const two = workflowProject({
+      '.awf/config.yaml': `${CONFIG}  other:\n    command: node\n    args: [${JSON.stringify(EVERYTHING)}, stdio]\n`,
+    });
+    const served = await serve(two);
+    try {
+      const client = new ClientV1({ name: 'catalog', version: '1.0.0' });
+      await client.connect(new TransportV1(new URL(`${served.url}/mcp`)));
+      const { prompts } = await client.listPrompts();
+      const names = prompts.map((p) => p.name);
+      expect(names).toEqual(expect.arrayContaining(['everything_args-prompt', 'other_args-prompt']));
+      const got = await client.getPrompt({ name: 'other_args-prompt', arguments: { city: 'Bergen' } });
+      expect(JSON.stringify(got.messages)).toContain('Bergen');
+      // Every page of each server, merged into one listing: no cursor to follow.
+      const { resources, nextCursor } = await client.listResources();
+      expect(nextCursor).toBeUndefined();
+      expect(resources.length).toBeGreaterThan(0);
+      await client.close();
+    } finally {
+      served.child.kill('SIGTERM');
+      await served.exit;
+      two.cleanup();
+    }
+  });
 });
