@@ -17,12 +17,22 @@ export function catalogCapabilities(offer: CatalogOffer | undefined) {
  */
 export function serveCatalog(server: Server, catalog: McpCatalog): void {
   const subscribed = new Set<string>();
+  // Listening starts with the first subscription: a server per 2026-07-28 request mostly has none.
+  let stop: (() => void) | undefined;
+  const listen = () =>
+    catalog.onResourceUpdated((uri) => {
+      if (subscribed.has(uri))
+        void server.notification({ method: 'notifications/resources/updated', params: { uri } }).catch(() => undefined);
+    });
   for (const method of CATALOG_METHODS) {
     if (!catalog.offer[offerFor(method)]) continue;
     server.setRequestHandler(method, async (request, ctx) => {
       const params = (request.params ?? {}) as Record<string, unknown>;
       const uri = String(params.uri);
-      if (method === 'resources/subscribe') subscribed.add(uri);
+      if (method === 'resources/subscribe') {
+        subscribed.add(uri);
+        stop ??= listen();
+      }
       if (method === 'resources/unsubscribe') subscribed.delete(uri);
       try {
         return (await catalog.request(method, params, ctx.mcpReq.signal)) as never;
@@ -33,13 +43,9 @@ export function serveCatalog(server: Server, catalog: McpCatalog): void {
     });
   }
   if (!catalog.offer.subscribe) return;
-  const stop = catalog.onResourceUpdated((uri) => {
-    if (subscribed.has(uri))
-      void server.notification({ method: 'notifications/resources/updated', params: { uri } }).catch(() => undefined);
-  });
   const closed = server.onclose;
   server.onclose = () => {
-    stop();
+    stop?.();
     closed?.();
   };
 }
