@@ -30,6 +30,8 @@ interface Session {
  */
 export class McpSessions {
   private readonly open = new Map<string, Session>();
+  /** Requests without a session being answered now: each may open one, so each counts against the cap. */
+  private starting = 0;
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
@@ -61,8 +63,17 @@ export class McpSessions {
 
   /** A request without a session: the transport answers (an `initialize` opens one, anything else is 400). */
   private async start(request: Request, caller: string): Promise<Response> {
-    if (this.open.size >= this.options.limits.max)
+    if (this.open.size + this.starting >= this.options.limits.max)
       return rpcError(503, `too many MCP sessions open (${this.options.limits.max}); end one with DELETE`);
+    this.starting++;
+    try {
+      return await this.opened(request, caller);
+    } finally {
+      this.starting--;
+    }
+  }
+
+  private async opened(request: Request, caller: string): Promise<Response> {
     const server = this.newServer();
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
