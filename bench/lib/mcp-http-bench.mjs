@@ -1,7 +1,8 @@
 // `awf serve`'s /mcp against the stdio proxy a step gets (`awf mcp-serve`): the same Read of a
-// 2 KB file through the official SDK Client, over Streamable HTTP on 127.0.0.1 and over stdio,
-// both connected at once and taking turns in blocks of 50 calls, so load from elsewhere on this
-// shared machine lands on both alike.
+// 2 KB file through the official SDK Client, over Streamable HTTP on 127.0.0.1 — a 2025-11-25
+// client in its session (one server kept for it) and a 2026-07-28 one (stateless: a server per
+// request) — and over stdio, all connected at once and taking turns in blocks of 50 calls, so
+// load from elsewhere on this shared machine lands on all alike.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client as Client2026, StreamableHTTPClientTransport as Transport2026 } from '@modelcontextprotocol/client';
 import { connect, percentile } from './mcp-measure.mjs';
 
 const CALLS = 1000;
@@ -34,11 +36,17 @@ export async function mcpHttpBench({ main, stdioServer, work }) {
       if (Date.now() > until || serve.exitCode !== null) throw new Error(`awf serve did not start: ${out}`);
       await new Promise((r) => setTimeout(r, 20));
     }
+    const url = new URL(/MCP endpoint (\S+)/.exec(out)[1]);
     const http = new Client({ name: 'awf-bench', version: '1.0.0' });
-    await http.connect(new StreamableHTTPClientTransport(new URL(/MCP endpoint (\S+)/.exec(out)[1])));
+    await http.connect(new StreamableHTTPClientTransport(url));
+    const stateless = new Client2026({ name: 'awf-bench', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    const transport2026 = new Transport2026(url);
+    await stateless.connect(transport2026);
+    if (transport2026.protocolVersion !== '2026-07-28') throw new Error('the 2026-07-28 client spoke an older version');
     const stdio = await connect(stdioServer(dir));
     const sides = [
       { id: 'http', client: http, lat: [], ms: 0 },
+      { id: 'stateless', client: stateless, lat: [], ms: 0 },
       { id: 'stdio', client: stdio.client, lat: [], ms: 0 },
     ];
     const read = (s) => s.client.callTool({ name: 'Read', arguments: { file_path: file } });
@@ -59,13 +67,14 @@ export async function mcpHttpBench({ main, stdioServer, work }) {
       }
     }
     await http.close();
+    await stateless.close();
     await stdio.close();
     const figures = (s) => ({
       p50: percentile(s.lat, 50),
       p99: percentile(s.lat, 99),
       callsPerSec: (CALLS / s.ms) * 1000,
     });
-    return { calls: CALLS, http: figures(sides[0]), stdio: figures(sides[1]) };
+    return { calls: CALLS, http: figures(sides[0]), stateless: figures(sides[1]), stdio: figures(sides[2]) };
   } finally {
     serve.kill('SIGTERM');
     if (serve.exitCode === null) await once(serve, 'exit');
@@ -79,7 +88,10 @@ export function mcpHttpTable(m) {
   return [
     `| Read of a 2 KB file, SDK client, ${m.calls} calls each, turns of ${BLOCK} | calls/s | × stdio | p50 ms | p99 ms |`,
     '| --- | --- | --- | --- | --- |',
-    row("`awf serve`'s /mcp, Streamable HTTP on 127.0.0.1 (default profile)", m.http),
+    row("`awf serve`'s /mcp, Streamable HTTP on 127.0.0.1, a 2025-11-25 client in its session", m.http),
+    ...(m.stateless
+      ? [row("`awf serve`'s /mcp, a 2026-07-28 client (stateless: a server per request)", m.stateless)]
+      : []),
     row('`awf mcp-serve` over stdio, as a step gets it', m.stdio),
   ];
 }

@@ -4,7 +4,9 @@
 #   (test/fixtures/upstreams/conformance-tools.server.cjs) has the tools the scenarios call, served
 #   unprefixed: what passes measures what awf's gateway carries between a client and an upstream;
 # - client scenarios against awf's upstream client, through the built `awf mcp-serve`
-#   (test/conformance/awf-client.mjs).
+#   (test/conformance/awf-client.mjs);
+# - server scenarios against @modelcontextprotocol/server-everything direct and through /mcp, whose
+#   results must be the same (scripts/ci/conformance-compare.sh).
 # What awf does not do yet is listed, with why, in test/conformance/baseline.yml: a scenario that
 # fails and is not listed fails this script, and so does one that is listed and passes.
 # The suite needs Node 22 (scripts/ci/node22.sh); awf itself runs on this machine's node.
@@ -79,4 +81,6 @@ echo "== client scenarios ($VERSION) against awf's upstream client (awf mcp-serv
 client_scenarios "$SUITE" "$BASELINE"
 echo "== client scenarios of MCP 2026-07-28 ($NEXT_VERSION) against awf's upstream client"
 client_scenarios "$NEXT_SUITE" "$ROOT/test/conformance/baseline-2026-07-28.yml" --spec-version 2026-07-28
+echo "== server scenarios: server-everything direct vs through awf's /mcp"
+bash scripts/ci/conformance-compare.sh "$NODE22" "$SUITE" "$NEXT_SUITE" || status=1
 exit "$status"

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -60,7 +60,7 @@ describe("awf serve's /mcp: the proxy over Streamable HTTP", () => {
     ]);
     expect(existsSync(join(project.dir, 'x.txt'))).toBe(false);
     await client.close();
-    // The v1 SDK speaks 2025-11-25: the stateless fallback answers it.
+    // The v1 SDK speaks 2025-11-25: it gets a session.
     const old = new ClientV1({ name: 'old', version: '1.0.0' });
     await old.connect(new TransportV1(new URL(`${server.url}/mcp`)));
     expect((await old.listTools()).tools.map((t) => t.name).sort()).toEqual(['Glob', 'Grep', 'Read']);
@@ -148,5 +148,32 @@ describe("awf serve's /mcp: the proxy over Streamable HTTP", () => {
     await expect(start(['--mcp-profile', 'nope'])).rejects.toThrow(
       /--mcp-profile "nope" is not a profile of .awf\/config.yaml \(known: default, writer, careful\)/,
     );
+  });
+
+  it("keeps a 2025-era client's session for the token that opened it", async () => {
+    writeFileSync(join(project.dir, 'tokens.txt'), `alice ${'a'.repeat(40)}\nbob ${'b'.repeat(40)}\n`, { mode: 0o600 });
+    const server = await start(['--token-file', 'tokens.txt']);
+    const as = (who: string) => ({ authorization: `Bearer ${who[0].repeat(40)}` });
+    const old = new ClientV1({ name: 'old', version: '1.0.0' });
+    const transport = new TransportV1(new URL(`${server.url}/mcp`), { requestInit: { headers: as('alice') } });
+    await old.connect(transport);
+    expect(transport.sessionId).toBeDefined();
+    const list = (who: string) =>
+      fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          ...as(who),
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': transport.sessionId!,
+          'mcp-protocol-version': '2025-11-25',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+      });
+    expect((await list('bob')).status).toBe(404);
+    expect((await list('alice')).status).toBe(200);
+    await transport.terminateSession();
+    expect((await list('alice')).status).toBe(404);
+    await old.close();
   });
 });

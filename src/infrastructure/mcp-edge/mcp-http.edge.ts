@@ -1,14 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler } from '@modelcontextprotocol/server';
+import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
+import type { McpCatalog } from '../../domain/ports/mcp-catalog.port';
 import type { ToolRouter } from '../../domain/ports/tool-router.port';
 import { AWF_VERSION } from '../../version';
+import { DEFAULT_SESSION_LIMITS, McpSessions, type SessionLimits } from './mcp-sessions';
 import { MCP_SERVER_NAME, newInFlight, toolServer } from './tool-server';
 
-/** MCP over HTTP as `awf serve` mounts it at `/mcp`: one request in, one answer (or SSE stream) out. */
+/** MCP over HTTP as `awf serve` mounts it at `/mcp`. */
 export interface McpHttpEndpoint {
-  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
-  /** Ends the exchanges in flight. */
+  /** `caller`: who sent it (the token's name, or `local`); a session answers only the caller that opened it. */
+  handle(req: IncomingMessage, res: ServerResponse, caller?: string): Promise<void>;
+  /** 2025-era sessions open now. */
+  readonly sessions: number;
+  /** Ends the exchanges in flight and every session. */
   close(): Promise<void>;
 }
 
@@ -16,25 +21,56 @@ export interface McpHttpEndpoint {
 const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
- * The proxy's tools over Streamable HTTP, through the SDK's HTTP entry: 2026-07-28 requests
- * (stateless, the protocol version in each request's `_meta`) and, for 2025-era clients down to
- * 2024-11-05, the SDK's stateless fallback (each request answered by a fresh server over the same
- * router; no session to keep, so GET and DELETE are 405). The same server code as the stdio edge
- * (tool-server.ts): what a call meets — policy, audit, spans — is the router's.
+ * The proxy's tools over Streamable HTTP, through the SDK's transports (ADR 300): a 2026-07-28
+ * request (stateless, its protocol version in its `_meta`) goes to the SDK's `createMcpHandler`,
+ * one server per request; a 2025-era one (2024-11-05 to 2025-11-25) to its session (mcp-sessions.ts),
+ * opened by `initialize` and reused until DELETE or idle expiry. Both build the same server
+ * (tool-server.ts) over the same router: what a call meets — policy, audit, spans — is the router's;
+ * with a `catalog`, the upstream servers' prompts, resources and completions besides.
  */
-export function openMcpHttp(router: ToolRouter, onError: (err: Error) => void): McpHttpEndpoint {
+export function openMcpHttp(
+  router: ToolRouter,
+  onError: (err: Error) => void,
+  options: { limits?: SessionLimits; catalog?: McpCatalog } = {},
+): McpHttpEndpoint {
+  const { limits = DEFAULT_SESSION_LIMITS, catalog } = options;
   const inFlight = newInFlight();
   const info = { name: MCP_SERVER_NAME, version: AWF_VERSION };
-  const handler = createMcpHandler(() => toolServer(info, router, inFlight), {
-    legacy: 'stateless',
+  const modern = createMcpHandler(() => toolServer(info, router, inFlight, false, catalog), {
+    legacy: 'reject',
     maxRequestBodySize: MAX_BODY_BYTES,
     onerror: onError,
   });
-  const node = toNodeHandler(handler, { maxRequestBodySize: MAX_BODY_BYTES, onerror: onError });
+  // A session can carry an upstream server's request (elicitation) back to its client.
+  const sessions = new McpSessions(() => toolServer(info, router, inFlight, true, catalog), {
+    limits,
+    maxBodyBytes: MAX_BODY_BYTES,
+    onError,
+  });
+  // A change of the tools reaches each session (on its GET stream) and 2026-07-28 listeners.
+  const unwatch = router.onToolsChanged?.(() => {
+    sessions.tellAll((server) => server.sendToolListChanged());
+    modern.notify.toolsChanged();
+  });
+  const node = toNodeHandler(
+    {
+      // The caller travels as the SDK's pass-through `authInfo` (the adapter reads it from `req.auth`).
+      fetch: async (request, options) =>
+        (await isLegacyRequest(request, undefined, { maxRequestBodySize: MAX_BODY_BYTES }))
+          ? sessions.fetch(request, options?.authInfo?.clientId ?? 'local')
+          : modern.fetch(request),
+    },
+    { maxRequestBodySize: MAX_BODY_BYTES, onerror: onError },
+  );
   return {
-    handle: (req, res) => node(req, res),
+    handle: (req, res, caller = 'local') =>
+      node(Object.assign(req, { auth: { token: '', clientId: caller, scopes: [] } }), res),
+    get sessions() {
+      return sessions.size;
+    },
     close: async () => {
-      await handler.close();
+      unwatch?.();
+      await Promise.all([modern.close(), sessions.close()]);
     },
   };
 }

@@ -6,11 +6,13 @@ import {
   ProtocolErrorCode,
   Server,
 } from '@modelcontextprotocol/server';
+import type { McpCatalog } from '../../domain/ports/mcp-catalog.port';
 import { isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { ToolDefinition } from '../../domain/model/tool-definition';
 import type { ToolRouter } from '../../domain/ports/tool-router.port';
 import type { ToolLogMessage } from '../../domain/ports/tool-scope';
+import { catalogCapabilities, serveCatalog } from './catalog-handlers';
 
 /** The name awf's MCP server gives itself (`initialize`, `server/discover`), over stdio and HTTP alike. */
 export const MCP_SERVER_NAME = 'awf-mcp-server';
@@ -32,15 +34,18 @@ export interface InFlight {
  * The SDK's low-level server answering tools/list and tools/call from the router. An upstream
  * server's log messages reach the client at the level it set; its elicitation requests only where
  * `askClient` (a session that can carry a request back: stdio, not stateless HTTP) and the client
- * declared elicitation.
+ * declared elicitation. With a `catalog`, the upstream servers' prompts, resources and completions too.
  */
 export function toolServer(
   info: { name: string; version: string },
   router: ToolRouter,
   inFlight: InFlight,
   askClient = false,
+  catalog?: McpCatalog,
 ) {
-  const server = new Server(info, { capabilities: { tools: { listChanged: true }, logging: {} } });
+  const capabilities = { tools: { listChanged: true }, logging: {}, ...catalogCapabilities(catalog?.offer) };
+  const server = new Server(info, { capabilities });
+  if (catalog) serveCatalog(server, catalog);
   server.setRequestHandler('tools/list', () => ({ tools: router.list().map(listed) }));
   server.setRequestHandler('tools/call', (request, ctx) => {
     const { name, arguments: args = {}, _meta } = request.params;

@@ -2,6 +2,7 @@ import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { ToolCallEvent } from '../../domain/model/tool-call-event';
+import type { AuditTrail } from '../../domain/ports/audit-trail.port';
 import type { AppLogger } from '../../domain/ports/app-logger.port';
 import { APP_LOGGER } from '../../domain/ports/tokens';
 import { formatAuditLine } from './audit-line';
@@ -13,7 +14,7 @@ import { formatAuditLine } from './audit-line';
  * A failing disk never fails a tool call: it is logged once per file.
  */
 @Injectable()
-export class AuditTrailWriter implements OnModuleDestroy {
+export class AuditTrailWriter implements AuditTrail, OnModuleDestroy {
   private readonly files = new Map<string, number>();
   private readonly broken = new Set<string>();
 

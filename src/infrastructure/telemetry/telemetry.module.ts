@@ -4,6 +4,7 @@
 // Must never import the MCP SDK, gRPC or another feature module; interceptors are found
 // by their @InterceptsToolCalls marker.
 import { Global, Module } from '@nestjs/common';
+import { AUDIT_TRAIL } from '../../domain/ports/audit-trail.port';
 import { TELEMETRY_CONTROL } from '../../domain/ports/telemetry-control.port';
 import { METRICS_RECORDER } from '../../domain/ports/metrics.port';
 import { TRACER } from '../../domain/ports/tracer.port';
@@ -23,8 +24,9 @@ const interceptors = [ToolTelemetryInterceptor, AuditTrailInterceptor, ToolCallL
     { provide: TELEMETRY_CONTROL, useExisting: TelemetryService },
     { provide: METRICS_RECORDER, useFactory: (t: TelemetryService) => t.recorder, inject: [TelemetryService] },
     AuditTrailWriter,
+    { provide: AUDIT_TRAIL, useExisting: AuditTrailWriter },
     ...interceptors,
   ],
-  exports: [TRACER, TELEMETRY_CONTROL, METRICS_RECORDER],
+  exports: [TRACER, TELEMETRY_CONTROL, METRICS_RECORDER, AUDIT_TRAIL],
 })
 export class TelemetryModule {}

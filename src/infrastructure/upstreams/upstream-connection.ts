@@ -50,6 +50,8 @@ class ServerStdioTransport extends StdioClientTransport {
 export class UpstreamConnection {
   tools: UpstreamTool[] = [];
   private readonly listeners = new Set<() => void>();
+  /** Told the URI of each `notifications/resources/updated` the server sends. */
+  readonly resourceUpdates = new Set<(uri: string) => void>();
   private closed = false;
 
   private constructor(
@@ -87,6 +89,9 @@ export class UpstreamConnection {
         },
       );
       channels.attach(made);
+      made.setNotificationHandler('notifications/resources/updated', (n) => {
+        for (const listener of connection?.resourceUpdates ?? []) listener(n.params.uri);
+      });
       return made;
     };
     let stdio: UpstreamProcess | undefined;
@@ -153,6 +158,24 @@ export class UpstreamConnection {
     } finally {
       done();
     }
+  }
+
+  /** What the server offers besides tools, as it said at `initialize` (or `server/discover`). */
+  get offers(): { prompts: boolean; resources: boolean; subscribe: boolean; completions: boolean } {
+    const c = this.client.getServerCapabilities() ?? {};
+    return {
+      prompts: !!c.prompts,
+      resources: !!c.resources,
+      subscribe: !!c.resources?.subscribe,
+      completions: !!c.completions,
+    };
+  }
+
+  /** A prompts, resources or completion request passed on as it is; rejects with the server's error. */
+  request(method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, unknown>> {
+    return this.authorized(() =>
+      this.client.request({ method: method as 'prompts/list', params }, { signal, timeout: this.timeout }),
+    ) as Promise<Record<string, unknown>>;
   }
 
   /** A request that may need a person to sign in again (a scope step-up), where one can be asked. */

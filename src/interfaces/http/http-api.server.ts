@@ -11,7 +11,7 @@ import { ApiProblem, type ApiRequest, type Next, sendProblem } from './problem';
 import { ProblemFilter } from './problem.filter';
 import { DashboardSessions } from './dashboard/dashboard-sessions';
 import { serveDashboard } from './dashboard/dashboard.assets';
-import { checkHost, checkRequest, type SecurityOptions } from './request-security';
+import { CALLER, checkHost, checkRequest, type KnownCaller, type SecurityOptions } from './request-security';
 
 /** A request body larger than this is refused (413) before it is parsed. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -21,7 +21,7 @@ export interface HttpApiOptions extends SecurityOptions {
   /** The web dashboard's files (awf's `dashboard/` folder); without it, the API alone. */
   dashboardDir?: string;
   /** The proxy's tools over Streamable HTTP, mounted at `/mcp` behind the same gate. */
-  mcp?: { handle(req: ApiRequest, res: ServerResponse): Promise<void> };
+  mcp?: { handle(req: ApiRequest, res: ServerResponse, caller?: string): Promise<void> };
 }
 
 export interface RunningHttpApi {
@@ -58,7 +58,7 @@ export async function startHttpApi(context: HttpApiContext, options: HttpApiOpti
   app.use(checkRequest(gate));
   // Before the body parser: the MCP handler reads its request itself.
   const mcp = options.mcp;
-  if (mcp) app.use('/mcp', (req: ApiRequest, res: ServerResponse) => void mcp.handle(req, res));
+  if (mcp) app.use('/mcp', (req: KnownCaller, res: ServerResponse) => void mcp.handle(req, res, req[CALLER]));
   app.useBodyParser('json', { limit: MAX_BODY_BYTES });
   app.use(bodyErrors);
   app.use(logRequests(context));

@@ -7,6 +7,7 @@ import { ErrorCodes } from '../../../domain/errors/error-codes';
 import type { PolicyLayer } from '../../../domain/policy/policy.model';
 import { stepPolicyLayers } from '../../../domain/policy/policy-layers';
 import type { ApprovalChannels } from '../../../domain/ports/approval-channel.port';
+import type { McpCatalogFactory } from '../../../domain/ports/mcp-catalog.port';
 import type { ToolRouterFactory } from '../../../domain/ports/tool-router-factory.port';
 import { PROXY_CONFIG_VERSION, type ProxyConfig } from '../../../domain/proxy/proxy-config';
 import { resolveUpstreamServers } from '../../../domain/proxy/upstream-server';
@@ -37,7 +38,7 @@ export interface ServeMcp {
 export async function openServeMcp(
   project: ProjectConfig,
   profileName: string,
-  routers: ToolRouterFactory,
+  sources: { routers: ToolRouterFactory; catalogs: McpCatalogFactory },
   approvals: ApprovalChannels,
   onError: (err: Error) => void,
 ): Promise<ServeMcp> {
@@ -69,11 +70,18 @@ export async function openServeMcp(
     channel?.close();
     rmSync(dir, { recursive: true, force: true });
   };
-  const router = await routers.open(new RealToolScopeResolver().resolve(config)).catch((err: unknown) => {
+  const scope = new RealToolScopeResolver().resolve(config);
+  const router = await sources.routers.open(scope).catch((err: unknown) => {
     closeChannel();
     throw err;
   });
-  const endpoint = openMcpHttp(router, onError);
+  // The servers' prompts, resources and completions, over the connections the router started.
+  const catalog = await sources.catalogs.open(scope).catch(async (err: unknown) => {
+    await router.close();
+    closeChannel();
+    throw err;
+  });
+  const endpoint = openMcpHttp(router, onError, { catalog });
   const served = [...profile.tools, ...profile.servers.map((s) => `${s}'s tools`)];
   return {
     endpoint,

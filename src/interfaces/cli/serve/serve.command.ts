@@ -1,3 +1,4 @@
+import { MCP_CATALOGS, type McpCatalogFactory } from '../../../domain/ports/mcp-catalog.port';
 import { Inject } from '@nestjs/common';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
@@ -63,6 +64,7 @@ export class ServeCommand extends CommandRunner {
     @Inject(TELEMETRY_CONTROL) private readonly telemetry: TelemetryControl,
     @Inject(PROJECT_CONFIG) private readonly project: ProjectConfig,
     @Inject(TOOL_ROUTER_FACTORY) private readonly routers: ToolRouterFactory,
+    @Inject(MCP_CATALOGS) private readonly catalogs: McpCatalogFactory,
     @Inject(RUN_QUEUES) private readonly queues: RunQueues,
     private readonly queued: QueuedRuns,
   ) {
@@ -101,7 +103,7 @@ export class ServeCommand extends CommandRunner {
     const mcp = await openServeMcp(
       this.project,
       options.mcpProfile ?? 'default',
-      this.routers,
+      { routers: this.routers, catalogs: this.catalogs },
       new SocketApprovalChannels(this.approvals),
       (err) => this.logger.warn({ err: this.masker.mask(err.message) }, 'mcp endpoint: request failed'),
     );
