@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AWF_MAIN, spawnAwf } from '../support/cli';
 import { awf, processesWith, workflowProject } from './workflow-support';
@@ -160,6 +160,41 @@ describe('run history and resume', () => {
       expect(readFileSync(join(p.dir, 'ran.log'), 'utf8')).toBe('a\nb\nb\nc\n');
     } finally {
       for (const pid of processesWith(marker)) process.kill(pid, 'SIGKILL');
+      p.cleanup();
+    }
+  });
+
+  it('keeps secret values out of the history: outputs and errors read ***', () => {
+    const wf = `name: leaky
+inputs:
+  - {name: pass, type: string, secret: true}
+states:
+  initial: say
+  say:
+    type: step
+    command: 'echo "told {{.inputs.pass}}"'
+    on_success: fail
+  fail:
+    type: step
+    command: 'echo "bad {{.inputs.pass}}" >&2; exit 3'
+    on_success: done
+  done: {type: terminal}
+`;
+    const p = workflowProject({ 'wf.yaml': wf });
+    try {
+      const run = awf(['run', 'wf.yaml', '-i', 'pass=hunter2-history', '-f', 'json'], { cwd: p.dir, env: p.env });
+      expect(run.status).toBe(3);
+      const status = awf(['status', json(run).run_id, '-f', 'json'], { cwd: p.dir, env: p.env }).stdout;
+      const history = awf(['history', '-f', 'json'], { cwd: p.dir, env: p.env }).stdout;
+      expect(json({ stdout: status }).step_records[1].error.message).toContain('bad ***');
+      // Not in any file of the history either (step states are stored whole): the database and its WAL.
+      const db = join(p.env.XDG_DATA_HOME!, 'awf');
+      const files = readdirSync(db).filter((f) => f.startsWith('history.db'));
+      expect(files.length).toBeGreaterThan(0);
+      const stored = files.map((f) => readFileSync(join(db, f)).toString('latin1')).join('');
+      expect(stored).toContain('told ***');
+      for (const text of [status, history, stored]) expect(text).not.toContain('hunter2-history');
+    } finally {
       p.cleanup();
     }
   });

@@ -12,7 +12,8 @@ import type { BranchResult } from '../../domain/workflow/ports/branch-runner.por
 import type { WorkflowService } from '../workflow/workflow.service';
 import { RunInputs } from '../workflow/run/run-inputs';
 import { bundleFiles } from './run-bundle';
-import { checkpointOf, maskDeep, PublishingObserver } from './run-events';
+import { checkpointOf, PublishingObserver } from './run-events';
+import { maskedJson } from '../../domain/model/masked-json';
 
 export interface EnqueueRequest {
   target: string;
@@ -89,7 +90,7 @@ export class QueuedRuns {
       ...(branches && {
         branches: {
           where: branches.where,
-          run: (batch) => branches.run({ ...batch, states: maskDeep(batch.states, mask) }),
+          run: (batch) => branches.run({ ...batch, states: maskedJson(batch.states, { mask }) }),
         },
       }),
       env: run.env,
@@ -99,7 +100,7 @@ export class QueuedRuns {
       observer: new PublishingObserver(context.publish, context.worker, mask),
       gate: { pausesAt: () => context.draining(), before: async () => 'abort' },
     });
-    return maskDeep(report, mask);
+    return maskedJson(report, { mask });
   }
 
   /** A child job (ADR 290): its task, with its steps published to its run's events; its result masked. */
@@ -120,7 +121,7 @@ export class QueuedRuns {
       signal: context.signal,
       observer: new PublishingObserver(context.publish, context.worker, mask),
     });
-    return maskDeep(result, mask);
+    return maskedJson(result, { mask });
   }
 
   /** The job's inputs, and the secret ones from the worker's environment. */

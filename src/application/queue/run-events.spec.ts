@@ -1,6 +1,7 @@
 import type { RunEvent } from '../../domain/ports/run-queue.port';
 import type { StepResult } from '../../domain/workflow/run-report.model';
-import { checkpointOf, maskDeep } from './run-events';
+import { checkpointOf } from './run-events';
+import { maskedJson } from '../../domain/model/masked-json';
 
 const report = (name: string, status: StepResult['status'] = 'success'): StepResult => ({
   name,
@@ -39,7 +40,7 @@ describe('the checkpoint a taken-over run resumes from', () => {
   });
 
   it('masks every string of an event, however deep', () => {
-    const masked = maskDeep(recorded('a'), (s) => s.replace('out', '***'));
+    const masked = maskedJson(recorded('a'), { mask: (s) => s.replace('out', '***') });
     expect(masked).toMatchObject({ step: { output: 'a ***', state: { Output: 'a ***' } } });
   });
 });

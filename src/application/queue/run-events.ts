@@ -2,15 +2,7 @@ import type { StepRecord } from '../../domain/ports/run-index.port';
 import type { RunEvent } from '../../domain/ports/run-queue.port';
 import type { RunObserver } from '../../domain/workflow/ports/run-observer.port';
 import type { StepResult } from '../../domain/workflow/run-report.model';
-
-/** Every string in `value` masked: what leaves the worker (events, the report) carries no secret. */
-export function maskDeep<T>(value: T, mask: (s: string) => string): T {
-  if (typeof value === 'string') return mask(value) as T;
-  if (Array.isArray(value)) return value.map((v: unknown) => maskDeep(v, mask)) as T;
-  if (value && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskDeep(v, mask)])) as T;
-  return value;
-}
+import { maskedJson } from '../../domain/model/masked-json';
 
 /** A worker's side: what the run does, as events on the queue (followers and the next worker read them), masked. */
 export class PublishingObserver implements RunObserver {
@@ -21,7 +13,7 @@ export class PublishingObserver implements RunObserver {
     private readonly worker: string,
     mask: (s: string) => string,
   ) {
-    this.publish = (event) => publish(maskDeep(event, mask));
+    this.publish = (event) => publish(maskedJson(event, { mask }));
   }
 
   runStarted(runId: string, workflow: string): void {

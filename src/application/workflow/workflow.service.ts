@@ -231,7 +231,15 @@ export class WorkflowService {
     const eventsPath = (step: string) => stepEventsPath(runDir, step);
     const journal =
       this.index &&
-      (await RunJournal.begin(this.index, run, start.seq, eventsPath, request.observer, this.historyOutputBytes));
+      (await RunJournal.begin(
+        this.index,
+        run,
+        start.seq,
+        eventsPath,
+        this.masker,
+        request.observer,
+        this.historyOutputBytes,
+      ));
     // The transcript writes first and passes everything on, so it sees what the journal sees.
     const transcript = TranscriptObserver.open(this.transcripts, this.masker, start.runId, request, journal);
     let report: RunReport;

@@ -16,7 +16,7 @@ import { upstreamPrefix } from '../../domain/proxy/upstream-server';
 import type { UpstreamConnection } from './upstream-connection';
 import { UpstreamHost } from './upstream-host.service';
 import { mcpAuthDir } from './oauth/oauth-credentials.store';
-import { maskedJson } from './upstream-result';
+import { maskedJson } from '../../domain/model/masked-json';
 
 /** The key under which each listing method's result holds its items. */
 const LISTED = {

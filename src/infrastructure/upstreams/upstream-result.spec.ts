@@ -1,5 +1,5 @@
 import type { SecretMasker } from '../../domain/ports/secret-masker.port';
-import { maskedJson } from './upstream-result';
+import { maskedJson } from '../../domain/model/masked-json';
 
 const masker = { mask: (text: string) => text.replace(/sk-[a-z0-9]+/g, '***') } as SecretMasker;
 

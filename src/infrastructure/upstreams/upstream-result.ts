@@ -61,13 +61,3 @@ export function maskedResult(result: ToolResult, masker: SecretMasker): ToolResu
     ? { ...result, content, ...(structured !== undefined ? { structuredContent: structured } : {}) }
     : result;
 }
-
-/** A JSON value with every string in it masked (a log message's data, an elicitation's message). */
-export function maskedJson<T>(value: T, masker: SecretMasker): T {
-  if (typeof value === 'string') return masker.mask(value) as T;
-  if (Array.isArray(value)) return value.map((item: unknown) => maskedJson(item, masker)) as T;
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskedJson(v, masker)])) as T;
-  }
-  return value;
-}

@@ -18,7 +18,8 @@ import { ToolPinStore } from '../core/tool-pin.store';
 import type { UpstreamConnection } from './upstream-connection';
 import { UpstreamHost } from './upstream-host.service';
 import { mcpAuthDir } from './oauth/oauth-credentials.store';
-import { maskedJson, maskedResult, UpstreamCallError, type UpstreamTool } from './upstream-result';
+import { maskedResult, UpstreamCallError, type UpstreamTool } from './upstream-result';
+import { maskedJson } from '../../domain/model/masked-json';
 
 interface Route {
   spec: UpstreamServerSpec;

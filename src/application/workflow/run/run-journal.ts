@@ -7,6 +7,8 @@ import type { RunReport, StepResult } from '../../../domain/workflow/run-report.
 import { RelayObserver } from './relay-observer';
 import { DEFAULT_HISTORY_OUTPUT_BYTES } from '../../../domain/workflow/output-truncation';
 import { keepHeadAndTail } from './output-cap';
+import { maskedJson } from '../../../domain/model/masked-json';
+import type { SecretMasker } from '../../../domain/ports/secret-masker.port';
 
 /**
  * Writes a run into the history as it goes, as a RunObserver next to the CLI's: the step in
@@ -14,7 +16,8 @@ import { keepHeadAndTail } from './output-cap';
  * out in order, one after the other; the run waits for each step's before the next step (its
  * checkpoint) and for the last before it ends. The first write (`begin`) may fail the run
  * before any step; a later failure is one warning, since losing the record must not kill a run
- * that is working.
+ * that is working. What it writes is masked as logs are: a secret in a step's output is `***`
+ * in `awf runs show`, the dashboard and a resumed run's `states`.
  */
 export class RunJournal extends RelayObserver {
   private warned = false;
@@ -32,6 +35,7 @@ export class RunJournal extends RelayObserver {
     run: Omit<RunStart, 'started_at'>,
     seq: number,
     eventsPath: (step: string) => string | undefined,
+    masker: Pick<SecretMasker, 'mask'>,
     observer?: RunObserver,
     maxOutputBytes = DEFAULT_HISTORY_OUTPUT_BYTES,
   ): Promise<RunJournal | undefined> {
@@ -42,7 +46,7 @@ export class RunJournal extends RelayObserver {
       observer?.warn?.(`${err.message}; this run is not recorded in the history. ${err.hint ?? ''}`.trim());
       return undefined;
     }
-    return new RunJournal(index, run.run_id, seq, eventsPath, observer, maxOutputBytes);
+    return new RunJournal(index, run.run_id, seq, eventsPath, masker, observer, maxOutputBytes);
   }
 
   constructor(
@@ -50,6 +54,7 @@ export class RunJournal extends RelayObserver {
     private readonly runId: string,
     private seq: number,
     private readonly eventsPath: (step: string) => string | undefined,
+    private readonly masker: Pick<SecretMasker, 'mask'>,
     inner?: RunObserver,
     private readonly maxOutputBytes = DEFAULT_HISTORY_OUTPUT_BYTES,
   ) {
@@ -62,13 +67,16 @@ export class RunJournal extends RelayObserver {
   }
 
   override async stepRecorded(step: StepResult): Promise<void> {
-    // The run goes on with the whole output; the history keeps a bounded copy (head and tail).
-    const output = keepHeadAndTail(step.state.Output, this.maxOutputBytes);
+    // The run goes on with the whole output; the history keeps a bounded, masked copy (head and tail).
+    const { events, ...kept } = step;
+    const masked = maskedJson(kept, this.masker);
+    const output = keepHeadAndTail(masked.state.Output, this.maxOutputBytes);
     const record: StepRecord = {
-      ...step,
+      ...masked,
+      ...(events ? { events } : {}),
       seq: this.seq++,
       output,
-      state: { ...step.state, Output: output, Stderr: keepHeadAndTail(step.state.Stderr, this.maxOutputBytes) },
+      state: { ...masked.state, Output: output, Stderr: keepHeadAndTail(masked.state.Stderr, this.maxOutputBytes) },
     };
     const checkpoint = this.safely(() =>
       // Agent steps' proxied calls and plugin operations' one call each have an audit trail.
@@ -84,7 +92,9 @@ export class RunJournal extends RelayObserver {
         finished_at: new Date().toISOString(),
         duration_ms: report.duration_ms,
         ...(report.terminal ? { terminal: report.terminal } : {}),
-        ...(report.error ? { error: { code: report.error.code, message: report.error.message } } : {}),
+        ...(report.error
+          ? { error: { code: report.error.code, message: this.masker.mask(report.error.message) } }
+          : {}),
       }),
     );
   }
