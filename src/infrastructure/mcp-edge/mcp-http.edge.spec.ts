@@ -158,7 +158,7 @@ describe('/mcp over HTTP: 2025-era sessions and 2026-07-28 stateless requests', 
   });
 
   it('refuses a session past the cap and ends idle ones', async () => {
-    await listen({ max: 1, idleMs: 200 });
+    await listen({ max: 1, perCaller: 2, idleMs: 200 });
     const first = await oldClient();
     await expect(oldClient()).rejects.toThrow(/503|too many MCP sessions/);
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -167,6 +167,23 @@ describe('/mcp over HTTP: 2025-era sessions and 2026-07-28 stateless requests', 
     const second = await oldClient(); // the slot is free again
     expect(edge.sessions).toBe(1);
     await Promise.all([first.client.close(), second.client.close()]);
+  });
+
+  it("ends a caller's least recently used session past its own cap, leaving other callers' alone", async () => {
+    await listen({ max: 10, perCaller: 2, idleMs: 60_000 });
+    const b = await oldClient('b');
+    const [a1, a2] = [await oldClient('a'), await oldClient('a')];
+    await a1.client.listTools(); // a2 is now the one used least recently
+    const a3 = await oldClient('a');
+    expect(edge.sessions).toBe(3);
+    expect((await post(a2.transport.sessionId!)).status).toBe(404);
+    for (const [c, caller] of [
+      [a1, 'a'],
+      [a3, 'a'],
+      [b, 'b'],
+    ] as const)
+      expect((await post(c.transport.sessionId!, caller)).status).toBe(200);
+    await Promise.all([a1, a2, a3, b].map((c) => c.client.close()));
   });
 
   it('still answers a 2026-07-28 client statelessly, holding no session for it', async () => {

@@ -6,11 +6,17 @@ import { SessionEventStore } from './mcp-event-store';
 export interface SessionLimits {
   /** Sessions open at once; an `initialize` past it gets 503 until one ends. */
   max: number;
+  /**
+   * Sessions one caller (token) may hold: its next `initialize` ends its least recently used one
+   * (whose next request gets 404, and a client then opens a new one), so no caller can take every
+   * slot from the others.
+   */
+  perCaller: number;
   /** A session with no request for this long is ended (its next request gets 404). */
   idleMs: number;
 }
 
-export const DEFAULT_SESSION_LIMITS: SessionLimits = { max: 256, idleMs: 30 * 60_000 };
+export const DEFAULT_SESSION_LIMITS: SessionLimits = { max: 256, perCaller: 64, idleMs: 30 * 60_000 };
 
 interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
@@ -63,6 +69,8 @@ export class McpSessions {
 
   /** A request without a session: the transport answers (an `initialize` opens one, anything else is 400). */
   private async start(request: Request, caller: string): Promise<Response> {
+    const own = [...this.open].filter(([, s]) => s.caller === caller).sort(([, a], [, b]) => a.lastSeen - b.lastSeen);
+    if (own.length >= this.options.limits.perCaller) await this.end(...own[0]);
     if (this.open.size + this.starting >= this.options.limits.max)
       return rpcError(503, `too many MCP sessions open (${this.options.limits.max}); end one with DELETE`);
     this.starting++;
