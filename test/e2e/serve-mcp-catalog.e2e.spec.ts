@@ -82,6 +82,28 @@ describe("awf serve's /mcp passes on an upstream server's prompts, resources and
     );
   });
 
+  it("keeps a session's resource updates when another session on the same URI leaves", async () => {
+    // The first test turned the upstream's updates on (every 5 s to its subscribed URIs).
+    const uri = 'demo://resource/dynamic/text/8';
+    const open = async () => {
+      const client = new ClientV1({ name: 'catalog', version: '1.0.0' });
+      const transport = new TransportV1(new URL(`${server.url}/mcp`));
+      await client.connect(transport);
+      await client.subscribeResource({ uri });
+      return { client, transport };
+    };
+    const [a, b] = [await open(), await open()];
+    await a.client.unsubscribeResource({ uri });
+    await a.transport.terminateSession();
+    await a.client.close();
+    const updated = new Promise<string>((resolve) =>
+      b.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => resolve(n.params.uri)),
+    );
+    expect(await updated).toBe(uri);
+    await b.transport.terminateSession();
+    await b.client.close();
+  }, 30_000);
+
   it("merges several servers' listings, each prompt going to its own server", async () => {
     const two = workflowProject({
       '.awf/config.yaml': `${CONFIG}  other:\n    command: node\n    args: [${JSON.stringify(EVERYTHING)}, stdio]\n`,

@@ -59,7 +59,24 @@ export class UpstreamCatalogs implements McpCatalogFactory {
     for (const s of servers) for (const k of Object.keys(offer) as Array<keyof CatalogOffer>) offer[k] ||= s.offers[k];
     const owners = new Map<string, UpstreamConnection>();
     const offering = (method: CatalogMethod) => servers.filter((s) => s.offers[offerFor(method)]);
+    // Sessions subscribed to each URI: the servers hear the first subscribe and the last unsubscribe.
+    const sessions = new Map<string, number>();
     const request = async (method: CatalogMethod, params: Record<string, unknown>, signal?: AbortSignal) => {
+      if (method === 'resources/subscribe' || method === 'resources/unsubscribe') {
+        const uri = String(params.uri);
+        const before = sessions.get(uri) ?? 0;
+        const after = Math.max(0, before + (method === 'resources/subscribe' ? 1 : -1));
+        if (after) sessions.set(uri, after);
+        else sessions.delete(uri);
+        if ((method === 'resources/subscribe' ? before : after) > 0) return {};
+        return forward(method, params, signal).catch((err: unknown) => {
+          if (method === 'resources/subscribe') sessions.delete(uri); // not subscribed after all
+          throw err;
+        });
+      }
+      return forward(method, params, signal);
+    };
+    const forward = async (method: CatalogMethod, params: Record<string, unknown>, signal?: AbortSignal) => {
       const candidates = offering(method);
       if (!candidates.length) throw new CatalogRefusal(-32601, `Method not found: ${method}`);
       if (method in LISTED)
