@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serve, type Served } from '../support/awf-serve';
-import { spawnAwf } from '../support/cli';
+import { runAwfAsync, spawnAwf } from '../support/cli';
 import { call, openEvents } from '../support/http-api-client';
 import { QUEUE_BACKENDS, type QueueServer } from '../support/queue-servers';
 import { describeUnless } from '../support/skip';
@@ -115,6 +115,12 @@ describe.each(QUEUE_BACKENDS)(
         expect((await call(server.url, 'GET', '/api/approvals', { headers: auth })).json.body.approvals).toEqual([]);
         expect((await answer(id, asked.approval_id, { decision: 'approve' })).status).toBe(409);
         expect(existsSync(join(project.dir, 'w', id, 'no.txt'))).toBe(false);
+      });
+
+      it('a run queued by awf run --queue has nobody to ask: denied at once, not after the timeout', async () => {
+        worker(600_000); // longer than this test may take: only an answer at once passes
+        const r = await runAwfAsync(['run', 'refused', '--queue', queue.url], { cwd: project.dir, env });
+        expect([r.status, r.stderr]).toEqual([0, expect.stringContaining('refused succeeded')]);
       });
     });
   },

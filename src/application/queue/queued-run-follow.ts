@@ -20,7 +20,8 @@ export async function runOnQueue(
   approvals?: PendingApprovals,
 ): Promise<RunReport | undefined> {
   const { target, inputs, projectInputs, env, cwd, observer, signal } = request;
-  const job = await queued.prepare({ target, inputs, projectInputs, env, cwd, observer });
+  const prepared = await queued.prepare({ target, inputs, projectInputs, env, cwd, observer });
+  const job = approvals ? { ...prepared, ask: true } : prepared;
   await queue.enqueue(job);
   observer?.runStarted?.(job.run_id, job.workflow);
   observer?.info?.(`run ${job.run_id} queued on ${queue.label}`);

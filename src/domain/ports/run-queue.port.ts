@@ -24,6 +24,8 @@ export interface RunJob {
   files: BundleFile[];
   inputs: Record<string, string>;
   enqueued_at: string;
+  /** Its questions are answered through the `awf serve` that queued it (ADR 310); absent: nobody asked. */
+  ask?: boolean;
   /** A child job: one task of a `fan_out: true` step of run `parent_run` (ADR 290). */
   fan_out?: FanOutPart;
 }

@@ -102,7 +102,8 @@ export class BullmqWorkerPool implements RunWorkerPool {
     }
     const controller = new AbortController();
     this.running.set(runId, controller);
-    this.approvals.track(runId, events);
+    // Only a run whose follower can answer asks; others are answered unattended, at once.
+    if (run.ask) this.approvals.track(runId, events);
     // A cancel that came before this worker listened for it is in the job's progress.
     if (cancelRequested(job.progress) || cancelRequested((await this.queue.getJob(runId))?.progress))
       controller.abort();
