@@ -22,6 +22,7 @@ const REFUSED = '\n  expect: {is_error: true, contains: POLICY.APPROVAL_DENIED}'
 const files = {
   '.awf/workflows/approved.yaml': writes('approved', 'yes.txt'),
   '.awf/workflows/refused.yaml': writes('refused', 'no.txt', REFUSED),
+  '.awf/workflows/twice.yaml': writes('twice', 'one.txt', '\n- tool: Write\n  args: {file_path: two.txt, content: x}'),
 };
 const exited = (p: ChildProcess): Promise<number | null> =>
   p.exitCode !== null ? Promise.resolve(p.exitCode) : new Promise((r) => p.once('exit', (code) => r(code)));
@@ -121,6 +122,18 @@ describe.each(QUEUE_BACKENDS)(
         worker(600_000); // longer than this test may take: only an answer at once passes
         const r = await runAwfAsync(['run', 'refused', '--queue', queue.url], { cwd: project.dir, env });
         expect([r.status, r.stderr]).toEqual([0, expect.stringContaining('refused succeeded')]);
+      });
+
+      it('scope step, answered once, approves the rule for the rest of the step on its worker', async () => {
+        worker(60_000);
+        const { id, events } = await start('twice');
+        const asked = await question(id);
+        expect(asked.scopes).toEqual(['once', 'step', 'exact']);
+        expect((await answer(id, asked.approval_id, { decision: 'approve', scope: 'step' })).status).toBe(200);
+        await events.ended;
+        expect(ending(events.frames)).toMatchObject({ kind: 'workflow.completed' });
+        expect(events.frames.filter((f) => f.data.kind === 'approval.required')).toHaveLength(1);
+        expect(readFileSync(join(project.dir, 'w', id, 'two.txt'), 'utf8')).toBe('x');
       });
     });
   },
