@@ -23,7 +23,7 @@ export interface ExecutionHubDeps {
   /** How long a call waits for a person's approval before it is denied (the approval desk's). */
   approvalTimeoutMs: number;
   /** Where a new run goes (`awf serve --queue`: to the workers); undefined: the server stopped following it. */
-  runOn?: (request: RunRequest, stopping: () => boolean) => Promise<RunReport | undefined>;
+  runOn?: (request: RunRequest, stopping: () => boolean, approvals: PendingApprovals) => Promise<RunReport | undefined>;
 }
 
 /**
@@ -57,7 +57,8 @@ export class ExecutionHub {
   /** Validates and starts the workflow; resolves with the run id once it has one (its first write to the history). */
   start(target: string, inputs: Record<string, string>): Promise<string> {
     const { runOn } = this.deps;
-    if (runOn) return this.launch((request) => runOn({ ...request, target, inputs }, () => this.stopping));
+    if (runOn)
+      return this.launch((request) => runOn({ ...request, target, inputs }, () => this.stopping, this.approvals));
     return this.launch((request) => this.deps.workflows.run({ ...request, target, inputs }));
   }
 

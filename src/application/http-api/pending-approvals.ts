@@ -55,30 +55,58 @@ export class PendingApprovals {
       rules: request.rules,
       requested_at: new Date().toISOString(),
     };
-    log.emit({ kind: 'approval.required', step: view.step, tool: view.tool, approval: view });
-    return new Promise((resolve) => {
-      const timer = setTimeout(
-        () =>
-          settle(
-            { answer: 'deny', by: 'timeout', id: view.approval_id },
-            { decision: 'deny', scope: 'once', by: 'timeout' },
-          ),
-        this.timeoutMs,
-      );
-      const settle: Waiting['settle'] = (answer, decided) => {
-        clearTimeout(timer);
-        this.waiting.delete(view.approval_id);
-        const done = { ...view, ...decided, resolved_at: new Date().toISOString() };
-        this.remember(runId, done);
-        if (!log.finished) {
-          const status = answer.answer === 'deny' ? 'denied' : 'approved';
-          log.emit({ kind: 'approval.resolved', step: view.step, tool: view.tool, status, approval: done });
-        }
-        resolve(answer);
-      };
-      this.waiting.set(view.approval_id, { runId, view, settle });
-    });
+    return new Promise((resolve) => this.wait(runId, log, view, resolve, this.timeoutMs));
   };
+
+  /**
+   * A question a run on a worker asked (ADR 310): listed and announced as this server's own; a
+   * person's answer goes to `send`. The worker keeps the time: it says when it gave up (`resolved`).
+   */
+  waitRemote(runId: string, question: ApprovalView, send: (answer: ApprovalAnswer) => void): void {
+    const log = this.liveLog(runId);
+    if (!log || this.waiting.has(question.approval_id) || this.decided.has(question.approval_id)) return;
+    const view = { ...question, arguments: JSON.parse(this.masker.mask(JSON.stringify(question.arguments))) };
+    this.wait(runId, log, view, (answer) => answer.by === 'person' && send(answer));
+  }
+
+  /** The worker settled a question itself (no answer in time, its run gone): no longer waiting. */
+  resolved(approvalId: string, answer: ApprovalAnswer['answer'], by: string): void {
+    const decision = answer === 'deny' ? 'deny' : 'approve';
+    this.waiting.get(approvalId)?.settle({ answer, by: 'no channel' }, { decision, scope: 'once', by });
+  }
+
+  private wait(
+    runId: string,
+    log: RunEventLog,
+    view: ApprovalView,
+    resolve: (answer: ApprovalAnswer) => void,
+    timeoutMs?: number,
+  ): void {
+    log.emit({ kind: 'approval.required', step: view.step, tool: view.tool, approval: view });
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(
+            () =>
+              settle(
+                { answer: 'deny', by: 'timeout', id: view.approval_id },
+                { decision: 'deny', scope: 'once', by: 'timeout' },
+              ),
+            timeoutMs,
+          );
+    const settle: Waiting['settle'] = (answer, decided) => {
+      clearTimeout(timer);
+      this.waiting.delete(view.approval_id);
+      const done = { ...view, ...decided, resolved_at: new Date().toISOString() };
+      this.remember(runId, done);
+      if (!log.finished) {
+        const status = answer.answer === 'deny' ? 'denied' : 'approved';
+        log.emit({ kind: 'approval.resolved', step: view.step, tool: view.tool, status, approval: done });
+      }
+      resolve(answer);
+    };
+    this.waiting.set(view.approval_id, { runId, view, settle });
+  }
 
   /** The questions a run waits on now, oldest first. */
   list(runId: string): ApprovalView[] {

@@ -1,3 +1,5 @@
+import type { QueuedApproval } from '../../domain/ports/run-queue.port';
+
 /**
  * The event kinds of AWF's run stream (its SSE `kind`), in the order a run makes them.
  * `step.failed` is a step that ended without success; `workflow.completed` and
@@ -39,15 +41,9 @@ export interface RunEvent {
 }
 
 /** A call that waits for a person's approval (GET …/approvals lists these); arguments masked. */
-export interface ApprovalView {
-  approval_id: string;
-  step: string;
-  tool: string;
-  arguments: Record<string, unknown>;
-  /** The first `approve` rule the call matched, as `awf run` shows it; `rules` has them all. */
-  rule: string;
-  rules: string[];
-  requested_at: string;
+export interface ApprovalView extends Omit<QueuedApproval, 'scopes'> {
+  /** A run on a worker says what may be answered (ADR 310). */
+  scopes?: QueuedApproval['scopes'];
   /** Once decided: `approve` or `deny`, for this call (`once`) or the rest of the step (`step`). */
   decision?: 'approve' | 'deny';
   scope?: 'once' | 'step' | 'exact';

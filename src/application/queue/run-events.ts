@@ -72,6 +72,15 @@ export function replay(event: RunEvent, observer: RunObserver, seen: { started: 
       return observer[event.t]?.(event.message);
     case 'handed-back':
       return observer.info?.(`worker ${event.worker} is stopping: the run waits for another worker`);
+    case 'approval':
+      return observer.info?.(
+        `step ${event.approval.step} waits for a person to approve ${event.approval.tool} (${event.approval.rule}):` +
+          ` answer it through awf serve (approval ${event.approval.approval_id})`,
+      );
+    case 'approval-resolved':
+      return observer.info?.(
+        `approval ${event.approval_id}: ${event.answer === 'deny' ? 'denied' : 'approved'} (${event.by})`,
+      );
     case 'end':
       return;
   }

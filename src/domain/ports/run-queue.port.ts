@@ -1,3 +1,4 @@
+import type { ApprovalAnswer, ApprovalRequest } from './approval-gate.port';
 import type { MetricsRecorder } from './metrics.port';
 import type { StepStateData } from '../workflow/interpolation.types';
 import type { BranchResult, BranchRunner, BranchTask } from '../workflow/ports/branch-runner.port';
@@ -23,6 +24,8 @@ export interface RunJob {
   files: BundleFile[];
   inputs: Record<string, string>;
   enqueued_at: string;
+  /** Its questions are answered through the `awf serve` that queued it (ADR 310); absent: nobody asked. */
+  ask?: boolean;
   /** A child job: one task of a `fan_out: true` step of run `parent_run` (ADR 290). */
   fan_out?: FanOutPart;
 }
@@ -48,7 +51,24 @@ export type RunEvent =
   | { t: 'output'; step: string; stream: 'stdout' | 'stderr'; text: string }
   | { t: 'warn' | 'info' | 'log'; message: string }
   | { t: 'handed-back'; worker: string }
+  | { t: 'approval'; approval: QueuedApproval }
+  | { t: 'approval-resolved'; approval_id: string; answer: ApprovalAnswer['answer']; by: string }
   | { t: 'end'; report: RunReport };
+
+/** A question a step on a worker asks (an `approve` rule matched); answered through `awf serve` (ADR 310). */
+export interface QueuedApproval {
+  approval_id: string;
+  step: string;
+  tool: string;
+  /** Masked by the step's proxy before they leave it. */
+  arguments: Record<string, unknown>;
+  /** The first `approve` rule the call matched, as `awf run` shows it; `rules` has them all. */
+  rule: string;
+  rules: string[];
+  /** What a person may answer: this call, the rule for the rest of the step, these very arguments. */
+  scopes: Array<'once' | 'step' | 'exact'>;
+  requested_at: string;
+}
 
 export type CancelOutcome = 'removed' | 'signalled';
 
@@ -67,6 +87,8 @@ export interface RunQueue {
   enqueue(job: RunJob): Promise<void>;
   follow(runId: string, onEvent: (event: RunEvent) => void, signal: AbortSignal): Promise<RunReport | undefined>;
   cancel(runId: string): Promise<CancelOutcome>;
+  /** Sends a person's answer to the worker that asked `approvalId` (signed); false once the run is not running. */
+  answer(runId: string, approvalId: string, answer: ApprovalAnswer): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -107,6 +129,11 @@ export interface WorkerOptions {
 /** The worker side: takes jobs until `stop`, which lets running ones reach a step boundary. */
 export interface RunWorkerPool {
   readonly label: string;
+  /**
+   * A step's question, asked of whoever follows its run (an `approval` event), answered through the
+   * queue; `timeoutMs` without an answer: denied (`auto` rules: approved). A run not on this worker: unattended.
+   */
+  ask(request: ApprovalRequest, timeoutMs: number): Promise<ApprovalAnswer>;
   stop(): Promise<void>;
 }
 

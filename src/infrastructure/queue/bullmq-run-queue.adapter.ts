@@ -1,12 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
+import type { ApprovalAnswer } from '../../domain/ports/approval-gate.port';
 import type { CancelOutcome, RunEvent, RunJob, RunQueue } from '../../domain/ports/run-queue.port';
 import type { RunReport } from '../../domain/workflow/run-report.model';
-import { signJob } from './job-signature';
+import { signAnswer, signJob } from './job-signature';
 import type { QueueSettings } from './queue-settings';
 import { type AnyQueue, QUEUE_NAME, QueueBackend } from './queue-backend';
-import { CANCEL_PROGRESS, RunEventLog } from './run-event-log';
+import { CANCEL_PROGRESS, cancelRequested, RunEventLog } from './run-event-log';
 
 /** Finished jobs are kept a week (what `awf runs follow` can still show), then BullMQ drops them. */
 export const KEEP = { age: 7 * 24 * 3600 };
@@ -99,6 +100,18 @@ export class BullmqRunQueue implements RunQueue {
     }
     await job.updateProgress(CANCEL_PROGRESS);
     return 'signalled';
+  }
+
+  /**
+   * The answer rides on the job's progress (kept with any cancel), which QueueEvents announces to
+   * every worker; only the one whose run asked takes it (ADR 310).
+   */
+  async answer(runId: string, approvalId: string, answer: ApprovalAnswer): Promise<boolean> {
+    const job = await this.queue.getJob(runId);
+    if (!job || (await job.getState()) !== 'active') return false;
+    const signed = signAnswer({ run_id: runId, approval_id: approvalId, answer }, this.settings.secret);
+    await job.updateProgress({ ...(cancelRequested(job.progress) ? CANCEL_PROGRESS : {}), answer: signed });
+    return true;
   }
 
   async close(): Promise<void> {

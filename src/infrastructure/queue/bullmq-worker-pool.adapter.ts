@@ -5,6 +5,7 @@ import { verifyBundle } from '../../application/queue/run-bundle';
 import { type AwfError, isAwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
 import type { RunEvent, RunJob, RunWorkerPool, WorkerOptions } from '../../domain/ports/run-queue.port';
+import type { ApprovalAnswer, ApprovalRequest } from '../../domain/ports/approval-gate.port';
 import type { RunReport } from '../../domain/workflow/run-report.model';
 import { openJob } from './job-signature';
 import { type AnyQueue, type AnyQueueEvents, type AnyWorker, QUEUE_NAME, QueueBackend } from './queue-backend';
@@ -12,6 +13,7 @@ import type { QueueSettings } from './queue-settings';
 import { cancelRequested, RunEventLog } from './run-event-log';
 import { writeRunFiles } from './run-files';
 import { BullmqBranchPool } from './bullmq-branch-pool';
+import { WorkerApprovals } from './worker-approvals';
 
 /** How the pool runs a job: where its files go, and what the application does with it. */
 export interface PoolOptions extends WorkerOptions {
@@ -35,16 +37,19 @@ export class BullmqWorkerPool implements RunWorkerPool {
   private readonly running = new Map<string, AbortController>();
   private draining = false;
   private readonly branches?: BullmqBranchPool;
+  private readonly approvals: WorkerApprovals;
 
   constructor(
     private readonly settings: QueueSettings,
     private readonly options: PoolOptions,
   ) {
     const backend = (this.backend = new QueueBackend(settings, options.log));
+    this.approvals = new WorkerApprovals(settings.secret);
     this.queue = backend.watch(new backend.Queue(QUEUE_NAME, { connection: backend.connection(true) }));
     this.cancels = backend.watch(new backend.QueueEvents(QUEUE_NAME, { connection: backend.connection() }));
     this.cancels.on('progress', ({ jobId, data }) => {
       if (cancelRequested(data)) this.running.get(jobId)?.abort();
+      this.approvals.received(jobId, data);
     });
     this.worker = new backend.Worker(QUEUE_NAME, (job, token) => this.process(job, token), {
       connection: backend.connection(),
@@ -75,6 +80,10 @@ export class BullmqWorkerPool implements RunWorkerPool {
     return this.settings.label;
   }
 
+  ask(request: ApprovalRequest, timeoutMs: number): Promise<ApprovalAnswer> {
+    return this.approvals.ask(request, timeoutMs);
+  }
+
   private async process(job: Job, token: string | undefined): Promise<string> {
     const runId = job.id ?? '';
     const events = new RunEventLog(this.queue, runId);
@@ -93,6 +102,8 @@ export class BullmqWorkerPool implements RunWorkerPool {
     }
     const controller = new AbortController();
     this.running.set(runId, controller);
+    // Only a run whose follower can answer asks; others are answered unattended, at once.
+    if (run.ask) this.approvals.track(runId, events);
     // A cancel that came before this worker listened for it is in the job's progress.
     if (cancelRequested(job.progress) || cancelRequested((await this.queue.getJob(runId))?.progress))
       controller.abort();
@@ -132,6 +143,7 @@ export class BullmqWorkerPool implements RunWorkerPool {
       return report.status;
     } finally {
       this.running.delete(runId);
+      this.approvals.untrack(runId);
     }
   }
 

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { AwfError } from '../../domain/errors/awf-error';
 import { ErrorCodes } from '../../domain/errors/error-codes';
+import type { ApprovalAnswer } from '../../domain/ports/approval-gate.port';
 import type { RunJob } from '../../domain/ports/run-queue.port';
 
 /** A job as BullMQ stores it: the run as JSON text, and the HMAC-SHA256 of exactly that text. */
@@ -38,4 +39,28 @@ function refused(why: string): AwfError {
     {},
     'Give `awf run --queue` and the workers the same AWF_QUEUE_SECRET; check who else can write to the queue.',
   );
+}
+
+/** A person's answer on its way to the worker that asked: which run and question, and the answer. */
+export interface QueueAnswer {
+  run_id: string;
+  approval_id: string;
+  answer: ApprovalAnswer;
+}
+
+/** Signed as jobs are: a worker takes an answer only from whoever holds AWF_QUEUE_SECRET (ADR 310). */
+export function signAnswer(answer: QueueAnswer, secret: string): SignedJob {
+  const payload = JSON.stringify(answer);
+  return { payload, sig: hmac(payload, secret) };
+}
+
+/** The answer, when signed with our secret for run `jobId`; undefined for anything else (ignored). */
+export function openAnswer(data: unknown, secret: string, jobId: string): QueueAnswer | undefined {
+  const signed = data as Partial<SignedJob> | undefined;
+  if (typeof signed?.payload !== 'string' || typeof signed.sig !== 'string') return undefined;
+  const expected = Buffer.from(hmac(signed.payload, secret), 'hex');
+  const given = Buffer.from(signed.sig, 'hex');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  const answer = JSON.parse(signed.payload) as QueueAnswer;
+  return answer.run_id === jobId ? answer : undefined;
 }

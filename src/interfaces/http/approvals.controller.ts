@@ -110,7 +110,8 @@ export class ApprovalsController {
   }
 
   private async known(id: string): Promise<void> {
-    if (this.api.hub.isChannel(id)) return; // `/mcp`'s questions: not a run of the history
+    // `/mcp`'s questions are not a run of the history; a queued run may not be in it yet (no worker took it).
+    if (this.api.hub.isChannel(id) || this.api.hub.isLive(id)) return;
     try {
       await this.api.index.get(id);
     } catch (err) {

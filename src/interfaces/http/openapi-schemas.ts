@@ -144,12 +144,17 @@ export const SCHEMAS = {
       rule: { type: 'string', description: 'the first `approve` rule the call matched' },
       rules: { type: 'array', items: str },
       requested_at: time,
+      scopes: {
+        type: 'array',
+        items: { type: 'string', enum: ['once', 'step', 'exact'] },
+        description: 'a run on a worker: the scopes it may be answered with',
+      },
       decision: { type: 'string', enum: ['approve', 'deny'] },
       scope: { type: 'string', enum: ['once', 'step', 'exact'] },
       by: { type: 'string', description: "the token's name, `local`, or `timeout`" },
       resolved_at: time,
     },
-    ['decision', 'scope', 'by', 'resolved_at'],
+    ['scopes', 'decision', 'scope', 'by', 'resolved_at'],
   ),
   ApprovalList: object({ approvals: { type: 'array', items: { $ref: '#/components/schemas/Approval' } } }),
   PendingApprovals: object({

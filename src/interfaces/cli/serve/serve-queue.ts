@@ -25,7 +25,7 @@ export async function openServeQueue(
   const queue = await queues.client(queueUrl(flag));
   return {
     label: queue.label,
-    runOn: (request, stopping) => runOnQueue(queue, queued, request, stopping),
+    runOn: (request, stopping, approvals) => runOnQueue(queue, queued, request, stopping, approvals),
     close: () => queue.close(),
   };
 }

@@ -12,6 +12,7 @@ import { TELEMETRY_CONTROL, type TelemetryControl } from '../../../domain/ports/
 import type { ProjectConfig } from '../../../infrastructure/config/project-config.loader';
 import { PROJECT_CONFIG } from '../../../infrastructure/config/project-config.module';
 import { resolveTelemetrySettings } from '../../../infrastructure/telemetry/telemetry-settings';
+import { ApprovalDesk } from '../../../infrastructure/policy/approval-desk';
 import { ProcessSignals } from '../../../infrastructure/core/process-signals.service';
 import { runsDir } from '../../../infrastructure/workflow/workflow-paths';
 import { stringEnv } from '../run/run-session.command-base';
@@ -41,6 +42,7 @@ export class WorkerCommand extends CommandRunner {
     @Inject(TELEMETRY_CONTROL) private readonly telemetry: TelemetryControl,
     @Inject(METRICS_RECORDER) private readonly metrics: MetricsRecorder,
     @Inject(PROJECT_CONFIG) private readonly project: ProjectConfig,
+    private readonly desk: ApprovalDesk,
   ) {
     super();
   }
@@ -64,6 +66,8 @@ export class WorkerCommand extends CommandRunner {
       // Child jobs: the branches and items of any run's `fan_out: true` steps (ADR 290).
       branchHandler: (job, context) => this.queued.executeTask(job, { env, runsDir: runsDir() }, context),
     });
+    // Nobody sits at this terminal: a step's question goes to whoever follows the run (`awf serve`, ADR 310).
+    this.desk.person = (request) => pool.ask(request, this.desk.timeoutMs);
     log(
       `awf worker taking runs from ${pool.label} (concurrency ${concurrency}, workdir ${workdir},` +
         ` history ${history.history})`,
