@@ -39,14 +39,18 @@ export function ApprovalCard({ approval, runId, onAnswered, showRun }) {
       <button class="secondary" disabled=${busy} onClick=${() => answer('approve', 'step')}>
         ${approval.source === 'mcp' ? 'Approve the rule for /mcp' : 'Approve for this step'}
       </button>
-      <button
-        class="secondary"
-        disabled=${busy}
-        title="Calls of this tool with these very arguments, under this policy, for an hour"
-        onClick=${() => answer('approve', 'exact')}
-      >
-        Approve these arguments (1 h)
-      </button>
+      ${
+        (approval.scopes ?? ['exact']).includes('exact')
+          ? html`<button
+              class="secondary"
+              disabled=${busy}
+              title="Calls of this tool with these very arguments, under this policy, for an hour"
+              onClick=${() => answer('approve', 'exact')}
+            >
+              Approve these arguments (1 h)
+            </button>`
+          : null
+      }
       <button class="danger" disabled=${busy} onClick=${() => answer('deny', 'once')}>Deny</button>
     </div>
     <${Problem} error=${error} />

@@ -128,7 +128,10 @@ describe.each(QUEUE_BACKENDS)(
         worker(60_000);
         const { id, events } = await start('twice');
         const asked = await question(id);
-        expect(asked.scopes).toEqual(['once', 'step', 'exact']);
+        expect(asked.scopes).toEqual(['once', 'step']);
+        // An exact grant would be kept on the worker, out of serve's list: refused, the question still open.
+        const exact = await answer(id, asked.approval_id, { decision: 'approve', scope: 'exact' });
+        expect([exact.status, exact.json.code]).toEqual([400, 'USER.SERVE.BAD_REQUEST']);
         expect((await answer(id, asked.approval_id, { decision: 'approve', scope: 'step' })).status).toBe(200);
         await events.ended;
         expect(ending(events.frames)).toMatchObject({ kind: 'workflow.completed' });

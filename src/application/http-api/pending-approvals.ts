@@ -13,7 +13,7 @@ export interface ApprovalDecision {
   expiresInMs?: number;
 }
 
-export type DecideOutcome = 'decided' | 'already-decided' | 'unknown';
+export type DecideOutcome = 'decided' | 'already-decided' | 'unknown' | 'scope-not-offered';
 
 interface Waiting {
   runId: string;
@@ -124,6 +124,9 @@ export class PendingApprovals {
       const old = this.decided.get(approvalId);
       return old && old.runId === runId ? { outcome: 'already-decided', approval: old } : { outcome: 'unknown' };
     }
+    // A run on a worker says which scopes it can honour (ADR 310).
+    if (d.decision === 'approve' && w.view.scopes && !w.view.scopes.includes(d.scope))
+      return { outcome: 'scope-not-offered', approval: w.view };
     const answer: ApprovalAnswer = {
       answer: d.decision === 'deny' ? 'deny' : ANSWER_OF[d.scope],
       by: 'person',

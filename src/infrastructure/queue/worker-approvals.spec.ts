@@ -50,7 +50,7 @@ describe('WorkerApprovals: questions of runs on a worker, answers through the qu
     const id = await asked(events);
     expect(events()[0]).toMatchObject({
       t: 'approval',
-      approval: { tool: 'Write', scopes: ['once', 'step', 'exact'] },
+      approval: { tool: 'Write', scopes: ['once', 'step'] },
     });
     approvals.received('r1', progress('r1', id, 'another-secret')); // not ours: ignored
     approvals.received('r1', { answer: { payload: '{}', sig: 'zz' } }); // tampered: ignored

@@ -48,7 +48,9 @@ export class WorkerApprovals {
       arguments: request.args,
       rule: request.rules[0] ?? '',
       rules: request.rules,
-      scopes: ['once', 'step', 'exact'],
+      // `exact` grants are kept in the data dir of whoever records them: a worker's would not be
+      // serve's to list or revoke, so runs on workers offer the two scopes that need no record.
+      scopes: ['once', 'step'],
       requested_at: new Date().toISOString(),
     };
     const id = approval.approval_id;

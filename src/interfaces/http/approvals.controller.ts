@@ -100,6 +100,15 @@ export class ApprovalsController {
     await this.known(id);
     const { outcome, approval } = this.api.hub.approvals.decide(id, approvalId, decision);
     if (outcome === 'decided') return envelope(approval);
+    if (outcome === 'scope-not-offered')
+      throw new ApiProblem(
+        400,
+        ErrorCodes.SERVE_BAD_REQUEST,
+        `approval ${approvalId} is of a run on a worker: it takes scope ${approval!.scopes!.join(' or ')}`,
+        {
+          hint: 'Exact approvals are kept where they are recorded; grant one on the worker with `awf approvals grant`.',
+        },
+      );
     if (outcome === 'already-decided')
       throw new ApiProblem(409, ErrorCodes.SERVE_CONFLICT, `approval ${approvalId} was already answered`, {
         approval,
