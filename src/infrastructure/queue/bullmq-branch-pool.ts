@@ -7,7 +7,7 @@ import type { BranchResult } from '../../domain/workflow/ports/branch-runner.por
 import { BullmqBranchRunner } from './bullmq-branch-runner.adapter';
 import { openJob } from './job-signature';
 import type { AnyQueue, AnyQueueEvents, AnyWorker, QueueBackend } from './queue-backend';
-import { cancelRequested, RunEventLog } from './run-event-log';
+import { cancelRequested, readProgress, RunEventLog } from './run-event-log';
 import { writeRunFiles } from './run-files';
 
 /** The queue of child jobs: the tasks of `fan_out: true` steps, of every run (ADR 290). */
@@ -79,6 +79,7 @@ export class BullmqBranchPool {
     const controller = new AbortController();
     this.options.running.set(id, controller);
     if (cancelRequested(job.progress)) controller.abort();
+    const watch = readProgress(this.queue, id, (progress) => cancelRequested(progress) && controller.abort());
     const events = new RunEventLog(this.runs, run.fan_out.parent_run);
     const dir = join(this.options.workdir, id);
     this.options.log(`child ${id} (${job.name}) of run ${run.fan_out.parent_run} taken`);
@@ -95,6 +96,7 @@ export class BullmqBranchPool {
       this.options.log(`child ${id} ${result.status}`);
       return result;
     } finally {
+      clearInterval(watch);
       this.options.running.delete(id);
     }
   }

@@ -10,13 +10,10 @@ import type { RunReport } from '../../domain/workflow/run-report.model';
 import { openJob } from './job-signature';
 import { type AnyQueue, type AnyQueueEvents, type AnyWorker, QUEUE_NAME, QueueBackend } from './queue-backend';
 import type { QueueSettings } from './queue-settings';
-import { cancelRequested, RunEventLog } from './run-event-log';
+import { cancelRequested, readProgress, RunEventLog } from './run-event-log';
 import { writeRunFiles } from './run-files';
 import { BullmqBranchPool } from './bullmq-branch-pool';
 import { WorkerApprovals } from './worker-approvals';
-
-/** How often a running run's job progress is read, besides what QueueEvents announces. */
-const PROGRESS_READ_MS = 1000;
 
 /** How the pool runs a job: where its files go, and what the application does with it. */
 export interface PoolOptions extends WorkerOptions {
@@ -110,7 +107,11 @@ export class BullmqWorkerPool implements RunWorkerPool {
     // A cancel that came before this worker listened for it is in the job's progress.
     if (cancelRequested(job.progress) || cancelRequested((await this.queue.getJob(runId))?.progress))
       controller.abort();
-    const watch = this.watchProgress(runId, controller);
+    // An answer read twice is taken once (WorkerApprovals).
+    const watch = readProgress(this.queue, runId, (progress) => {
+      if (cancelRequested(progress)) controller.abort();
+      this.approvals.received(runId, progress);
+    });
     this.options.log(`run ${runId} (${run.workflow}) taken${previous.length ? ', resuming' : ''}`);
     const taken = Date.now();
     const dir = join(this.options.workdir, runId);
@@ -150,23 +151,6 @@ export class BullmqWorkerPool implements RunWorkerPool {
       this.running.delete(runId);
       this.approvals.untrack(runId);
     }
-  }
-
-  /**
-   * QueueEvents announces a cancel or an answer at once, but an announcement can be missed (seen
-   * on PostgreSQL under load: the run went on after its cancel); the job's progress is also read
-   * every second while the run is here. An answer read twice is taken once (WorkerApprovals).
-   */
-  private watchProgress(runId: string, controller: AbortController): NodeJS.Timeout {
-    return setInterval(() => {
-      void this.queue
-        .getJob(runId)
-        .then((job) => {
-          if (cancelRequested(job?.progress)) controller.abort();
-          if (job) this.approvals.received(runId, job.progress);
-        })
-        .catch(() => undefined); // the queue is away: QueueEvents and the next read try again
-    }, PROGRESS_READ_MS);
   }
 
   /** Takes no new job; running ones stop before their next step and go back to the queue. */

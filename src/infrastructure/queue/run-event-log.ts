@@ -61,5 +61,23 @@ export class RunEventLog {
  * the job (a worker that takes the run over later sees it) and announces to QueueEvents.
  */
 export const CANCEL_PROGRESS = { cancel: true };
+
+/**
+ * Reads a running job's progress every second and hands it to `seen`. QueueEvents announces a
+ * cancel or an answer at once, but an announcement can be missed (seen on PostgreSQL under load:
+ * a run went on after its cancel); this read is the fallback. Stop it with clearInterval.
+ */
+export function readProgress(
+  queue: Pick<AnyQueue, 'getJob'>,
+  jobId: string,
+  seen: (progress: unknown) => void,
+): NodeJS.Timeout {
+  return setInterval(() => {
+    void queue
+      .getJob(jobId)
+      .then((job) => job && seen(job.progress))
+      .catch(() => undefined); // the queue is away: QueueEvents and the next read try again
+  }, 1000);
+}
 export const cancelRequested = (progress: unknown): boolean =>
   typeof progress === 'object' && progress !== null && (progress as { cancel?: unknown }).cancel === true;
